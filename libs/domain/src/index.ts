@@ -1,1 +1,34 @@
-export {};
+// Postgres schema (TypeORM entities + migrations) and the small queries several services share.
+import 'reflect-metadata';
+
+export * from './types';
+export { numericTransformer } from './transformers';
+export {
+  ALL_ENTITIES,
+  AdminUser,
+  AiModel,
+  BetaSignup,
+  ConsentEvent,
+  Conversation,
+  LlmCall,
+  Message,
+  Setting,
+  SurveyCampaign,
+  SurveyDelivery,
+  User,
+} from './entities';
+export { ALL_MIGRATIONS, InitialSchema1763500000000 } from './migrations';
+export {
+  buildDataSourceOptions,
+  createDataSource,
+  runMigrations,
+  MIGRATION_ADVISORY_LOCK_KEY,
+  type DataSourceConfig,
+} from './data-source';
+export { findOrCreateUserByPhone, isE164, type FindOrCreateUserOptions } from './queries/users';
+export {
+  touchConversation,
+  DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS,
+  type ConversationOwner,
+} from './queries/conversations';
+export { getSetting, setSetting, SPENDING_LIMIT_SETTING, DEFAULT_SPENDING_LIMIT } from './queries/settings';

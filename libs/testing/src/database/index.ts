@@ -1,1 +1,2 @@
-export {};
+export { createTestDatabase, truncateAll, templateDatabaseName, type TestDatabase } from './test-database';
+export { createTestRedis, type TestRedis } from './test-redis';

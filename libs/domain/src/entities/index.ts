@@ -1,0 +1,39 @@
+import { AdminUser } from './admin-user.entity';
+import { AiModel } from './ai-model.entity';
+import { BetaSignup } from './beta-signup.entity';
+import { ConsentEvent } from './consent-event.entity';
+import { Conversation } from './conversation.entity';
+import { LlmCall } from './llm-call.entity';
+import { Message } from './message.entity';
+import { Setting } from './setting.entity';
+import { SurveyCampaign } from './survey-campaign.entity';
+import { SurveyDelivery } from './survey-delivery.entity';
+import { User } from './user.entity';
+
+export {
+  AdminUser,
+  AiModel,
+  BetaSignup,
+  ConsentEvent,
+  Conversation,
+  LlmCall,
+  Message,
+  Setting,
+  SurveyCampaign,
+  SurveyDelivery,
+  User,
+};
+
+export const ALL_ENTITIES = [
+  User,
+  Conversation,
+  Message,
+  LlmCall,
+  AiModel,
+  BetaSignup,
+  SurveyCampaign,
+  SurveyDelivery,
+  AdminUser,
+  ConsentEvent,
+  Setting,
+];

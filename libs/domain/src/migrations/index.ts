@@ -1,0 +1,7 @@
+import type { MigrationInterface } from 'typeorm';
+import { InitialSchema1763500000000 } from './1763500000000-InitialSchema';
+
+export { InitialSchema1763500000000 };
+
+// Append new migrations here, in order. The test harness hashes these class names to name its template database.
+export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [InitialSchema1763500000000];

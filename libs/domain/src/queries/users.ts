@@ -1,0 +1,36 @@
+import type { EntityManager } from 'typeorm';
+import { User } from '../entities/user.entity';
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+/** True for an E.164 number such as +15035550123. */
+export function isE164(phone: string): boolean {
+  return E164.test(phone);
+}
+
+export interface FindOrCreateUserOptions {
+  /** Only applied when the row is created; an existing user keeps its flag. */
+  isTestUser?: boolean;
+}
+
+/**
+ * The user with this phone number, created on first contact. Race-free: concurrent callers
+ * all get the same row (INSERT ... ON CONFLICT DO NOTHING, then SELECT).
+ */
+export async function findOrCreateUserByPhone(
+  manager: EntityManager,
+  phoneNumber: string,
+  options: FindOrCreateUserOptions = {},
+): Promise<User> {
+  if (!isE164(phoneNumber)) {
+    throw new RangeError(`Phone number must be E.164 (e.g. +15035550123)`);
+  }
+  await manager
+    .createQueryBuilder()
+    .insert()
+    .into(User)
+    .values({ phoneNumber, isTestUser: options.isTestUser ?? false })
+    .orIgnore()
+    .execute();
+  return manager.findOneByOrFail(User, { phoneNumber });
+}

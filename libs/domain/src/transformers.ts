@@ -1,0 +1,15 @@
+import type { ValueTransformer } from 'typeorm';
+
+/** pg returns numeric as string (to keep precision); money values here fit a JS number comfortably. */
+export const numericTransformer: ValueTransformer = {
+  to: (value: number | null | undefined) => value,
+  from: (value: string | number | null): number | null => (value === null ? null : Number(value)),
+};
+
+/** Shared column options for money: numeric(14,6), read back as number. */
+export const moneyColumn = {
+  type: 'numeric',
+  precision: 14,
+  scale: 6,
+  transformer: numericTransformer,
+} as const;

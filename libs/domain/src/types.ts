@@ -1,0 +1,68 @@
+// Value sets stored as varchar columns (guarded by CHECK constraints in the migration).
+
+export const MESSAGE_DIRECTIONS = ['inbound', 'outbound'] as const;
+export type MessageDirection = (typeof MESSAGE_DIRECTIONS)[number];
+
+export const MESSAGE_STATUSES = [
+  'received',
+  'queued',
+  'accepted',
+  'sending',
+  'sent',
+  'delivered',
+  'undelivered',
+  'failed',
+  'pending',
+  'read',
+  'receiving',
+] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+export const MESSAGE_KINDS = [
+  'reply',
+  'consent',
+  'onboarding',
+  'validation',
+  'survey',
+  'command',
+  'system',
+] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+export const MESSAGE_ENCODINGS = ['GSM-7', 'UCS-2'] as const;
+export type MessageEncoding = (typeof MESSAGE_ENCODINGS)[number];
+
+export const SENTIMENTS = ['positive', 'negative', 'frustrated', 'neutral'] as const;
+export type Sentiment = (typeof SENTIMENTS)[number];
+
+export const LLM_TIERS = ['primary', 'fallback', 'template', 'minimal'] as const;
+export type LlmTier = (typeof LLM_TIERS)[number];
+
+export const LLM_PURPOSES = ['reply', 'summary', 'image', 'classification'] as const;
+export type LlmPurpose = (typeof LLM_PURPOSES)[number];
+
+export const CAMPAIGN_STATUSES = ['live', 'scheduled', 'completed', 'paused'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export const CONSENT_EVENT_TYPES = ['opt_out', 'opt_in', 'help'] as const;
+export type ConsentEventType = (typeof CONSENT_EVENT_TYPES)[number];
+
+export const CONSENT_SOURCES = ['sms', 'web', 'provider'] as const;
+export type ConsentSource = (typeof CONSENT_SOURCES)[number];
+
+/** Beta signups start as 'pending'; other values (e.g. 'approved') are free-form per the spec. */
+export type BetaSignupStatus = 'pending' | 'approved' | (string & {});
+
+export interface UserProfile {
+  region?: string;
+  growingContext?: string;
+  preferences?: string[];
+  conversationStyle?: string;
+  experienceLevel?: string;
+  soilType?: string;
+}
+
+export interface MessageMedia {
+  url: string;
+  contentType: string;
+}

@@ -1,0 +1,112 @@
+import { createTestDatabase, type TestDatabase } from '@sprout/testing';
+import {
+  AiModel,
+  BetaSignup,
+  Conversation,
+  Message,
+  User,
+  findOrCreateUserByPhone,
+  touchConversation,
+} from '@sprout/domain';
+
+describe('database constraints', () => {
+  let db: TestDatabase;
+  let user: User;
+  let conversation: Conversation;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    user = await findOrCreateUserByPhone(db.dataSource.manager, '+15035550100');
+    conversation = await touchConversation(db.dataSource.manager, user, new Date(), 60_000);
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  const message = (providerSid: string | null): Partial<Message> => ({
+    userId: user.id,
+    conversationId: conversation.id,
+    direction: 'inbound',
+    content: 'How deep do I plant garlic?',
+    status: 'received',
+    providerSid,
+  });
+
+  it('rejects a second message with the same provider sid, but allows many without one', async () => {
+    const repo = db.dataSource.getRepository(Message);
+    await repo.insert(message('SM00000000000000000000000000000001'));
+    await expect(repo.insert(message('SM00000000000000000000000000000001'))).rejects.toThrow(
+      /uq_messages_provider_sid/,
+    );
+    await repo.insert(message(null));
+    await repo.insert(message(null));
+    expect(await repo.countBy({ userId: user.id })).toBe(3);
+  });
+
+  it('fills message defaults and reads money back as a number', async () => {
+    const repo = db.dataSource.getRepository(Message);
+    const saved = await repo.save(repo.create({ ...message(null), cost: 0.000123 }));
+    const loaded = await repo.findOneByOrFail({ id: saved.id });
+    expect(loaded.cost).toBe(0.000123);
+    expect(loaded.media).toEqual([]);
+    expect(loaded.topics).toEqual([]);
+    expect(loaded.kind).toBe('reply');
+    expect(loaded.tokenUsage).toBe(0);
+    expect(loaded.createdAt).toBeInstanceOf(Date);
+  });
+
+  it('rejects values outside the fixed sets', async () => {
+    const repo = db.dataSource.getRepository(Message);
+    await expect(repo.insert({ ...message(null), direction: 'sideways' as never })).rejects.toThrow(
+      /chk_messages_direction/,
+    );
+    await expect(repo.insert({ ...message(null), status: 'lost' as never })).rejects.toThrow(
+      /chk_messages_status/,
+    );
+  });
+
+  it('allows at most one live model and at most one fallback model', async () => {
+    const repo = db.dataSource.getRepository(AiModel);
+    await repo.insert({ name: 'gpt-4o-mini', isLive: true });
+    await repo.insert({ name: 'gpt-4o', isFallback: true });
+    await expect(repo.insert({ name: 'gpt-4.1', isLive: true })).rejects.toThrow(/uq_ai_models_single_live/);
+    await expect(repo.insert({ name: 'gpt-4.1-mini', isFallback: true })).rejects.toThrow(
+      /uq_ai_models_single_fallback/,
+    );
+    await repo.insert({ name: 'gpt-4.1' });
+    await repo.insert({ name: 'gpt-4.1-mini' });
+    expect(await repo.countBy({ isLive: false, isFallback: false })).toBe(2);
+
+    const model = await repo.findOneByOrFail({ name: 'gpt-4.1' });
+    expect(model.maxTokens).toBe(4096);
+    expect(model.isVisible).toBe(true);
+    expect(model.inputPricePerMillion).toBe(0);
+  });
+
+  it('requires the live model to be active', async () => {
+    const repo = db.dataSource.getRepository(AiModel);
+    await expect(repo.update({ name: 'gpt-4o-mini' }, { isActive: false })).rejects.toThrow(
+      /chk_ai_models_live_or_fallback_is_active/,
+    );
+  });
+
+  it('treats beta signup emails as unique regardless of case', async () => {
+    const repo = db.dataSource.getRepository(BetaSignup);
+    await repo.insert({ email: 'Ada@Example.com', zipCode: '97201', uniqueCode: 'SPROUT-AAAA' });
+    await expect(
+      repo.insert({ email: 'ada@example.COM', zipCode: '97202', uniqueCode: 'SPROUT-BBBB' }),
+    ).rejects.toThrow(/uq_beta_signups_email_lower/);
+    const signup = await repo.findOneByOrFail({ uniqueCode: 'SPROUT-AAAA' });
+    expect(signup.status).toBe('pending');
+  });
+
+  it('deletes a user together with their conversations and messages', async () => {
+    const manager = db.dataSource.manager;
+    const other = await findOrCreateUserByPhone(manager, '+15035550199', { isTestUser: true });
+    const conv = await touchConversation(manager, other, new Date(), 60_000);
+    await manager.insert(Message, { ...message(null), userId: other.id, conversationId: conv.id });
+    await manager.delete(User, { id: other.id });
+    expect(await manager.countBy(Conversation, { userId: other.id })).toBe(0);
+    expect(await manager.countBy(Message, { userId: other.id })).toBe(0);
+  });
+});
