@@ -1,0 +1,194 @@
+import twilio from 'twilio';
+import { analyzeSms } from './segments';
+import { parseDeliveryStatus, type SmsDeliveryStatus } from './delivery-status';
+
+export interface SmsSendRequest {
+  to: string;
+  from: string;
+  body: string;
+  mediaUrls?: string[];
+  /** Where the provider posts delivery status updates. */
+  statusCallbackUrl?: string;
+}
+
+export interface SmsSendResult {
+  providerSid: string;
+  status: SmsDeliveryStatus;
+  segments: number;
+}
+
+export interface SmsStatusResult {
+  status: SmsDeliveryStatus;
+  errorCode: number | null;
+  errorMessage: string | null;
+}
+
+/** The SMS port: what sms-gateway needs from a provider. */
+export interface SmsProvider {
+  send(request: SmsSendRequest): Promise<SmsSendResult>;
+  fetchStatus(providerSid: string): Promise<SmsStatusResult>;
+}
+
+export type SmsSendErrorKind = 'rate_limit' | 'server' | 'timeout' | 'network' | 'rejected';
+
+/**
+ * A failed provider call. `retryable` is true for 429, 5xx, timeouts and network errors (try again
+ * later); false for permanent rejections such as 21211 (invalid number) or 21610 (unsubscribed).
+ */
+export class SmsSendError extends Error {
+  override readonly name = 'SmsSendError';
+  readonly retryable: boolean;
+  readonly kind: SmsSendErrorKind;
+  /** HTTP status of the provider's answer, when there was one. */
+  readonly status: number | undefined;
+  /** Provider error code (Twilio's numeric code, e.g. 21610). */
+  readonly code: number | undefined;
+
+  constructor(init: {
+    message: string;
+    kind: SmsSendErrorKind;
+    status?: number;
+    code?: number;
+    cause?: unknown;
+  }) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.kind = init.kind;
+    this.retryable = init.kind !== 'rejected';
+    this.status = init.status;
+    this.code = init.code;
+  }
+}
+
+export interface TwilioSmsProviderOptions {
+  accountSid: string;
+  authToken: string;
+  /** Another Twilio API origin, e.g. the fake Twilio server (http://127.0.0.1:3010). */
+  apiBaseUrl?: string;
+  /** Per request timeout; default 10 s. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const NETWORK_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ERR_NETWORK',
+  'ERR_SOCKET_CONNECTION_TIMEOUT',
+]);
+const TIMEOUT_ERROR_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
+
+/**
+ * twilio-node builds absolute https://api.twilio.com URLs; the supported way to reach another
+ * host is a custom http client (the `httpClient` client option), which here rewrites the origin.
+ */
+class BaseUrlRequestClient extends twilio.RequestClient {
+  private readonly base: URL;
+
+  constructor(baseUrl: string, options: ConstructorParameters<typeof twilio.RequestClient>[0]) {
+    super(options);
+    this.base = new URL(baseUrl);
+  }
+
+  override request<TData>(
+    opts: Parameters<typeof twilio.RequestClient.prototype.request<TData>>[0],
+  ): ReturnType<typeof twilio.RequestClient.prototype.request<TData>> {
+    const target = new URL(opts.uri);
+    const prefix = this.base.pathname.replace(/\/+$/, '');
+    const uri = `${this.base.origin}${prefix}${target.pathname}${target.search}`;
+    return super.request<TData>({ ...opts, uri });
+  }
+}
+
+function toNumber(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+    return Number(value);
+  return undefined;
+}
+
+function errorText(value: unknown): string {
+  return value instanceof Error ? value.message : String(value);
+}
+
+/** Maps anything the twilio SDK throws into an SmsSendError. */
+export function toSmsSendError(error: unknown): SmsSendError {
+  if (error instanceof SmsSendError) return error;
+  if (error instanceof twilio.RestException) {
+    const status = error.status;
+    const code = toNumber(error.code);
+    const message = error.message || `Twilio answered HTTP ${status}`;
+    const kind: SmsSendErrorKind =
+      status === 429 ? 'rate_limit' : status >= 500 ? 'server' : status === 408 ? 'timeout' : 'rejected';
+    return new SmsSendError({ message, kind, status, ...(code === undefined ? {} : { code }), cause: error });
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && TIMEOUT_ERROR_CODES.has(code)) {
+    return new SmsSendError({
+      message: `Twilio request timed out: ${errorText(error)}`,
+      kind: 'timeout',
+      cause: error,
+    });
+  }
+  if (
+    (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) ||
+    (error as { isAxiosError?: unknown } | null)?.isAxiosError === true
+  ) {
+    return new SmsSendError({
+      message: `Twilio unreachable: ${errorText(error)}`,
+      kind: 'network',
+      cause: error,
+    });
+  }
+  return new SmsSendError({ message: errorText(error), kind: 'rejected', cause: error });
+}
+
+export class TwilioSmsProvider implements SmsProvider {
+  private readonly client: twilio.Twilio;
+
+  constructor(options: TwilioSmsProviderOptions) {
+    const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const httpClient = options.apiBaseUrl
+      ? new BaseUrlRequestClient(options.apiBaseUrl, { timeout })
+      : new twilio.RequestClient({ timeout });
+    // Retries belong to the queue (exponential backoff per job), not to the SDK.
+    this.client = twilio(options.accountSid, options.authToken, { httpClient, autoRetry: false });
+  }
+
+  async send(request: SmsSendRequest): Promise<SmsSendResult> {
+    const mediaUrls = request.mediaUrls?.filter((url) => url.length > 0) ?? [];
+    try {
+      const message = await this.client.messages.create({
+        to: request.to,
+        from: request.from,
+        body: request.body,
+        ...(mediaUrls.length > 0 ? { mediaUrl: mediaUrls } : {}),
+        ...(request.statusCallbackUrl ? { statusCallback: request.statusCallbackUrl } : {}),
+      });
+      return {
+        providerSid: message.sid,
+        status: parseDeliveryStatus(message.status) ?? 'queued',
+        segments: toNumber(message.numSegments) ?? analyzeSms(request.body).segments,
+      };
+    } catch (error) {
+      throw toSmsSendError(error);
+    }
+  }
+
+  async fetchStatus(providerSid: string): Promise<SmsStatusResult> {
+    try {
+      const message = await this.client.messages(providerSid).fetch();
+      return {
+        status: parseDeliveryStatus(message.status) ?? 'queued',
+        errorCode: message.errorCode ?? null,
+        errorMessage: message.errorMessage ?? null,
+      };
+    } catch (error) {
+      throw toSmsSendError(error);
+    }
+  }
+}
