@@ -1,0 +1,32 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { PlatformModule } from '@sprout/platform';
+import { AuthModule } from './auth/auth.module';
+import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { CommonModule } from './common/common.module';
+import type { ApiGatewayConfig } from './config';
+import { DashboardModule } from './dashboard/dashboard.module';
+import { PublicConfigModule } from './public-config/public-config.module';
+import { SignupsModule } from './signups/signups.module';
+import { WebModule } from './web/web.module';
+
+export const SERVICE_NAME = 'api-gateway';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: ApiGatewayConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        PlatformModule.forRoot({ name: SERVICE_NAME, config }),
+        CommonModule,
+        AuthModule,
+        SignupsModule,
+        DashboardModule,
+        PublicConfigModule,
+        WebModule,
+      ],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+    };
+  }
+}

@@ -1,0 +1,37 @@
+import { type CanActivate, type ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { HealthController } from '@sprout/platform';
+import type { FastifyRequest } from 'fastify';
+import { IS_PUBLIC } from './public.decorator';
+import { SessionService } from './session.service';
+
+/** Controllers from libs that cannot carry @Public() themselves: probes and metrics. */
+const PUBLIC_LIBRARY_CONTROLLERS: readonly unknown[] = [HealthController];
+
+export const AUTHENTICATION_REQUIRED = 'Authentication required';
+
+/**
+ * Applied to every route (APP_GUARD): only @Public() handlers and the platform's health
+ * controller answer without an admin session.
+ */
+@Injectable()
+export class AdminGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly sessions: SessionService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (isPublic === true || PUBLIC_LIBRARY_CONTROLLERS.includes(context.getClass())) return true;
+
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const session = await this.sessions.resume(request);
+    if (session === null) throw new UnauthorizedException(AUTHENTICATION_REQUIRED);
+    return true;
+  }
+}

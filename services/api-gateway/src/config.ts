@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import {
+  adminConfigFields,
+  type ConfigOf,
+  coreConfigFields,
+  defineConfig,
+  field,
+  integerSchema,
+  loadConfig,
+  portField,
+  twilioConfigFields,
+  webConfigFields,
+} from '@sprout/platform';
+
+const HOUR = 60 * 60;
+const DAY = 24 * HOUR;
+
+export const apiGatewayConfig = defineConfig({
+  ...coreConfigFields,
+  port: portField(3000),
+  /** The number people text, shown on the public pages. */
+  twilioPhoneNumber: twilioConfigFields.twilioPhoneNumber,
+  /** The contact address shown on the public pages. */
+  contactEmail: field(
+    'CONTACT_EMAIL',
+    z
+      .string()
+      .default('hello@sprout.example')
+      .refine((v) => z.email().safeParse(v).success, { error: 'must be an email address' }),
+  ),
+  ...adminConfigFields,
+  // Unset means "generate one on first start and log it once", so this field has no default.
+  adminPassword: field(
+    'ADMIN_PASSWORD',
+    z
+      .string()
+      .optional()
+      .refine((v) => v === undefined || v.length >= 8, { error: 'must be at least 8 characters long' }),
+    { secret: true },
+  ),
+  ...webConfigFields,
+  /** Sliding idle timeout of an admin session. */
+  sessionIdleTimeoutSeconds: field('SESSION_IDLE_TIMEOUT_SECONDS', integerSchema(8 * HOUR, 1, 30 * DAY)),
+  /** Hard limit on an admin session's age, however active. */
+  sessionAbsoluteTimeoutSeconds: field(
+    'SESSION_ABSOLUTE_TIMEOUT_SECONDS',
+    integerSchema(7 * DAY, 1, 365 * DAY),
+  ),
+  /** Failed logins allowed per account, and separately per client IP, within the window. */
+  loginMaxFailures: field('LOGIN_MAX_FAILURES', integerSchema(5, 1, 1000)),
+  loginFailureWindowSeconds: field('LOGIN_FAILURE_WINDOW_SECONDS', integerSchema(15 * 60, 1, DAY)),
+  /** Beta signups accepted per client IP per hour. */
+  signupRateLimitPerHour: field('SIGNUP_RATE_LIMIT_PER_HOUR', integerSchema(10, 1, 100_000)),
+});
+
+export type ApiGatewayConfig = ConfigOf<typeof apiGatewayConfig>;
+
+/** Reads the environment once; `overrides` (typed values) win, as tests use them. */
+export const loadApiGatewayConfig = (overrides: Partial<ApiGatewayConfig> = {}): ApiGatewayConfig =>
+  loadConfig(apiGatewayConfig, process.env, overrides);

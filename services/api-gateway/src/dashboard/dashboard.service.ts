@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { DashboardMetricsResponse } from './dto';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Midnight UTC at the start of the given instant's day. */
+export const startOfUtcDay = (now: Date): Date =>
+  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+
+interface MetricsRow {
+  active_users: string;
+  messages_today: string;
+  avg_response_ms: string | null;
+  todays_cost: string;
+  signups_total: string;
+  signups_pending: string;
+}
+
+@Injectable()
+export class DashboardService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * The overview figures for either real users' data (testData false) or test users' data only.
+   * Every count is an indexed range on (is_test_user, created_at) or created_at.
+   */
+  async metrics(testData: boolean, now: Date = new Date()): Promise<DashboardMetricsResponse> {
+    const dayAgo = new Date(now.getTime() - DAY_MS);
+    const today = startOfUtcDay(now);
+    const rows: MetricsRow[] = await this.dataSource.query(
+      `SELECT
+         (SELECT count(DISTINCT user_id) FROM messages
+           WHERE is_test_user = $3 AND created_at >= $1) AS active_users,
+         (SELECT count(*) FROM messages
+           WHERE is_test_user = $3 AND created_at >= $2) AS messages_today,
+         (SELECT avg(response_time_ms) FROM messages
+           WHERE is_test_user = $3 AND created_at >= $2
+             AND direction = 'outbound' AND response_time_ms IS NOT NULL) AS avg_response_ms,
+         (SELECT coalesce(sum(cost), 0) FROM llm_calls
+           WHERE is_test_user = $3 AND created_at >= $2) AS todays_cost,
+         (SELECT count(*) FROM beta_signups) AS signups_total,
+         (SELECT count(*) FROM beta_signups WHERE status = 'pending') AS signups_pending`,
+      [dayAgo, today, testData],
+    );
+    const row = rows[0];
+    if (row === undefined) throw new Error('Dashboard metrics query returned no row');
+    return {
+      activeUsers: Number(row.active_users),
+      messagesToday: Number(row.messages_today),
+      avgResponseTime: row.avg_response_ms === null ? 0 : Math.round(Number(row.avg_response_ms)),
+      todaysCost: Number(row.todays_cost),
+      betaSignups: { total: Number(row.signups_total), pending: Number(row.signups_pending) },
+    };
+  }
+}

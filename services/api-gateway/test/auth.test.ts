@@ -1,0 +1,332 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AdminUser } from '@sprout/domain';
+import { LOGGER } from '@sprout/platform';
+import * as argon2 from 'argon2';
+import type { Logger } from 'pino';
+import { AdminUsersService } from '../src/auth/admin-users.service';
+import {
+  ADMIN_PASSWORD,
+  ADMIN_USERNAME,
+  login,
+  sessionCookieFrom,
+  startGateway,
+  type TestGateway,
+} from './support/gateway';
+
+let gw: TestGateway;
+let app: NestFastifyApplication;
+let ipCounter = 0;
+/** A client address of its own per test, so per-IP throttling never leaks between tests. */
+const nextIp = (): string => `10.0.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+
+beforeAll(async () => {
+  gw = await startGateway();
+  app = gw.app;
+});
+afterAll(async () => {
+  await gw?.close();
+});
+
+const postLogin = (payload: unknown, headers: Record<string, string> = {}) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/admin/login',
+    headers: {
+      'x-forwarded-for': nextIp(),
+      ...(typeof payload === 'string' ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
+    payload: payload as string | object,
+  });
+
+const authStatus = (cookie?: string) =>
+  app.inject({
+    method: 'GET',
+    url: '/api/admin/auth-status',
+    headers: cookie === undefined ? {} : { cookie },
+  });
+
+const sessionKeys = async (): Promise<string[]> => gw.redis.connection.keys(`${gw.redis.prefix}:sess:*`);
+
+describe('the first admin', () => {
+  it('is stored with an argon2id hash, never the password', async () => {
+    const admin = await gw.db.dataSource
+      .getRepository(AdminUser)
+      .findOneByOrFail({ username: ADMIN_USERNAME });
+    expect(admin.passwordHash.startsWith('$argon2id$')).toBe(true);
+    expect(admin.passwordHash).not.toContain(ADMIN_PASSWORD);
+  });
+
+  it('gets a generated password, logged once, when ADMIN_PASSWORD is unset', async () => {
+    const other = await gw.startAnother({ adminUsername: 'owner', adminPassword: undefined });
+    const service = other.get(AdminUsersService);
+    const logger = other.get<Logger>(LOGGER);
+    const warn = jest.spyOn(logger, 'warn');
+    try {
+      // The first boot created it already; a second start must not generate another one.
+      await service.ensureFirstAdmin();
+      expect(warn).not.toHaveBeenCalled();
+
+      await gw.db.dataSource.query('DELETE FROM admin_users WHERE username = $1', ['owner']);
+      await service.ensureFirstAdmin();
+      expect(warn).toHaveBeenCalledTimes(1);
+      const [fields, line] = warn.mock.calls[0] as unknown as [{ generatedAdminPassword: string }, string];
+      expect(line).toContain(fields.generatedAdminPassword);
+      expect(line).toContain('ADMIN_PASSWORD');
+      await login(app, { username: 'owner', password: fields.generatedAdminPassword });
+
+      await service.ensureFirstAdmin();
+      expect(warn).toHaveBeenCalledTimes(1);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('takes a changed ADMIN_PASSWORD on the next start', async () => {
+    await gw.startAnother({ adminUsername: 'rotating', adminPassword: 'first-password-1' });
+    await login(app, { username: 'rotating', password: 'first-password-1' });
+    await gw.startAnother({ adminUsername: 'rotating', adminPassword: 'second-password-2' });
+    await login(app, { username: 'rotating', password: 'second-password-2' });
+    const res = await postLogin({ username: 'rotating', password: 'first-password-1' });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/admin/login', () => {
+  it('signs in and sets a hardened session cookie', async () => {
+    const res = await postLogin({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true, user: { id: expect.any(String), username: ADMIN_USERNAME } });
+    const setCookie = String(res.headers['set-cookie']);
+    expect(setCookie).toMatch(/^sprout_session=[^;]+;/);
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Strict');
+    expect(setCookie).toContain('Path=/');
+    expect(setCookie).not.toContain('Secure');
+    const status = await authStatus(sessionCookieFrom(res.headers['set-cookie']));
+    expect(status.json()).toEqual({
+      authenticated: true,
+      user: { id: expect.any(String), username: ADMIN_USERNAME },
+    });
+  });
+
+  it('marks the cookie Secure when the edge says the request came over HTTPS', async () => {
+    const res = await postLogin(
+      { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+      { 'x-forwarded-proto': 'https' },
+    );
+    expect(res.statusCode).toBe(200);
+    expect(String(res.headers['set-cookie'])).toContain('Secure');
+  });
+
+  it('refuses a wrong password or an unknown user with the same generic answer', async () => {
+    const wrong = await postLogin({ username: ADMIN_USERNAME, password: 'not-the-password' });
+    const unknown = await postLogin({ username: 'nobody', password: 'whatever-it-is' });
+    for (const res of [wrong, unknown]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json().message).toBe('Invalid credentials');
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
+  it.each([
+    [{}],
+    [{ username: ADMIN_USERNAME }],
+    [{ password: ADMIN_PASSWORD }],
+    [{ username: '   ', password: ADMIN_PASSWORD }],
+    [{ username: ADMIN_USERNAME, password: '' }],
+    [{ username: 42, password: ['x'] }],
+  ])('asks for both fields (%j)', async (payload) => {
+    const res = await postLogin(payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Please provide both username and password.');
+  });
+
+  it('answers malformed JSON with 400, not 500', async () => {
+    const res = await postLogin('{"username": "admin", ');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/not valid JSON/);
+  });
+
+  it('gives each login a new session id and ends the one the browser had', async () => {
+    const first = await login(app);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/admin/login',
+      headers: { cookie: first },
+      payload: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+    });
+    const second = sessionCookieFrom(res.headers['set-cookie']);
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
+    expect((await authStatus(first)).json().authenticated).toBe(false);
+    expect((await authStatus(second)).json().authenticated).toBe(true);
+  });
+});
+
+describe('login throttling', () => {
+  it('blocks an account after 5 failures, even with the right password, with a generic message', async () => {
+    await gw.startAnother({ adminUsername: 'target', adminPassword: 'target-password' });
+    for (let i = 0; i < 5; i++) {
+      expect((await postLogin({ username: 'target', password: `guess-${i}` })).statusCode).toBe(401);
+    }
+    const blocked = await postLogin({ username: 'TARGET', password: 'target-password' });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toBe('Too many failed login attempts. Please try again later.');
+    expect(blocked.headers['set-cookie']).toBeUndefined();
+    // Other accounts are unaffected.
+    expect((await postLogin({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD })).statusCode).toBe(200);
+  });
+
+  it('blocks a client IP after 5 failures across accounts', async () => {
+    const ip = '192.0.2.77';
+    for (let i = 0; i < 5; i++) {
+      const res = await postLogin({ username: `someone-${i}`, password: 'guess' }, { 'x-forwarded-for': ip });
+      expect(res.statusCode).toBe(401);
+    }
+    const blocked = await postLogin(
+      { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+      { 'x-forwarded-for': ip },
+    );
+    expect(blocked.statusCode).toBe(429);
+    const elsewhere = await postLogin({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD });
+    expect(elsewhere.statusCode).toBe(200);
+  });
+
+  it('counts failures in a window that expires', async () => {
+    await gw.startAnother({ adminUsername: 'patient', adminPassword: 'patient-password' });
+    const ip = '198.51.100.9';
+    for (let i = 0; i < 5; i++) {
+      expect(
+        (await postLogin({ username: 'patient', password: 'wrong' }, { 'x-forwarded-for': ip })).statusCode,
+      ).toBe(401);
+    }
+    expect((await postLogin({ username: 'patient', password: 'patient-password' })).statusCode).toBe(429);
+    const keys = await gw.redis.connection.keys(`${gw.redis.prefix}:login-failures:*`);
+    const counted = keys.filter((key) => key.endsWith(':account:patient') || key.endsWith(`:ip:${ip}`));
+    expect(counted).toHaveLength(2);
+    for (const key of counted) {
+      const ttl = await gw.redis.connection.pttl(key);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(15 * 60 * 1000);
+      // Let the window run out.
+      await gw.redis.connection.pexpire(key, 1);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(
+      (await postLogin({ username: 'patient', password: 'patient-password' }, { 'x-forwarded-for': ip }))
+        .statusCode,
+    ).toBe(200);
+  });
+});
+
+describe('sessions', () => {
+  it('ends with logout: the cookie is cleared and the session is gone from Redis', async () => {
+    const cookie = await login(app);
+    const before = await sessionKeys();
+    const res = await app.inject({ method: 'POST', url: '/api/admin/logout', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(String(res.headers['set-cookie'])).toMatch(/sprout_session=;.*Expires=Thu, 01 Jan 1970/);
+    expect((await sessionKeys()).length).toBe(before.length - 1);
+    expect((await authStatus(cookie)).json()).toEqual({ authenticated: false, user: null });
+    const again = await app.inject({ method: 'GET', url: '/api/dashboard/metrics', headers: { cookie } });
+    expect(again.statusCode).toBe(401);
+  });
+
+  it('requires a session to log out', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/admin/logout' });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('rejects a tampered or unsigned cookie', async () => {
+    const cookie = await login(app);
+    const value = cookie.slice('sprout_session='.length);
+    const tampered = `sprout_session=${value.slice(0, -2)}${value.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect((await authStatus(tampered)).json().authenticated).toBe(false);
+    const [sessionKey] = await sessionKeys();
+    const rawId = sessionKey?.split(':sess:')[1] ?? '';
+    expect((await authStatus(`sprout_session=${rawId}`)).json().authenticated).toBe(false);
+  });
+
+  it('slides the idle timeout on each authenticated request', async () => {
+    const cookie = await login(app);
+    const keys = await sessionKeys();
+    for (const key of keys) await gw.redis.connection.pexpire(key, 5_000);
+    expect((await authStatus(cookie)).json().authenticated).toBe(true);
+    const ttls = await Promise.all(keys.map((key) => gw.redis.connection.pttl(key)));
+    // Exactly one key (this session) was extended back to about 8 hours.
+    expect(ttls.filter((ttl) => ttl > 60 * 60 * 1000)).toHaveLength(1);
+  });
+
+  it('expires after the idle timeout', async () => {
+    const idle = await gw.startAnother({ sessionIdleTimeoutSeconds: 1 });
+    const cookie = await login(idle);
+    expect(
+      (await idle.inject({ method: 'GET', url: '/api/admin/auth-status', headers: { cookie } })).json()
+        .authenticated,
+    ).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    const res = await idle.inject({ method: 'GET', url: '/api/dashboard/metrics', headers: { cookie } });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('expires at the absolute timeout however active', async () => {
+    const cookie = await login(app);
+    const id = cookie.split('=')[1]?.split('.')[0] ?? '';
+    const key = `${gw.redis.prefix}:sess:${id}`;
+    const record = JSON.parse((await gw.redis.connection.get(key)) ?? '{}');
+    const eightDaysAgo = Date.now() - 8 * 24 * 60 * 60 * 1000;
+    await gw.redis.connection.set(key, JSON.stringify({ ...record, createdAt: eightDaysAgo }), 'KEEPTTL');
+    expect((await authStatus(cookie)).json().authenticated).toBe(false);
+    expect(await gw.redis.connection.exists(key)).toBe(0);
+  });
+});
+
+describe('cross-site requests', () => {
+  it.each([[{ origin: 'https://evil.example' }], [{ origin: 'null' }], [{ 'sec-fetch-site': 'cross-site' }]])(
+    'refuses unsafe API calls from another site (%j)',
+    async (headers) => {
+      const res = await postLogin({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }, headers);
+      expect(res.statusCode).toBe(403);
+      expect(res.headers['set-cookie']).toBeUndefined();
+      const signup = await app.inject({
+        method: 'POST',
+        url: '/api/beta-signup',
+        headers,
+        payload: { email: 'csrf@example.com', region: '97201' },
+      });
+      expect(signup.statusCode).toBe(403);
+    },
+  );
+
+  it('accepts same-origin calls, directly or through the edge', async () => {
+    const direct = await postLogin(
+      { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+      { origin: 'http://localhost:80', host: 'localhost:80', 'sec-fetch-site': 'same-origin' },
+    );
+    expect(direct.statusCode).toBe(200);
+    const viaEdge = await postLogin(
+      { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+      { origin: 'http://localhost:8080', host: '127.0.0.1:3000', 'x-forwarded-host': 'localhost:8080' },
+    );
+    expect(viaEdge.statusCode).toBe(200);
+  });
+
+  it('leaves safe methods alone', async () => {
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/admin/auth-status',
+      headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    });
+    expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('password hashing', () => {
+  it('uses argon2id for stored hashes', async () => {
+    const admin = await gw.db.dataSource
+      .getRepository(AdminUser)
+      .findOneByOrFail({ username: ADMIN_USERNAME });
+    expect(await argon2.verify(admin.passwordHash, ADMIN_PASSWORD)).toBe(true);
+  });
+});

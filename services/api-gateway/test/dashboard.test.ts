@@ -1,0 +1,197 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { DataSource } from 'typeorm';
+import { startOfUtcDay } from '../src/dashboard/dashboard.service';
+import { login, startGateway, type TestGateway } from './support/gateway';
+
+let gw: TestGateway;
+let app: NestFastifyApplication;
+let cookie: string;
+
+const HOUR = 60 * 60 * 1000;
+
+interface SeedMessage {
+  at: Date;
+  direction: 'inbound' | 'outbound';
+  responseTimeMs?: number;
+}
+
+const seedUser = async (
+  ds: DataSource,
+  phone: string,
+  isTestUser: boolean,
+  messages: SeedMessage[],
+  llmCosts: Array<{ at: Date; cost: number }> = [],
+): Promise<void> => {
+  const [user] = await ds.query(
+    'INSERT INTO users (phone_number, is_test_user) VALUES ($1, $2) RETURNING id',
+    [phone, isTestUser],
+  );
+  const [conversation] = await ds.query(
+    'INSERT INTO conversations (user_id, is_test_user) VALUES ($1, $2) RETURNING id',
+    [user.id, isTestUser],
+  );
+  for (const m of messages) {
+    await ds.query(
+      `INSERT INTO messages (user_id, conversation_id, direction, content, status, response_time_ms, is_test_user, created_at)
+       VALUES ($1, $2, $3, 'hello', $4, $5, $6, $7)`,
+      [
+        user.id,
+        conversation.id,
+        m.direction,
+        m.direction === 'inbound' ? 'received' : 'delivered',
+        m.responseTimeMs ?? null,
+        isTestUser,
+        m.at,
+      ],
+    );
+  }
+  for (const call of llmCosts) {
+    await ds.query(
+      `INSERT INTO llm_calls (user_id, purpose, model, cost, tier, is_test_user, created_at)
+       VALUES ($1, 'reply', 'gpt-4o-mini', $2, 'primary', $3, $4)`,
+      [user.id, call.cost, isTestUser, call.at],
+    );
+  }
+};
+
+beforeAll(async () => {
+  gw = await startGateway();
+  app = gw.app;
+  cookie = await login(app);
+
+  const now = new Date();
+  const todayStart = startOfUtcDay(now);
+  // "Today" rows sit between midnight UTC and now, whenever the test runs.
+  const today = (fraction: number) =>
+    new Date(todayStart.getTime() + (now.getTime() - todayStart.getTime()) * fraction);
+  const yesterdayEvening = new Date(todayStart.getTime() - HOUR); // within 24 h, not today
+  const lastWeek = new Date(now.getTime() - 7 * 24 * HOUR);
+  const ds = gw.db.dataSource;
+
+  // Real users.
+  await seedUser(
+    ds,
+    '+15035550101',
+    false,
+    [
+      { at: today(0.2), direction: 'inbound' },
+      { at: today(0.3), direction: 'outbound', responseTimeMs: 1000 },
+      { at: today(0.5), direction: 'inbound' },
+      { at: today(0.6), direction: 'outbound', responseTimeMs: 2001 },
+    ],
+    [
+      { at: today(0.3), cost: 0.0125 },
+      { at: today(0.6), cost: 0.0075 },
+      { at: yesterdayEvening, cost: 5 },
+    ],
+  );
+  await seedUser(ds, '+15035550102', false, [
+    { at: yesterdayEvening, direction: 'inbound' },
+    { at: yesterdayEvening, direction: 'outbound', responseTimeMs: 99_999 },
+  ]);
+  await seedUser(
+    ds,
+    '+15035550103',
+    false,
+    [{ at: lastWeek, direction: 'inbound' }],
+    [{ at: lastWeek, cost: 3 }],
+  );
+
+  // Test users.
+  await seedUser(
+    ds,
+    '+15035550901',
+    true,
+    [
+      { at: today(0.4), direction: 'inbound' },
+      { at: today(0.45), direction: 'outbound', responseTimeMs: 500 },
+    ],
+    [{ at: today(0.45), cost: 1.5 }],
+  );
+
+  await ds.query(
+    `INSERT INTO beta_signups (email, zip_code, unique_code, status) VALUES
+      ('a@example.com', '97201', 'SPROUT-AAAAAA', 'pending'),
+      ('b@example.com', '97202', 'SPROUT-BBBBBB', 'approved'),
+      ('c@example.com', '97203', 'SPROUT-CCCCCC', 'pending')`,
+  );
+});
+
+afterAll(async () => {
+  await gw?.close();
+});
+
+const metrics = (query = '') =>
+  app.inject({ method: 'GET', url: `/api/dashboard/metrics${query}`, headers: { cookie } });
+
+describe('GET /api/dashboard/metrics', () => {
+  it("shows real users' data by default", async () => {
+    const res = await metrics();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      activeUsers: 2, // messaged in the last 24 hours (one of them only yesterday evening)
+      messagesToday: 4,
+      avgResponseTime: 1501, // (1000 + 2001) / 2, rounded; yesterday's reply is not today's
+      todaysCost: 0.02,
+      betaSignups: { total: 3, pending: 2 },
+    });
+  });
+
+  it('shows the same with showTestData=false', async () => {
+    expect((await metrics('?showTestData=false')).json()).toEqual((await metrics()).json());
+  });
+
+  it("shows only test users' data with showTestData=true", async () => {
+    const res = await metrics('?showTestData=true');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      activeUsers: 1,
+      messagesToday: 2,
+      avgResponseTime: 500,
+      todaysCost: 1.5,
+      betaSignups: { total: 3, pending: 2 },
+    });
+  });
+
+  it('answers zeros, not nulls, when nothing happened today', async () => {
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/dashboard/metrics?showTestData=true',
+      headers: { cookie },
+    });
+    const body = res.json();
+    for (const key of ['activeUsers', 'messagesToday', 'avgResponseTime', 'todaysCost']) {
+      expect(typeof body[key]).toBe('number');
+    }
+    await gw.db.dataSource.query('DELETE FROM messages WHERE is_test_user');
+    await gw.db.dataSource.query('DELETE FROM llm_calls WHERE is_test_user');
+    expect((await metrics('?showTestData=true')).json()).toMatchObject({
+      activeUsers: 0,
+      messagesToday: 0,
+      avgResponseTime: 0,
+      todaysCost: 0,
+    });
+  });
+
+  it('rejects a malformed query with 400', async () => {
+    const res = await metrics('?showTestData=true&showTestData=false');
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('needs a session', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/dashboard/metrics' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe('Authentication required');
+  });
+});
+
+describe('startOfUtcDay', () => {
+  it('is midnight UTC of the same UTC day', () => {
+    expect(startOfUtcDay(new Date('2025-03-09T23:59:59.999Z')).toISOString()).toBe(
+      '2025-03-09T00:00:00.000Z',
+    );
+    expect(startOfUtcDay(new Date('2025-03-10T00:00:00.000Z')).toISOString()).toBe(
+      '2025-03-10T00:00:00.000Z',
+    );
+  });
+});
