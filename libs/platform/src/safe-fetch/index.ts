@@ -1,0 +1,3 @@
+export * from './address-policy';
+export * from './errors';
+export * from './safe-fetch';

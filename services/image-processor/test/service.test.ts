@@ -1,0 +1,79 @@
+import { Module } from '@nestjs/common';
+import {
+  PlatformModule,
+  type ServiceApp,
+  WorkerConfigurationError,
+  createServiceApp,
+  loadConfig,
+} from '@sprout/platform';
+import { type TestDatabase, type TestRedis, createTestDatabase, createTestRedis } from '@sprout/testing';
+import { createApp } from '../src/app';
+import { type ImageProcessorConfig, SERVICE_NAME, imageProcessorConfig } from '../src/config';
+
+describe('image-processor service', () => {
+  let db: TestDatabase;
+  let redis: TestRedis;
+  let service: ServiceApp & { config: ImageProcessorConfig };
+
+  beforeAll(async () => {
+    [db, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
+    service = await createApp(
+      { databaseUrl: db.url, redisUrl: redis.url, bullmqPrefix: redis.prefix, logLevel: 'silent', port: 0 },
+      {},
+    );
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    await redis?.cleanup();
+    await db?.drop();
+  });
+
+  it('defaults to port 3004, no private image hosts and the configured default model', () => {
+    const defaults = loadConfig(imageProcessorConfig, {});
+    expect(defaults.port).toBe(3004);
+    expect(defaults.imageFetchAllowPrivateHosts).toBe(false);
+    expect(defaults.imageAnalysisModel).toBe('gpt-4o-mini');
+  });
+
+  it('reads the private host allowance from the environment and names a bad value', () => {
+    expect(
+      loadConfig(imageProcessorConfig, { IMAGE_FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1,::1' })
+        .imageFetchAllowPrivateHosts,
+    ).toEqual(['127.0.0.1', '::1']);
+    expect(() => loadConfig(imageProcessorConfig, { IMAGE_FETCH_ALLOW_PRIVATE_HOSTS: 'intranet' })).toThrow(
+      /IMAGE_FETCH_ALLOW_PRIVATE_HOSTS must be true, false or a comma-separated list/,
+    );
+  });
+
+  it('answers liveness, readiness and metrics over HTTP', async () => {
+    const live = await fetch(`${service.url}/health/live`);
+    expect(live.status).toBe(200);
+    const ready = await fetch(`${service.url}/health/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ok' });
+    const metrics = await fetch(`${service.url}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain(`service="${SERVICE_NAME}"`);
+  });
+
+  it('refuses to start when image.analyze has no handler', async () => {
+    const config = loadConfig(
+      imageProcessorConfig,
+      {},
+      {
+        databaseUrl: db.url,
+        redisUrl: redis.url,
+        bullmqPrefix: redis.prefix,
+        logLevel: 'silent',
+      },
+    );
+    @Module({
+      imports: [PlatformModule.forRoot({ name: SERVICE_NAME, config, workers: { owns: ['image.analyze'] } })],
+    })
+    class WithoutHandlers {}
+    await expect(
+      createServiceApp({ module: WithoutHandlers, name: SERVICE_NAME, config }),
+    ).rejects.toBeInstanceOf(WorkerConfigurationError);
+  });
+});

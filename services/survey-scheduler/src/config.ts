@@ -1,0 +1,16 @@
+import { type ConfigOf, coreConfigFields, defineConfig, loadConfig, portField } from '@sprout/platform';
+
+export const SERVICE_NAME = 'survey-scheduler';
+
+export const surveySchedulerConfig = defineConfig({
+  ...coreConfigFields,
+  port: portField(3003),
+});
+
+export type SurveySchedulerConfig = ConfigOf<typeof surveySchedulerConfig>;
+
+/** Validates the environment (throws a ConfigError naming each bad variable); overrides win. */
+export const loadSurveySchedulerConfig = (
+  overrides: Partial<SurveySchedulerConfig> = {},
+  env: Record<string, string | undefined> = process.env,
+): SurveySchedulerConfig => loadConfig(surveySchedulerConfig, env, overrides);
