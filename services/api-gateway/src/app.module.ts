@@ -6,6 +6,7 @@ import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { CommonModule } from './common/common.module';
 import type { ApiGatewayConfig } from './config';
 import { DashboardModule } from './dashboard/dashboard.module';
+import { GardeningToolsModule } from './gardening-tools/gardening-tools.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { SignupsModule } from './signups/signups.module';
 import { WebModule } from './web/web.module';
@@ -24,6 +25,7 @@ export class AppModule {
         SignupsModule,
         DashboardModule,
         PublicConfigModule,
+        GardeningToolsModule,
         WebModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
