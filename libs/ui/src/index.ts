@@ -1,1 +1,89 @@
-export {};
+// Sprout's design system and the spec's shared request behaviour, for both web apps.
+export { cn } from './lib/cn';
+export {
+  formatDate,
+  formatDateTime,
+  formatDollars,
+  formatNumber,
+  formatPhoneNumber,
+  formatRelativeTime,
+  formatTime,
+} from './lib/format';
+export {
+  ApiError,
+  apiJson,
+  apiRequest,
+  createQueryClient,
+  fetchJson,
+  getQueryFn,
+  isUnauthorized,
+  serverMessage,
+  withQuery,
+  type HttpMethod,
+  type QueryClientOptions,
+  type QueryParamValue,
+  type UnauthorizedBehavior,
+} from './api/client';
+
+export {
+  TOAST_DURATION_MS,
+  TOAST_HOTKEY,
+  TOAST_LIMIT,
+  TOAST_SWIPE_DIRECTION,
+  TOAST_SWIPE_THRESHOLD_PX,
+  ToastStore,
+  toastReducer,
+  type ToastAction,
+  type ToastInput,
+  type ToastItem,
+  type ToastState,
+  type ToastVariant,
+} from './toast/toast-store';
+export { toast, useToast } from './toast/use-toast';
+export { Toaster } from './toast/toaster';
+export { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast/toast';
+
+export { Badge, badgeVariants, type BadgeProps } from './components/badge';
+export { Button, buttonVariants, type ButtonProps } from './components/button';
+export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './components/card';
+export { Collapsible, CollapsibleContent, CollapsibleTrigger } from './components/collapsible';
+export {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from './components/dialog';
+export { Input, Textarea } from './components/input';
+export { Label } from './components/label';
+export {
+  Select,
+  SelectContent,
+  SelectGroup,
+  SelectItem,
+  SelectLabel,
+  SelectTrigger,
+  SelectValue,
+} from './components/select';
+export { LoadingText, Skeleton } from './components/skeleton';
+export { Switch } from './components/switch';
+export {
+  Table,
+  TableBody,
+  TableCaption,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from './components/table';
+export { Tabs, TabsContent, TabsList, TabsTrigger } from './components/tabs';
+export {
+  TOOLTIP_DELAY_MS,
+  Tooltip,
+  TooltipContent,
+  TooltipProvider,
+  TooltipTrigger,
+} from './components/tooltip';

@@ -1,0 +1,37 @@
+// Helpers shared by the browser tests of both web apps.
+import { gzipSync } from 'node:zlib';
+import type { Page } from '@sprout/testing/browser';
+import type { Response } from 'playwright-core';
+
+export interface ToastText {
+  title: string;
+  description: string;
+  destructive: boolean;
+}
+
+/** The toast on screen (one at a time), once it shows `title`. */
+export async function toastWithTitle(page: Page, title: string): Promise<ToastText> {
+  const toast = page.getByTestId('toast').filter({ hasText: title });
+  await toast.waitFor({ state: 'visible' });
+  const parts = toast.locator('div.grid > *');
+  const texts = await parts.allInnerTexts();
+  const className = (await toast.getAttribute('class')) ?? '';
+  return {
+    title: texts[0] ?? '',
+    description: texts[1] ?? '',
+    destructive: className.includes('bg-destructive'),
+  };
+}
+
+/** Loads `path` and sums the gzipped size of every script it fetched, in bytes. */
+export async function gzippedScriptBytes(page: Page, path: string): Promise<number> {
+  const bodies: Promise<Buffer>[] = [];
+  const onResponse = (response: Response) => {
+    if (response.request().resourceType() === 'script') bodies.push(response.body());
+  };
+  page.on('response', onResponse);
+  await page.goto(path, { waitUntil: 'networkidle' });
+  page.off('response', onResponse);
+  const all = await Promise.all(bodies);
+  return all.reduce((sum, body) => sum + gzipSync(body, { level: 9 }).length, 0);
+}

@@ -1,0 +1,85 @@
+// Known figures for the admin dashboard's browser tests, written straight to the test database.
+import type { DataSource } from 'typeorm';
+
+export const SEEDED = {
+  real: { activeUsers: '2', messagesToday: '4', avgResponse: 'Avg response: 1,500ms', todaysCost: '$3.75' },
+  test: { activeUsers: '1', messagesToday: '2', avgResponse: 'Avg response: 900ms', todaysCost: '$0.42' },
+  signups: { total: 12, pending: 11 },
+} as const;
+
+interface SeedMessage {
+  direction: 'inbound' | 'outbound';
+  responseTimeMs?: number;
+  cost?: number;
+}
+
+async function userWithMessagesToday(
+  db: DataSource,
+  phone: string,
+  isTest: boolean,
+  messages: SeedMessage[],
+): Promise<void> {
+  const [user] = await db.query<{ id: string }[]>(
+    `INSERT INTO users (phone_number, is_test_user, test_user_name, zip_code, last_message_at)
+     VALUES ($1, $2, $3, '97214', now()) RETURNING id`,
+    [phone, isTest, isTest ? 'Test gardener' : null],
+  );
+  const [conversation] = await db.query<{ id: string }[]>(
+    'INSERT INTO conversations (user_id, is_test_user, message_count) VALUES ($1, $2, $3) RETURNING id',
+    [user?.id, isTest, messages.length],
+  );
+  for (const message of messages) {
+    const [row] = await db.query<{ id: string }[]>(
+      `INSERT INTO messages (user_id, conversation_id, direction, content, status, response_time_ms, cost, is_test_user)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+      [
+        user?.id,
+        conversation?.id,
+        message.direction,
+        message.direction === 'inbound'
+          ? 'When should I plant tomatoes?'
+          : 'After your last frost, around May 1.',
+        message.direction === 'inbound' ? 'received' : 'delivered',
+        message.responseTimeMs ?? null,
+        message.cost ?? 0,
+        isTest,
+      ],
+    );
+    if (message.cost !== undefined) {
+      await db.query(
+        `INSERT INTO llm_calls (message_id, user_id, conversation_id, purpose, model, total_tokens, cost, tier, is_test_user)
+         VALUES ($1, $2, $3, 'reply', 'gpt-4o-mini', 420, $4, 'primary', $5)`,
+        [row?.id, user?.id, conversation?.id, message.cost, isTest],
+      );
+    }
+  }
+}
+
+/** Two real users and one test user texting today, and twelve beta signups (one approved). */
+export async function seedDashboard(db: DataSource): Promise<void> {
+  await userWithMessagesToday(db, '+15035550101', false, [
+    { direction: 'inbound' },
+    { direction: 'outbound', responseTimeMs: 1200, cost: 1.25 },
+  ]);
+  await userWithMessagesToday(db, '+15035550102', false, [
+    { direction: 'inbound' },
+    { direction: 'outbound', responseTimeMs: 1800, cost: 2.5 },
+  ]);
+  await userWithMessagesToday(db, '+15035550199', true, [
+    { direction: 'inbound' },
+    { direction: 'outbound', responseTimeMs: 900, cost: 0.42 },
+  ]);
+  for (let n = 1; n <= SEEDED.signups.total; n += 1) {
+    await db.query(
+      `INSERT INTO beta_signups (email, zip_code, unique_code, signup_date, status)
+       VALUES ($1, $2, $3, now() - make_interval(days => $4), $5)`,
+      [
+        `signup${n}@example.com`,
+        String(94100 + n),
+        `SPROUT-${String(n).padStart(4, '0')}`,
+        SEEDED.signups.total - n,
+        n === 1 ? 'approved' : 'pending',
+      ],
+    );
+  }
+}

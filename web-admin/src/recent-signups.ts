@@ -1,0 +1,14 @@
+import type { BetaSignupDto } from './api/types';
+import { RECENT_SIGNUPS_SHOWN } from './texts';
+
+/** The newest signups first, at most RECENT_SIGNUPS_SHOWN of them. */
+export function recentSignups(signups: readonly BetaSignupDto[]): BetaSignupDto[] {
+  return [...signups]
+    .sort((a, b) => new Date(b.signupDate).getTime() - new Date(a.signupDate).getTime())
+    .slice(0, RECENT_SIGNUPS_SHOWN);
+}
+
+/** Pending signups show a secondary badge, any other status a default one (spec 000 §4). */
+export function signupBadgeVariant(status: string): 'secondary' | 'default' {
+  return status === 'pending' ? 'secondary' : 'default';
+}

@@ -1,0 +1,1 @@
+export { Toaster as default } from '@sprout/ui';
