@@ -1,1 +1,22 @@
-export {};
+// @sprout/platform: what every Node service shares. Server-only (Nest, BullMQ, pino, TypeORM);
+// web code never imports it. Job names and payload schemas live in @sprout/contracts (browser-safe);
+// the BullMQ queue/worker code that uses them lives here.
+export * from './config/config';
+export * from './config/fields';
+export * from './logging/mask';
+export * from './logging/logger';
+export * from './metrics/metrics';
+export * from './database/connections';
+export * from './health/health.controller';
+export * from './jobs/job-queues';
+export * from './jobs/worker-host';
+export * from './jobs/on-job.decorator';
+export * from './jobs/worker-host.service';
+export * from './nest/tokens';
+export * from './nest/platform-options';
+export * from './nest/platform.module';
+export * from './nest/platform-lifecycle';
+export * from './nest/bootstrap';
+export * from './nest/zod-validation.pipe';
+export * from './safe-fetch';
+export { UnrecoverableError } from 'bullmq';

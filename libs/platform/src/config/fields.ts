@@ -1,0 +1,203 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { field } from './config';
+
+// Reusable configuration pieces. Every default makes a local run work with no variables at all;
+// secrets with a local default must be set explicitly in production.
+
+/** The repository root: the nearest ancestor folder whose package.json declares workspaces. */
+export const findRepoRoot = (from: string = __dirname): string => {
+  let dir = from;
+  for (;;) {
+    const manifest = path.join(dir, 'package.json');
+    if (fs.existsSync(manifest)) {
+      const parsed = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { workspaces?: unknown };
+      if (parsed.workspaces !== undefined) return dir;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+};
+
+const isUrl = (value: string, protocols: readonly string[]): boolean => {
+  try {
+    return protocols.includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+};
+
+const protocolList = (protocols: readonly string[]): string => protocols.map((p) => `${p}//`).join(' or ');
+
+export const urlSchema = (defaultValue: string, protocols: readonly string[]) =>
+  z
+    .string()
+    .default(defaultValue)
+    .refine((v) => isUrl(v, protocols), { error: `must be a URL starting with ${protocolList(protocols)}` })
+    .transform((v) => v.replace(/\/+$/, ''));
+
+export const optionalUrlSchema = (protocols: readonly string[]) =>
+  z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || isUrl(v, protocols), {
+      error: `must be a URL starting with ${protocolList(protocols)}`,
+    })
+    .transform((v) => (v === undefined ? undefined : v.replace(/\/+$/, '')));
+
+export const integerSchema = (defaultValue: number, min: number, max: number) =>
+  z
+    .string()
+    .default(String(defaultValue))
+    .refine((v) => /^-?\d+$/.test(v.trim()) && Number(v) >= min && Number(v) <= max, {
+      error: `must be a whole number between ${min} and ${max}`,
+    })
+    .transform((v) => Number(v));
+
+export const numberSchema = (defaultValue: number, min: number, max: number) =>
+  z
+    .string()
+    .default(String(defaultValue))
+    .refine((v) => v.trim() !== '' && Number.isFinite(Number(v)) && Number(v) >= min && Number(v) <= max, {
+      error: `must be a number between ${min} and ${max}`,
+    })
+    .transform((v) => Number(v));
+
+export const booleanSchema = (defaultValue: boolean) =>
+  z
+    .string()
+    .default(String(defaultValue))
+    .refine((v) => ['true', 'false', '1', '0', 'yes', 'no'].includes(v.trim().toLowerCase()), {
+      error: 'must be true or false',
+    })
+    .transform((v) => ['true', '1', 'yes'].includes(v.trim().toLowerCase()));
+
+export const enumSchema = <const T extends readonly [string, ...string[]]>(
+  values: T,
+  defaultValue: T[number],
+) =>
+  z
+    .string()
+    .default(defaultValue)
+    .refine((v): v is T[number] => (values as readonly string[]).includes(v), {
+      error: `must be one of ${values.join(', ')}`,
+    });
+
+export const stringSchema = (defaultValue: string, minLength = 1) =>
+  z
+    .string()
+    .default(defaultValue)
+    .refine((v) => v.length >= minLength, {
+      error: minLength > 1 ? `must be at least ${minLength} characters long` : 'must not be empty',
+    });
+
+export const optionalStringSchema = () => z.string().optional();
+
+/** HTTP port of a service; each service passes its own default (ARCHITECTURE: 3000..3005). */
+export const portField = (defaultPort: number) =>
+  field(
+    'PORT',
+    z
+      .string()
+      .default(String(defaultPort))
+      .refine((v) => /^\d+$/.test(v.trim()) && Number(v) >= 1 && Number(v) <= 65535, {
+        error: 'must be a number between 1 and 65535',
+      })
+      .transform((v) => Number(v)),
+  );
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const repoRoot = findRepoRoot();
+
+/** Every service: environment, logging, Postgres, Redis and BullMQ. */
+export const coreConfigFields = {
+  nodeEnv: field('NODE_ENV', enumSchema(['development', 'production', 'test'] as const, 'development')),
+  logLevel: field('LOG_LEVEL', enumSchema(LOG_LEVELS, 'info')),
+  host: field('HOST', stringSchema('0.0.0.0')),
+  databaseUrl: field(
+    'DATABASE_URL',
+    urlSchema('postgres://postgres@127.0.0.1:5432/postgres', ['postgres:', 'postgresql:']),
+    {
+      secret: true,
+    },
+  ),
+  redisUrl: field('REDIS_URL', urlSchema('redis://127.0.0.1:6379', ['redis:', 'rediss:']), { secret: true }),
+  bullmqPrefix: field(
+    'BULLMQ_PREFIX',
+    z
+      .string()
+      .default('sprout')
+      .refine((v) => /^[A-Za-z0-9_-]{1,64}$/.test(v), {
+        error: 'must be 1 to 64 letters, digits, "-" or "_"',
+      }),
+  ),
+  /** Seconds a graceful shutdown may take before the process exits anyway. */
+  shutdownTimeoutSeconds: field('SHUTDOWN_TIMEOUT_SECONDS', integerSchema(25, 1, 600)),
+};
+
+/** The public origin Twilio and browsers reach (the edge); webhook signatures are computed on it. */
+export const publicBaseUrlField = field(
+  'PUBLIC_BASE_URL',
+  urlSchema('http://localhost:8080', ['http:', 'https:']),
+);
+
+export const twilioConfigFields = {
+  twilioAccountSid: field(
+    'TWILIO_ACCOUNT_SID',
+    z
+      .string()
+      .default('AC00000000000000000000000000000000')
+      .refine((v) => /^AC[0-9a-fA-F]{32}$/.test(v), {
+        error: 'must be "AC" followed by 32 hexadecimal characters',
+      }),
+  ),
+  twilioAuthToken: field('TWILIO_AUTH_TOKEN', stringSchema('sprout-sandbox-auth-token'), {
+    secret: true,
+    requiredInProduction: true,
+  }),
+  twilioPhoneNumber: field(
+    'TWILIO_PHONE_NUMBER',
+    z
+      .string()
+      .default('+15005550006')
+      .refine((v) => /^\+[1-9]\d{7,14}$/.test(v), {
+        error: 'must be an E.164 phone number such as +15035550123',
+      }),
+  ),
+  /** The fake Twilio server (sandbox); unset means the real Twilio API. */
+  twilioApiBaseUrl: field('TWILIO_API_BASE_URL', optionalUrlSchema(['http:', 'https:'])),
+};
+
+export const openAiConfigFields = {
+  /** Without a key the offline advisor answers. */
+  openaiApiKey: field('OPENAI_API_KEY', optionalStringSchema(), { secret: true }),
+  openaiBaseUrl: field('OPENAI_BASE_URL', optionalUrlSchema(['http:', 'https:'])),
+};
+
+export const adminConfigFields = {
+  adminUsername: field('ADMIN_USERNAME', stringSchema('admin')),
+  adminPassword: field('ADMIN_PASSWORD', stringSchema('sprout-admin', 8), {
+    secret: true,
+    requiredInProduction: true,
+  }),
+  sessionSecret: field('SESSION_SECRET', stringSchema('sprout-local-session-secret-not-for-production', 32), {
+    secret: true,
+    requiredInProduction: true,
+  }),
+};
+
+export const webConfigFields = {
+  webPublicDist: field('WEB_PUBLIC_DIST', stringSchema(path.join(repoRoot, 'web-public', 'dist'))),
+  webAdminDist: field('WEB_ADMIN_DIST', stringSchema(path.join(repoRoot, 'web-admin', 'dist'))),
+};
+
+export const gardeningConfigFields = {
+  hardinessZonesPath: field(
+    'HARDINESS_ZONES_PATH',
+    stringSchema(path.resolve(repoRoot, '..', 'shared', 'data', 'phzm_us_zipcode_2023.csv')),
+  ),
+};

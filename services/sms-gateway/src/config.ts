@@ -1,0 +1,22 @@
+import {
+  type ConfigOf,
+  coreConfigFields,
+  defineConfig,
+  field,
+  integerSchema,
+  portField,
+  publicBaseUrlField,
+  twilioConfigFields,
+} from '@sprout/platform';
+
+export const SERVICE_NAME = 'sms-gateway';
+
+export const smsGatewayConfig = defineConfig({
+  ...coreConfigFields,
+  port: portField(3001),
+  publicBaseUrl: publicBaseUrlField,
+  ...twilioConfigFields,
+  /** Outbound sends per second from our number (bursts above it wait in the queue, avoiding 429s). */
+  smsSendRatePerSecond: field('SMS_SEND_RATE_PER_SECOND', integerSchema(10, 1, 1000)),
+});
+export type SmsGatewayConfig = ConfigOf<typeof smsGatewayConfig>;

@@ -1,0 +1,120 @@
+import { Message } from '@sprout/domain';
+import { JobQueues } from '@sprout/platform';
+import { type GatewayHarness, eventually, insertQueuedReply, nextPhone, startGateway } from './harness';
+
+const statusOf = async (h: GatewayHarness, id: string, wanted: string[]) =>
+  eventually(
+    async () => {
+      const message = await h.db.dataSource.getRepository(Message).findOneByOrFail({ id });
+      return wanted.includes(message.status) ? message : undefined;
+    },
+    `message ${id} to reach ${wanted.join(' or ')}`,
+  );
+
+describe('outbound SMS and delivery status', () => {
+  describe('in order', () => {
+    let h: GatewayHarness;
+    beforeAll(async () => {
+      h = await startGateway({ callbackDelayMs: 5 });
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
+    beforeEach(() => h.twilio.reset());
+
+    it('sends through Twilio with a status callback and ends delivered', async () => {
+      const phone = nextPhone();
+      const reply = await insertQueuedReply(h.db.dataSource, { phoneNumber: phone });
+      await h.gateway.app.get(JobQueues).enqueue('sms.outbound', { messageId: reply.id });
+
+      const delivered = await statusOf(h, reply.id, ['delivered']);
+      expect(delivered.providerSid).toMatch(/^SM/);
+      expect(delivered.deliveredAt).not.toBeNull();
+      expect(delivered.sentAt).not.toBeNull();
+      expect(delivered.segments).toBe(1);
+      expect(h.twilio.sent).toHaveLength(1);
+      expect(h.twilio.sent[0]).toMatchObject({
+        to: phone,
+        body: reply.content,
+        statusCallback: `${h.baseUrl}/webhooks/twilio/status`,
+      });
+    });
+
+    it('never sends a test user message and marks it delivered', async () => {
+      const reply = await insertQueuedReply(h.db.dataSource, { phoneNumber: nextPhone(), isTestUser: true });
+      await h.gateway.app.get(JobQueues).enqueue('sms.outbound', { messageId: reply.id });
+      const delivered = await statusOf(h, reply.id, ['delivered']);
+      expect(delivered.providerSid).toBeNull();
+      expect(h.twilio.sent).toHaveLength(0);
+    });
+
+    it('records a permanent rejection as failed with its code, without retrying', async () => {
+      h.twilio.failNext({ status: 400, code: 21211 });
+      const reply = await insertQueuedReply(h.db.dataSource, { phoneNumber: nextPhone() });
+      await h.gateway.app.get(JobQueues).enqueue('sms.outbound', { messageId: reply.id });
+      const failed = await statusOf(h, reply.id, ['failed']);
+      expect(failed.errorCode).toBe('21211');
+      expect(failed.errorMessage).toBeTruthy();
+      expect(h.twilio.sent).toHaveLength(0);
+    });
+
+    it('retries a 5xx answer with backoff and then sends once', async () => {
+      h.twilio.failNext({ status: 503 });
+      const reply = await insertQueuedReply(h.db.dataSource, { phoneNumber: nextPhone() });
+      await h.gateway.app.get(JobQueues).enqueue('sms.outbound', { messageId: reply.id });
+      await statusOf(h, reply.id, ['delivered']);
+      expect(h.twilio.sent).toHaveLength(1);
+    });
+
+    it('stores the error of an undelivered message', async () => {
+      const phone = nextPhone();
+      h.twilio.setOutcomeFor(phone, { status: 'undelivered', errorCode: 30003 });
+      const reply = await insertQueuedReply(h.db.dataSource, { phoneNumber: phone });
+      await h.gateway.app.get(JobQueues).enqueue('sms.outbound', { messageId: reply.id });
+      const undelivered = await statusOf(h, reply.id, ['undelivered']);
+      expect(undelivered.errorCode).toBe('30003');
+      expect(undelivered.errorMessage).toBe('Unreachable destination handset');
+      expect(undelivered.deliveredAt).toBeNull();
+    });
+
+    it('sends a repeated job only once', async () => {
+      const reply = await insertQueuedReply(h.db.dataSource, { phoneNumber: nextPhone() });
+      const queues = h.gateway.app.get(JobQueues);
+      await queues.enqueue('sms.outbound', { messageId: reply.id });
+      await statusOf(h, reply.id, ['delivered']);
+      // The completed job is retained, so the same job id adds nothing; and the send is keyed on the stored sid.
+      await queues.enqueue('sms.outbound', { messageId: reply.id });
+      await h.twilio.waitForCallbacks(2);
+      expect(h.twilio.sent).toHaveLength(1);
+    });
+  });
+
+  describe('out of order callbacks', () => {
+    let h: GatewayHarness;
+    beforeAll(async () => {
+      h = await startGateway({ callbackDelayMs: 5, sendOutOfOrder: true });
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
+
+    it('ignores a late "sent" after "delivered"', async () => {
+      const reply = await insertQueuedReply(h.db.dataSource, { phoneNumber: nextPhone() });
+      await h.gateway.app.get(JobQueues).enqueue('sms.outbound', { messageId: reply.id });
+      const callbacks = await h.twilio.waitForCallbacks(2, 10_000);
+      expect(callbacks.map((c) => c.params.MessageStatus)).toEqual(['delivered', 'sent']);
+      expect(callbacks.every((c) => c.responseStatus === 204)).toBe(true);
+
+      // Both status jobs have run once the late one's job completed.
+      const queue = h.gateway.app.get(JobQueues).queue('sms.status');
+      const sid = callbacks[0]?.params.MessageSid ?? '';
+      await eventually(
+        async () => ((await queue.getJob(`status-${sid}-sent`))?.finishedOn !== undefined ? true : undefined),
+        'the late status job',
+      );
+      const message = await h.db.dataSource.getRepository(Message).findOneByOrFail({ id: reply.id });
+      expect(message.status).toBe('delivered');
+      expect(message.deliveredAt).not.toBeNull();
+    });
+  });
+});
