@@ -1,0 +1,253 @@
+import { addDays, formatDate } from '../text/dates';
+import {
+  byLevel,
+  compose,
+  dateRange,
+  weeksPhrase,
+  windowAround,
+  zipHint,
+  zoneWithFrost,
+  type AdviceContext,
+} from './context';
+import { CROPS, type CropTiming } from './crops';
+
+const MAX = 320;
+const DAY = 86_400_000;
+
+const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** How the crop goes in: "plant tomato transplants", "sow carrots", "plant garlic cloves". */
+function plantVerb(crop: CropTiming): string {
+  switch (crop.method) {
+    case 'transplants':
+      return `set out ${crop.singular} transplants`;
+    case 'seed':
+      return `sow ${crop.name}`;
+    case 'sets':
+      return `plant ${crop.singular} sets`;
+    case 'seed potatoes':
+      return 'plant seed potatoes';
+    case 'slips':
+      return `plant ${crop.singular} slips`;
+    case 'crowns':
+      return `plant ${crop.singular} crowns`;
+    case 'cloves':
+      return `plant ${crop.singular} cloves`;
+    case 'bulbs':
+      return `plant ${crop.name}`;
+    case 'plants':
+      return `plant ${crop.name}`;
+  }
+}
+
+interface Windows {
+  indoor: { from: Date; to: Date } | null;
+  spring: { from: Date; to: Date } | null;
+  fall: { from: Date; to: Date } | null;
+}
+
+function windowsFor(crop: CropTiming, ctx: AdviceContext, yearOffset = 0): Windows {
+  const shift = (d: Date | null): Date | null =>
+    d ? new Date(Date.UTC(d.getUTCFullYear() + yearOffset, d.getUTCMonth(), d.getUTCDate())) : null;
+  const last = shift(ctx.lastFrost);
+  const first = shift(ctx.firstFrost);
+  return {
+    indoor: crop.indoor && last ? windowAround(last, crop.indoor) : null,
+    spring: crop.spring && last ? windowAround(last, crop.spring) : null,
+    fall: crop.fall && first ? windowAround(first, crop.fall) : null,
+  };
+}
+
+/** General timing, in weeks from the frost dates, when the zone is unknown. */
+function genericTiming(crop: CropTiming, mode: 'plant' | 'indoor' | 'grow'): string {
+  const parts: string[] = [];
+  if (mode === 'indoor' && crop.indoor) {
+    parts.push(`Start ${crop.singular} seeds indoors ${weeksPhrase(crop.indoor)} your last spring frost.`);
+  }
+  if (crop.spring) {
+    parts.push(
+      `${capitalise(plantVerb(crop))} outside ${weeksPhrase(crop.spring)} your last spring frost, ${crop.condition}.`,
+    );
+  }
+  if (crop.fall) {
+    const when = `${weeksPhrase(crop.fall)} your first fall frost`;
+    parts.push(
+      crop.spring
+        ? `For a fall crop, sow ${when}.`
+        : `${capitalise(plantVerb(crop))} ${when}, ${crop.condition}.`,
+    );
+  }
+  if (mode !== 'indoor' && crop.indoor && crop.method === 'transplants') {
+    parts.push(`Start seeds indoors ${weeksPhrase(crop.indoor)} last frost, or buy plants.`);
+  }
+  return parts.join(' ');
+}
+
+function beginnerTip(crop: CropTiming): string {
+  return crop.method === 'transplants' ? 'New to this? Buying young plants is easier than seed.' : '';
+}
+
+/**
+ * The planting-time answer for a crop, with real dates when the zone is known: the window this
+ * year, "now's the time", a fall window, a last-chance date, or next year's window when it is late.
+ */
+export function cropTimingAnswer(
+  crop: CropTiming,
+  ctx: AdviceContext,
+  mode: 'plant' | 'indoor' | 'grow',
+): string {
+  const tip = mode === 'grow' ? crop.tip : null;
+  if (!ctx.zone || !ctx.frost) {
+    return compose(MAX, genericTiming(crop, mode), tip, zipHint(ctx), mode !== 'grow' ? crop.tip : null);
+  }
+  if (
+    ctx.frostFree ||
+    (ctx.zoneNumber ?? 0) >= 10 ||
+    (crop.name.startsWith('tulips') && (ctx.zoneNumber ?? 0) >= 9)
+  ) {
+    return compose(MAX, crop.warmZones, tip ?? crop.tip);
+  }
+  const today = ctx.today;
+  const now = windowsFor(crop, ctx);
+  const next = windowsFor(crop, ctx, 1);
+  const zoneText = zoneWithFrost(ctx, crop.spring ? 'spring' : 'fall');
+
+  if (mode === 'indoor') {
+    if (!crop.indoor || !now.indoor || !now.spring) {
+      const w = now.spring && today <= now.spring.to ? now.spring : next.spring;
+      return compose(
+        MAX,
+        w
+          ? `${capitalise(crop.name)} do best sown right in the garden: in ${zoneText}, ${plantVerb(crop)} ${dateRange(w.from, w.to)}, ${crop.condition}.`
+          : genericTiming(crop, 'plant'),
+        crop.tip,
+      );
+    }
+    const useNext = today > addDays(now.indoor.to, 14);
+    const indoor = useNext ? (next.indoor ?? now.indoor) : now.indoor;
+    const spring = useNext ? (next.spring ?? now.spring) : now.spring;
+    const starting =
+      today >= indoor.from && today <= indoor.to
+        ? `start ${crop.singular} seeds indoors now, by ${formatDate(indoor.to)}`
+        : `start ${crop.singular} seeds indoors ${dateRange(indoor.from, indoor.to)}${useNext ? ' next year' : ''}`;
+    return compose(
+      MAX,
+      `In ${zoneText}, ${starting} (${weeksPhrase(crop.indoor)} last frost), then plant them out ${dateRange(spring.from, spring.to)}, ${crop.condition}.`,
+      useNext && now.spring && today <= now.spring.to
+        ? `For this year, buy transplants and plant by ${formatDate(now.spring.to)}.`
+        : null,
+      'Use seed-starting mix and bright light 14-16 h a day.',
+      byLevel(ctx, { beginner: beginnerTip(crop) }),
+    );
+  }
+
+  let timing: string;
+  if (now.spring && today <= now.spring.to) {
+    if (today.getTime() < now.spring.from.getTime() - 7 * DAY) {
+      // Seeds started up to 2 weeks late still make good transplants.
+      const indoorEnd = now.indoor ? addDays(now.indoor.to, 14) : null;
+      const indoorPart =
+        now.indoor && indoorEnd && today <= indoorEnd
+          ? today > now.indoor.to
+            ? ` Start seeds indoors right away, or buy transplants.`
+            : ` Start seeds indoors ${dateRange(today > now.indoor.from ? today : now.indoor.from, now.indoor.to)}.`
+          : now.indoor && crop.method === 'transplants'
+            ? ' It is late to start seeds, so buy transplants.'
+            : '';
+      timing = `In ${zoneText}, ${plantVerb(crop)} ${dateRange(now.spring.from, now.spring.to)}, ${crop.condition}.${indoorPart}`;
+    } else {
+      timing = `Now's the time in ${zoneText}: ${plantVerb(crop)} through ${formatDate(now.spring.to)}, ${crop.condition}.`;
+    }
+  } else if (now.fall && today <= now.fall.to) {
+    const fallZone = zoneWithFrost(ctx, 'fall');
+    if (today.getTime() < now.fall.from.getTime() - 7 * DAY) {
+      timing = crop.spring
+        ? `Spring planting is over, but for a fall crop in ${fallZone}, ${plantVerb(crop)} ${dateRange(now.fall.from, now.fall.to)}.`
+        : `In ${fallZone}, ${plantVerb(crop)} ${dateRange(now.fall.from, now.fall.to)}, ${crop.condition}.`;
+    } else {
+      timing = `Plant now in ${fallZone}: ${plantVerb(crop)} by ${formatDate(now.fall.to)}${crop.spring ? ' for a fall crop' : ''}.`;
+    }
+  } else {
+    const lastChance = ctx.firstFrost && crop.warm ? addDays(ctx.firstFrost, -(crop.maturity[0] + 10)) : null;
+    if (lastChance && now.spring && today > now.spring.to && today <= lastChance) {
+      timing = `It's late but not too late in ${zoneWithFrost(ctx, 'fall')}: ${plantVerb(crop)} by ${formatDate(lastChance)}, since ${crop.name} need ~${crop.maturity[0]} days. Use transplants or fast varieties.`;
+    } else {
+      const w = next.spring ?? next.fall;
+      const which = next.spring ? 'Next spring' : 'Next fall';
+      timing = w
+        ? `It's too late for ${crop.name} this season in zone ${ctx.zone}. ${which}, ${plantVerb(crop)} ${dateRange(w.from, w.to)}, ${crop.condition}.`
+        : genericTiming(crop, 'plant');
+    }
+  }
+  const springGarlic =
+    crop.name === 'garlic' && today.getUTCMonth() <= 3
+      ? 'Missed fall? Plant cloves in early spring as soon as the soil thaws; bulbs will be smaller.'
+      : null;
+  return compose(MAX, timing, springGarlic, tip ?? crop.tip, byLevel(ctx, { beginner: beginnerTip(crop) }));
+}
+
+/**
+ * What can go in the ground (or be started indoors) in a period: the crops whose windows overlap
+ * it, with their dates, for "what can I plant now / in October / this fall?".
+ */
+export function whatToPlantAnswer(
+  ctx: AdviceContext,
+  period: { from: Date; to: Date },
+  label: string,
+): string {
+  if (!ctx.zone || !ctx.frost) {
+    return compose(
+      MAX,
+      'In general: early spring (2-6 weeks before last frost) peas, lettuce, spinach, radishes, onions and potatoes; after last frost tomatoes, peppers, beans, squash and cucumbers; late summer, fall lettuce, kale, carrots and beets; garlic and bulbs in fall.',
+      zipHint(ctx),
+    );
+  }
+  if (ctx.frostFree || (ctx.zoneNumber ?? 0) >= 10) {
+    const month = period.from.getUTCMonth();
+    const cool = month >= 8 || month <= 1;
+    return compose(
+      MAX,
+      `In zone ${ctx.zone}, ${label} is ${cool ? 'the main veggie season: lettuce, kale, broccoli, carrots, beets, peas, onions and herbs, plus tomatoes and peppers started in late summer' : month <= 4 ? 'good for tomatoes, peppers, beans, squash, cucumbers, corn and melons before the summer heat' : 'hot: grow okra, sweet potatoes, southern peas, peppers and basil; start fall tomatoes in late Aug'}.`,
+    );
+  }
+  const overlap = (w: { from: Date; to: Date } | null): { from: Date; to: Date } | null => {
+    if (!w || w.to < period.from || w.from > period.to) return null;
+    return { from: w.from < period.from ? period.from : w.from, to: w.to > period.to ? period.to : w.to };
+  };
+  const yearOffset = period.from.getUTCFullYear() - ctx.today.getUTCFullYear();
+  const sow: string[] = [];
+  const start: string[] = [];
+  for (const crop of CROPS) {
+    const w = windowsFor(crop, ctx, yearOffset);
+    const name = crop.name
+      .replace('tulips and other spring bulbs', 'tulip bulbs')
+      .replace('zucchini and summer squash', 'squash');
+    const out = overlap(w.spring) ?? overlap(w.fall);
+    if (out) sow.push(`${name} (${dateRange(out.from, out.to)})`);
+    else if (overlap(w.indoor)) start.push(name);
+  }
+  if (sow.length === 0 && start.length === 0) {
+    const winter = period.from.getUTCMonth() >= 10 || period.from.getUTCMonth() <= 1;
+    return compose(
+      MAX,
+      `Not much goes in the ground ${label} in ${zoneWithFrost(ctx, 'both')}.`,
+      winter
+        ? 'Plan the garden, order seeds, and start onions and leeks indoors about 10-12 weeks before last frost.'
+        : 'Keep harvesting, water deeply and mulch; plan fall crops for 8-12 weeks before first frost.',
+    );
+  }
+  const intro = `Plant ${label} in zone ${ctx.zone}: `;
+  const listed: string[] = [];
+  for (const item of sow) {
+    if ((intro + [...listed, item].join(', ')).length > 230) break;
+    listed.push(item);
+  }
+  return compose(
+    MAX,
+    listed.length > 0
+      ? `${intro}${listed.join(', ')}.`
+      : `It is too early to plant outside ${label} in ${zoneWithFrost(ctx, 'spring')}.`,
+    start.length > 0 ? `Start seeds indoors: ${start.slice(0, 5).join(', ')}.` : null,
+    byLevel(ctx, { beginner: 'Easiest first picks: lettuce, radishes, beans, herbs.' }),
+  );
+}

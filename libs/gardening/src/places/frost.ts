@@ -1,0 +1,80 @@
+/** Approximate frost dates for a hardiness zone. */
+export interface FrostDates {
+  /** Average last spring frost as "MM-DD", or "frost-free". */
+  lastSpringFrost: string;
+  /** Average first fall frost as "MM-DD", or "frost-free". */
+  firstFallFrost: string;
+  /** Days between them (365 when frost-free). */
+  growingSeasonDays: number;
+}
+
+/**
+ * Commonly published average frost dates by half zone (50% probability dates, rounded). Zones are
+ * a winter-cold measure, so these are rough: coastal and high-elevation gardens differ by weeks.
+ */
+const FROST_BY_HALF_ZONE: Readonly<Record<string, readonly [string, string]>> = {
+  '1a': ['06-10', '08-10'],
+  '1b': ['06-05', '08-18'],
+  '2a': ['05-30', '08-25'],
+  '2b': ['05-24', '08-31'],
+  '3a': ['05-20', '09-06'],
+  '3b': ['05-14', '09-12'],
+  '4a': ['05-12', '09-22'],
+  '4b': ['05-05', '09-30'],
+  '5a': ['04-28', '10-08'],
+  '5b': ['04-20', '10-15'],
+  '6a': ['04-17', '10-20'],
+  '6b': ['04-10', '10-27'],
+  '7a': ['04-03', '11-02'],
+  '7b': ['03-27', '11-08'],
+  '8a': ['03-21', '11-13'],
+  '8b': ['03-14', '11-20'],
+  '9a': ['02-25', '11-30'],
+  '9b': ['02-12', '12-08'],
+  '10a': ['01-30', '12-15'],
+  '10b': ['01-15', '12-26'],
+};
+
+/** "7b", "7B", "zone 7b", "7" -> "7b" / "7"; null when not a zone 1-13. */
+export function normalizeZone(zone: string): string | null {
+  const match = /^\s*(?:zone\s*)?(\d{1,2})\s*([ab])?\s*$/i.exec(zone);
+  if (!match?.[1]) return null;
+  const number = Number(match[1]);
+  if (number < 1 || number > 13) return null;
+  return `${number}${(match[2] ?? '').toLowerCase()}`;
+}
+
+/** Day of year (1-366, non-leap reckoning) of an "MM-DD" date. */
+export function dayOfYear(monthDay: string): number {
+  const [m, d] = monthDay.split('-').map(Number);
+  const start = Date.UTC(2001, 0, 1);
+  return Math.round((Date.UTC(2001, (m ?? 1) - 1, d ?? 1) - start) / 86_400_000) + 1;
+}
+
+function fromDayOfYear(day: number): string {
+  const date = new Date(Date.UTC(2001, 0, 1) + (day - 1) * 86_400_000);
+  return `${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}`;
+}
+
+/**
+ * Approximate average last spring and first fall frost for a USDA zone ("7b", or a whole zone "7",
+ * which takes the middle of its halves). Zones 11 and warmer are frost-free. Null for anything that
+ * is not a zone.
+ */
+export function frostDatesForZone(zone: string): FrostDates | null {
+  const normalized = normalizeZone(zone);
+  if (!normalized) return null;
+  const number = parseInt(normalized, 10);
+  if (number >= 11)
+    return { lastSpringFrost: 'frost-free', firstFallFrost: 'frost-free', growingSeasonDays: 365 };
+  const halves = /[ab]$/.test(normalized) ? [normalized] : [`${number}a`, `${number}b`];
+  const pairs = halves.map((h) => FROST_BY_HALF_ZONE[h]).filter((p): p is readonly [string, string] => !!p);
+  if (pairs.length === 0) return null;
+  const spring = Math.round(pairs.reduce((sum, p) => sum + dayOfYear(p[0]), 0) / pairs.length);
+  const fall = Math.round(pairs.reduce((sum, p) => sum + dayOfYear(p[1]), 0) / pairs.length);
+  return {
+    lastSpringFrost: fromDayOfYear(spring),
+    firstFallFrost: fromDayOfYear(fall),
+    growingSeasonDays: fall - spring,
+  };
+}

@@ -1,0 +1,318 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  configureZoneTable,
+  frostDatesForZone,
+  hardinessZoneForZip,
+  lookupZip,
+  NEAREST_ZONE_MAX_KM,
+  normalizeState,
+  normalizeZone,
+  regionForState,
+  seasonFor,
+  stateName,
+  zipForCityState,
+  zoneTablePath,
+  zoneTableZips,
+} from '@sprout/gardening';
+import { zipcodeEntries, type ZipcodesEntry } from '../src/places/zipcodes-data';
+
+const SHARED_TABLE = path.resolve(__dirname, '../../../../shared/data/phzm_us_zipcode_2023.csv');
+
+function readTable(file: string): Map<string, { zone: string; trange: string }> {
+  const rows = fs.readFileSync(file, 'utf8').trim().split('\n').slice(1);
+  return new Map(
+    rows.map((line) => {
+      const [zip = '', zone = '', trange = ''] = line.split(',');
+      return [zip, { zone, trange }];
+    }),
+  );
+}
+
+afterEach(() => configureZoneTable(undefined));
+
+describe('lookupZip', () => {
+  it('returns city, state and coordinates for a US ZIP', () => {
+    expect(lookupZip('97201')).toEqual({
+      zip: '97201',
+      city: 'Portland',
+      state: 'OR',
+      latitude: 45.5078,
+      longitude: -122.6897,
+    });
+  });
+
+  it('accepts ZIP+4 and keeps leading zeros', () => {
+    expect(lookupZip('02139-4307')?.city).toBe('Cambridge');
+    expect(lookupZip('00901')?.state).toBe('PR');
+  });
+
+  it('rejects unknown, malformed and foreign codes', () => {
+    expect(lookupZip('00000')).toBeNull();
+    expect(lookupZip('1234')).toBeNull();
+    expect(lookupZip('M5V')).toBeNull();
+    expect(lookupZip('97201x')).toBeNull();
+    expect(lookupZip('')).toBeNull();
+  });
+});
+
+describe('zipForCityState', () => {
+  it('gives a central ZIP of the city, with state as code or name, any case', () => {
+    const portland = zipForCityState('Portland', 'OR');
+    expect(lookupZip(portland ?? '')).toMatchObject({ city: 'Portland', state: 'OR' });
+    expect(portland).toMatch(/^972/);
+    expect(zipForCityState('portland', 'maine')).toMatch(/^041/);
+    expect(zipForCityState('Austin', 'tx')).toMatch(/^787/);
+    expect(zipForCityState('Hilo', 'HI')).toBe('96720');
+  });
+
+  it('understands St./Ft. abbreviations and hyphens', () => {
+    expect(zipForCityState('St. Louis', 'MO')).toMatch(/^631/);
+    expect(zipForCityState('Ft Collins', 'Colorado')).toMatch(/^805/);
+    expect(zipForCityState('Winston-Salem', 'NC')).toMatch(/^271/);
+  });
+
+  it('returns null for unknown cities or states', () => {
+    expect(zipForCityState('Atlantis', 'FL')).toBeNull();
+    expect(zipForCityState('Portland', 'XX')).toBeNull();
+  });
+});
+
+describe('states and regions', () => {
+  it('normalises codes, names, dotted and informal abbreviations', () => {
+    expect(normalizeState('or')).toBe('OR');
+    expect(normalizeState('N.C.')).toBe('NC');
+    expect(normalizeState('New Mexico')).toBe('NM');
+    expect(normalizeState('Tenn.')).toBe('TN');
+    expect(normalizeState('Ontario')).toBeNull();
+    expect(stateName('tx')).toBe('Texas');
+  });
+
+  it('maps every state to a gardening region', () => {
+    expect(regionForState('WA')).toBe('Pacific Northwest');
+    expect(regionForState('oregon')).toBe('Pacific Northwest');
+    expect(regionForState('MA')).toBe('Northeast');
+    expect(regionForState('GA')).toBe('Southeast');
+    expect(regionForState('IA')).toBe('Midwest');
+    expect(regionForState('AZ')).toBe('Southwest');
+    expect(regionForState('CO')).toBe('Mountain West');
+    expect(regionForState('CA')).toBe('California');
+    expect(regionForState('Narnia')).toBeNull();
+    for (const code of ['AL', 'AK', 'DC', 'HI', 'PR', 'WY', 'TX', 'VA'])
+      expect(regionForState(code)).not.toBeNull();
+  });
+});
+
+describe('seasonFor', () => {
+  it('uses meteorological seasons', () => {
+    expect(seasonFor(new Date(2025, 0, 15))).toBe('winter');
+    expect(seasonFor(new Date(2025, 2, 1))).toBe('spring');
+    expect(seasonFor(new Date(2025, 5, 30))).toBe('summer');
+    expect(seasonFor(new Date(2025, 8, 1))).toBe('fall');
+    expect(seasonFor(new Date(2025, 11, 1))).toBe('winter');
+  });
+
+  it('flips in the southern hemisphere', () => {
+    expect(seasonFor(new Date(2025, 6, 1), -33.9)).toBe('winter');
+    expect(seasonFor(new Date(2025, 6, 1), 45)).toBe('summer');
+  });
+});
+
+describe('frostDatesForZone', () => {
+  const halves = [
+    '1a',
+    '1b',
+    '2a',
+    '2b',
+    '3a',
+    '3b',
+    '4a',
+    '4b',
+    '5a',
+    '5b',
+    '6a',
+    '6b',
+    '7a',
+    '7b',
+    '8a',
+    '8b',
+    '9a',
+    '9b',
+    '10a',
+    '10b',
+  ];
+
+  it('gives MM-DD dates that get earlier (spring) and later (fall) as zones warm', () => {
+    let previous: { spring: string; fall: string; days: number } | null = null;
+    for (const zone of halves) {
+      const frost = frostDatesForZone(zone);
+      expect(frost?.lastSpringFrost).toMatch(/^\d{2}-\d{2}$/);
+      expect(frost?.firstFallFrost).toMatch(/^\d{2}-\d{2}$/);
+      if (!frost) continue;
+      if (previous) {
+        expect(frost.lastSpringFrost < previous.spring).toBe(true);
+        expect(frost.firstFallFrost > previous.fall).toBe(true);
+        expect(frost.growingSeasonDays).toBeGreaterThan(previous.days);
+      }
+      previous = { spring: frost.lastSpringFrost, fall: frost.firstFallFrost, days: frost.growingSeasonDays };
+    }
+  });
+
+  it('matches commonly published dates', () => {
+    expect(frostDatesForZone('6a')).toEqual({
+      lastSpringFrost: '04-17',
+      firstFallFrost: '10-20',
+      growingSeasonDays: 186,
+    });
+    expect(frostDatesForZone('8b')?.lastSpringFrost).toBe('03-14');
+  });
+
+  it('takes the middle of the halves for a whole zone and accepts "Zone 7B"', () => {
+    const whole = frostDatesForZone('7');
+    expect(whole?.lastSpringFrost).toBe('03-31');
+    expect(frostDatesForZone('Zone 7B')).toEqual(frostDatesForZone('7b'));
+  });
+
+  it('is frost-free from zone 11', () => {
+    for (const zone of ['11a', '11b', '12a', '13b', '11']) {
+      expect(frostDatesForZone(zone)).toEqual({
+        lastSpringFrost: 'frost-free',
+        firstFallFrost: 'frost-free',
+        growingSeasonDays: 365,
+      });
+    }
+  });
+
+  it('returns null for anything that is not a zone', () => {
+    expect(frostDatesForZone('14a')).toBeNull();
+    expect(frostDatesForZone('0')).toBeNull();
+    expect(frostDatesForZone('banana')).toBeNull();
+    expect(normalizeZone(' zone 9 a ')).toBe('9a');
+    expect(normalizeZone('9c')).toBeNull();
+    expect(normalizeZone('zone 9a')).toBe('9a');
+  });
+});
+
+describe('hardinessZoneForZip', () => {
+  it('finds the shared table by default', () => {
+    expect(zoneTablePath()).toBe(SHARED_TABLE);
+  });
+
+  it('answers every ZIP of the table from the table', () => {
+    const expected = readTable(SHARED_TABLE);
+    expect(expected.size).toBe(39_921);
+    expect(zoneTableZips().length).toBe(expected.size);
+    const mismatches: string[] = [];
+    for (const [zip, row] of expected) {
+      const zone = hardinessZoneForZip(zip);
+      if (!zone || zone.source !== 'table' || zone.zone !== row.zone || zone.trange !== row.trange)
+        mismatches.push(zip);
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('knows well-known places', () => {
+    expect(hardinessZoneForZip('97201')).toEqual({ zone: '8b', trange: '15 to 20', source: 'table' });
+    expect(hardinessZoneForZip('94117')?.zone).toBe('10b');
+    expect(hardinessZoneForZip('55408-1234')?.zone).toBe('5a');
+  });
+
+  it('gives a ZIP missing from the table the zone of the truly nearest table ZIP', () => {
+    const table = new Set(zoneTableZips());
+    const inContiguousUs = (c: ZipcodesEntry): boolean =>
+      c.latitude > 24 && c.latitude < 50 && c.longitude > -125 && c.longitude < -66;
+    const missing = Object.values(zipcodeEntries()).filter(
+      (c): c is ZipcodesEntry => !!c && c.country === 'US' && inContiguousUs(c) && !table.has(c.zip),
+    );
+    expect(missing.length).toBeGreaterThan(500);
+    const located = [...table]
+      .map((zip) => zipcodeEntries()[zip])
+      .filter((c): c is ZipcodesEntry => !!c && inContiguousUs(c));
+    const km = (a: ZipcodesEntry, b: ZipcodesEntry): number => {
+      const rad = Math.PI / 180;
+      const h =
+        Math.sin(((b.latitude - a.latitude) * rad) / 2) ** 2 +
+        Math.cos(a.latitude * rad) *
+          Math.cos(b.latitude * rad) *
+          Math.sin(((b.longitude - a.longitude) * rad) / 2) ** 2;
+      return 6371 * 2 * Math.atan2(Math.sqrt(h), Math.sqrt(1 - h));
+    };
+    // Every 25th missing ZIP, checked against a brute-force search over the whole table.
+    for (const entry of missing.filter((_, i) => i % 25 === 0)) {
+      const zone = hardinessZoneForZip(entry.zip);
+      expect(zone?.source).toBe('nearest');
+      const nearest = zone?.nearestZip ? zipcodeEntries()[zone.nearestZip] : undefined;
+      expect(nearest && table.has(nearest.zip)).toBe(true);
+      let best = Infinity;
+      for (const c of located) best = Math.min(best, km(entry, c));
+      expect(nearest ? km(entry, nearest) : Infinity).toBeCloseTo(best, 3);
+      expect(zone?.distanceKm).toBeLessThanOrEqual(NEAREST_ZONE_MAX_KM);
+    }
+  });
+
+  it('uses the numerically nearest ZIP of the same area when the ZIP has no known location', () => {
+    const table = new Set(zoneTableZips());
+    const candidate = ['97299', '97298', '97297', '97296'].find((z) => !table.has(z) && !zipcodeEntries()[z]);
+    expect(candidate).toBeDefined();
+    const zone = hardinessZoneForZip(candidate ?? '');
+    expect(zone?.source).toBe('nearest');
+    expect(zone?.nearestZip?.startsWith('972')).toBe(true);
+  });
+
+  it('does not invent zones far from any table ZIP (Alaska without its table)', () => {
+    expect(hardinessZoneForZip('99501')).toBeNull();
+  });
+
+  it('returns null for malformed ZIPs', () => {
+    expect(hardinessZoneForZip('9720')).toBeNull();
+    expect(hardinessZoneForZip('abcde')).toBeNull();
+    expect(hardinessZoneForZip('')).toBeNull();
+  });
+
+  it('means "zone unknown", not a crash, when there is no table', () => {
+    configureZoneTable(path.join(os.tmpdir(), 'no-such-dir', 'phzm_us_zipcode_2023.csv'));
+    expect(() => hardinessZoneForZip('97201')).not.toThrow();
+    expect(hardinessZoneForZip('97201')).toBeNull();
+    configureZoneTable(null);
+    expect(hardinessZoneForZip('97201')).toBeNull();
+    expect(zoneTableZips()).toEqual([]);
+  });
+
+  it('treats an unreadable or garbage table as no table', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zones-'));
+    const file = path.join(dir, 'phzm_us_zipcode_2023.csv');
+    fs.writeFileSync(file, 'this is not,a zone table\n1,2,3\n');
+    configureZoneTable(file);
+    expect(hardinessZoneForZip('97201')).toBeNull();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads a configured table, its Alaska/Hawaii/Puerto Rico companions and the env variable', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zones-'));
+    const main = path.join(dir, 'phzm_us_zipcode_2023.csv');
+    fs.writeFileSync(main, 'zipcode,zone,trange,zonetitle\r\n97201,8b,15 to 20,8b: 15 to 20\r\n');
+    fs.writeFileSync(
+      path.join(dir, 'phzm_ak_zipcode_2023.csv'),
+      'zipcode,zone,trange,zonetitle\n99501,5b,-15 to -10,5b: -15 to -10\n',
+    );
+    const previous = process.env.HARDINESS_ZONES_PATH;
+    process.env.HARDINESS_ZONES_PATH = main;
+    try {
+      configureZoneTable(undefined);
+      expect(zoneTablePath()).toBe(main);
+      expect(hardinessZoneForZip('97201')).toEqual({ zone: '8b', trange: '15 to 20', source: 'table' });
+      expect(hardinessZoneForZip('99501')).toEqual({ zone: '5b', trange: '-15 to -10', source: 'table' });
+      // Portland's neighbour ZIP is not in this tiny table: nearest is 97201.
+      expect(hardinessZoneForZip('97202')).toMatchObject({
+        zone: '8b',
+        source: 'nearest',
+        nearestZip: '97201',
+      });
+    } finally {
+      if (previous === undefined) delete process.env.HARDINESS_ZONES_PATH;
+      else process.env.HARDINESS_ZONES_PATH = previous;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

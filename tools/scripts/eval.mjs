@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// `npm run eval`: builds libs/gardening (SWC, CommonJS) and scores it on the labelled sets in
+// libs/gardening/eval/ with plain Node: location exact match, validation kind, advisor topic.
+// Exits 1 when a target is missed (location >= 97%, validation >= 92%, on all messages and on the
+// held-out subsets). --verbose lists every miss; --no-build uses the existing dist/.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const evalDir = path.join(root, 'libs', 'gardening', 'eval');
+const targets = { location: 0.97, validation: 0.92 };
+
+if (!process.argv.includes('--no-build')) {
+  const build = spawnSync('npm', ['run', 'build', '-w', '@sprout/gardening', '--silent'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) {
+    console.error('eval: building @sprout/gardening failed');
+    process.exit(1);
+  }
+}
+
+const require = createRequire(import.meta.url);
+const gardening = require(path.join(root, 'libs', 'gardening', 'dist', 'index.js'));
+const load = (name) => JSON.parse(readFileSync(path.join(evalDir, `${name}.json`), 'utf8'));
+const pct = (x) => `${(x * 100).toFixed(1)}%`;
+const verbose = process.argv.includes('--verbose');
+
+function print(title, evaluation, target, { confusion = true, perKind = true } = {}) {
+  const verdict =
+    target === undefined
+      ? ''
+      : evaluation.accuracy >= target
+        ? `  (target ${pct(target)}: met)`
+        : `  (target ${pct(target)}: MISSED)`;
+  console.log(
+    `\n== ${title}: ${evaluation.correct}/${evaluation.total} = ${pct(evaluation.accuracy)}${verdict}`,
+  );
+  if (perKind)
+    for (const kind of [...evaluation.byKind].sort((a, b) => a.kind.localeCompare(b.kind))) {
+      console.log(
+        `   ${kind.kind.padEnd(22)} ${String(kind.correct).padStart(4)}/${String(kind.total).padEnd(4)} ${pct(kind.accuracy).padStart(7)}`,
+      );
+    }
+  if (confusion) console.log('\n' + gardening.formatConfusionTable(evaluation));
+  const failures = verbose ? evaluation.failures : evaluation.failures.slice(0, 15);
+  if (failures.length) {
+    console.log(
+      `\n   wrong (${evaluation.failures.length}${verbose ? '' : ', first 15; --verbose for all'}):`,
+    );
+    for (const f of failures)
+      console.log(`   - ${JSON.stringify(f.input)}: expected ${f.expected}, got ${f.actual}`);
+  }
+}
+
+// Each kind has a development set and a held-out set written after the detectors were built.
+const sets = {
+  location: gardening.evaluateLocation([...load('location'), ...load('location-holdout')]),
+  locationHoldout: gardening.evaluateLocation(load('location-holdout')),
+  validation: gardening.evaluateValidation([...load('validation'), ...load('validation-holdout')]),
+  validationHoldout: gardening.evaluateValidation(load('validation-holdout')),
+  advisor: gardening.evaluateAdvisor(load('advisor')),
+};
+
+print('Location detection, all labelled messages (exact match)', sets.location, targets.location);
+print('Location detection, held-out subset', sets.locationHoldout, targets.location, {
+  confusion: false,
+  perKind: false,
+});
+print('Message validation, all labelled messages (kind)', sets.validation, targets.validation);
+print('Message validation, held-out subset', sets.validationHoldout, targets.validation, {
+  confusion: false,
+  perKind: false,
+});
+print('Offline advisor (topic, required dates, GSM-7 <= 320)', sets.advisor, undefined, {
+  confusion: false,
+  perKind: false,
+});
+
+const ok = [
+  [sets.location, targets.location],
+  [sets.locationHoldout, targets.location],
+  [sets.validation, targets.validation],
+  [sets.validationHoldout, targets.validation],
+].every(([evaluation, target]) => evaluation.accuracy >= target);
+console.log(`\n${ok ? 'All targets met.' : 'A target was missed.'}`);
+process.exit(ok ? 0 : 1);
