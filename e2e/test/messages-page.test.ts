@@ -1,0 +1,392 @@
+// The Messages and Conversations screen (/admin/messages) in Chromium against the real api-gateway
+// and seeded data; sms-gateway runs too (against the fake Twilio) to answer delivery checks.
+import { findFreePort } from '@sprout/platform';
+import { FakeTwilio } from '@sprout/testing';
+import {
+  type Browser,
+  type BrowserContext,
+  checkA11y,
+  launchBrowser,
+  openPage,
+  type Page,
+} from '@sprout/testing/browser';
+import { toastWithTitle } from '../src/helpers';
+import {
+  DELIVERIES_TOPICS,
+  DELIVERY_TOOLTIPS,
+  INSIGHT_STATS,
+  type InsightSeed,
+  phoneOf,
+  seedInsight,
+  sendThroughFakeTwilio,
+} from '../src/seed-insight';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, startWebStack, type WebStack } from '../src/stack';
+import { createApp as createSmsGateway } from '../../services/sms-gateway/src/app';
+
+let stack: WebStack;
+let twilio: FakeTwilio;
+let smsGateway: Awaited<ReturnType<typeof createSmsGateway>>;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  stack = await startWebStack();
+  twilio = await FakeTwilio.start({ callbackDelayMs: 5 });
+  const port = await findFreePort();
+  smsGateway = await createSmsGateway({
+    databaseUrl: stack.db.url,
+    redisUrl: stack.redis.url,
+    bullmqPrefix: stack.redis.prefix,
+    host: '127.0.0.1',
+    port,
+    publicBaseUrl: `http://127.0.0.1:${port}`,
+    logLevel: 'silent',
+    twilioApiBaseUrl: twilio.url,
+    twilioAccountSid: twilio.accountSid,
+    twilioAuthToken: twilio.authToken,
+  });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await smsGateway?.close();
+  await twilio?.close();
+  await stack?.close();
+});
+
+beforeEach(async () => {
+  errors = [];
+  ({ context, page } = await openPage(browser, { baseURL: stack.baseUrl, errors }));
+  const response = await context.request.post('/api/admin/login', {
+    data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+  });
+  expect(response.status()).toBe(200);
+});
+
+afterEach(async () => {
+  await context.close();
+});
+
+const rows = () => page.getByTestId('conversation-row');
+const rowOf = (conversationId: string) => page.locator(`[data-conversation-id="${conversationId}"]`);
+const pane = () => page.getByTestId('conversation-pane');
+const search = () => page.getByRole('searchbox', { name: 'Search conversations' });
+
+async function openMessages(): Promise<void> {
+  await page.goto('/admin/messages');
+  await page.getByRole('heading', { name: 'Messages and Conversations', level: 1 }).waitFor();
+}
+
+async function cards() {
+  const value = (name: string) => page.getByTestId(`stat-${name}-value`).innerText();
+  return {
+    totalMessages: await value('total-messages'),
+    messagesToday: await value('messages-today'),
+    change: await page.getByTestId('stat-messages-today-detail').innerText(),
+    responseRate: await value('response-rate'),
+    failed: await value('failed-messages'),
+  };
+}
+
+describe('before any conversation', () => {
+  it("says 'No conversations found' and 'No conversation selected'", async () => {
+    await openMessages();
+    const empty = page.getByTestId('conversations-empty');
+    await empty.waitFor();
+    expect(await empty.innerText()).toContain('No conversations found');
+    expect(await empty.innerText()).toContain('Try adjusting your search terms.');
+    expect(await page.getByTestId('no-selection').innerText()).toContain('No conversation selected');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="stat-total-messages-value"]')?.textContent === '0',
+    );
+    expect(await page.getByTestId('stat-messages-today-detail').innerText()).toBe('No change from yesterday');
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('with seeded conversations', () => {
+  let seed: InsightSeed;
+
+  beforeAll(async () => {
+    seed = await seedInsight(stack.db.dataSource);
+  });
+
+  it('shows the four stat cards', async () => {
+    await openMessages();
+    await page.waitForFunction(
+      (total) => document.querySelector('[data-testid="stat-total-messages-value"]')?.textContent === total,
+      INSIGHT_STATS.messages.real.totalMessages,
+    );
+    expect(await cards()).toEqual(INSIGHT_STATS.messages.real);
+    const titles = await page
+      .getByRole('region', { name: 'Message stats' })
+      .getByRole('heading')
+      .allInnerTexts();
+    expect(titles).toEqual(['Total Messages', 'Messages Today', 'Response Rate', 'Failed Messages']);
+    expect(await page.getByTestId('stat-failed-messages-detail').innerText()).toBe('Requires attention');
+    expect(await page.getByTestId('stat-response-rate-detail').innerText()).toBe('Last 24 hours');
+  });
+
+  it('shows a row per conversation: last 4 digits, phone link, badges, topics, count, time and region', async () => {
+    await openMessages();
+    await rows().first().waitFor();
+    expect(await rows().first().getAttribute('data-conversation-id')).toBe(seed.conversationIds.deliveries);
+    const row = rowOf(seed.conversationIds.deliveries);
+    expect(await row.getByTestId('conversation-last4').innerText()).toBe('0201');
+    const link = row.getByTestId('conversation-phone');
+    expect(await link.innerText()).toBe('(503) 555-0201');
+    expect(await link.getAttribute('href')).toBe(`/users?search=${encodeURIComponent(phoneOf('pnw'))}`);
+    expect(await row.getByTestId('conversation-sentiment').innerText()).toBe('frustrated');
+    expect(await row.getByTestId('conversation-inactive').innerText()).toBe('Inactive');
+    expect(await row.getByTestId('conversation-count').innerText()).toBe('10 messages');
+    expect(await row.getByTestId('conversation-region').innerText()).toBe('Pacific Northwest');
+    expect(await row.getByTestId('conversation-time').innerText()).toMatch(
+      /^(Just now|\d+ (second|minute)s? ago)$/,
+    );
+
+    const active = rowOf(seed.conversationIds.succulents);
+    expect(await active.getByTestId('conversation-inactive').count()).toBe(0);
+    expect(await active.getByTestId('conversation-sentiment').innerText()).toBe('positive');
+    expect(await checkA11y(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it("shows up to 3 topics with '+N more', and all of them until 'Show less'", async () => {
+    await openMessages();
+    const row = rowOf(seed.conversationIds.deliveries);
+    await row.waitFor();
+    const topics = row.getByTestId('topic');
+    expect(await topics.allInnerTexts()).toEqual(DELIVERIES_TOPICS.slice(0, 3));
+    await row.getByRole('button', { name: '+2 more' }).click();
+    expect(await topics.allInnerTexts()).toEqual([...DELIVERIES_TOPICS]);
+    expect(await row.getByRole('button', { name: '+2 more' }).count()).toBe(0);
+    await row.getByRole('button', { name: 'Show less' }).click();
+    expect(await topics.allInnerTexts()).toEqual(DELIVERIES_TOPICS.slice(0, 3));
+    expect(await row.getByRole('button', { name: 'Show less' }).count()).toBe(0);
+    // A row with three topics or fewer has no toggle.
+    const single = rowOf(seed.conversationIds.succulents);
+    expect(await single.getByRole('button', { name: /more|Show less/ }).count()).toBe(0);
+    // Toggling topics does not open the conversation.
+    expect(await page.getByTestId('no-selection').count()).toBe(1);
+  });
+
+  it('pages through 20 conversations at a time', async () => {
+    await openMessages();
+    await rows().first().waitFor();
+    expect(await rows().count()).toBe(20);
+    expect(await page.getByTestId('page-indicator').innerText()).toBe('Page 1 of 2');
+    expect(await page.getByTestId('conversation-total').innerText()).toContain(
+      `${seed.realConversations} conversations`,
+    );
+    const previous = page.getByRole('button', { name: 'Previous' });
+    const next = page.getByRole('button', { name: 'Next' });
+    expect(await previous.isDisabled()).toBe(true);
+
+    await next.click();
+    await page.getByTestId('page-indicator').filter({ hasText: 'Page 2 of 2' }).waitFor();
+    await page.waitForFunction(
+      (count) => document.querySelectorAll('[data-testid="conversation-row"]').length === count,
+      seed.realConversations - 20,
+    );
+    expect(await next.isDisabled()).toBe(true);
+
+    await previous.click();
+    await page.getByTestId('page-indicator').filter({ hasText: 'Page 1 of 2' }).waitFor();
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="conversation-row"]').length === 20,
+    );
+  });
+
+  it('searches conversations, hides the total on a single page, and says when nothing matches', async () => {
+    await openMessages();
+    await rows().first().waitFor();
+    expect(await search().getAttribute('placeholder')).toBe('Search conversations...');
+    await search().fill('garlic');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="conversation-row"]').length === 1,
+    );
+    expect(await rows().first().getAttribute('data-conversation-id')).toBe(seed.conversationIds.garlic);
+    expect(await page.getByTestId('page-indicator').innerText()).toBe('Page 1 of 1');
+    expect(await page.getByTestId('conversation-total').count()).toBe(0);
+
+    await search().fill('5550202');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="conversation-row"]').length === 1,
+    );
+    expect(await rows().first().getAttribute('data-conversation-id')).toBe(seed.conversationIds.succulents);
+
+    await search().fill('zucchini blossom');
+    const empty = page.getByTestId('conversations-empty');
+    await empty.waitFor();
+    expect(await empty.innerText()).toContain('No conversations found');
+    expect(await empty.innerText()).toContain('Try adjusting your search terms.');
+  });
+
+  it('shows the selected conversation with delivery icons and their tooltips', async () => {
+    await openMessages();
+    expect(await page.getByTestId('no-selection').innerText()).toContain('No conversation selected');
+    await rowOf(seed.conversationIds.deliveries).getByTestId('conversation-last4').click();
+    const messages = pane().getByTestId('message');
+    await messages.first().waitFor();
+    expect(await messages.count()).toBe(10);
+    expect(await pane().locator('[data-direction="inbound"] [data-testid="delivery-status"]').count()).toBe(
+      0,
+    );
+
+    const icons = pane().getByTestId('delivery-status');
+    expect(await icons.count()).toBe(DELIVERY_TOOLTIPS.length);
+    expect(await icons.evaluateAll((els) => els.map((el) => el.getAttribute('data-delivery')))).toEqual([
+      'delivered',
+      'failed',
+      'failed',
+      'pending',
+      'other',
+    ]);
+    for (const [index, expected] of DELIVERY_TOOLTIPS.entries()) {
+      await icons.nth(index).hover();
+      const tooltip = page.getByRole('tooltip');
+      await tooltip.filter({ hasText: expected }).waitFor();
+      expect(await tooltip.innerText()).toBe(expected);
+      // In steps: Radix closes a tooltip on a pointer move after the pointer has left the trigger.
+      await page.mouse.move(0, 0, { steps: 5 });
+      await tooltip.waitFor({ state: 'detached' });
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('shows every conversation detail in the collapsible block', async () => {
+    await openMessages();
+    await rowOf(seed.conversationIds.deliveries).getByTestId('conversation-last4').click();
+    const details = page.getByTestId('conversation-details');
+    await details.waitFor();
+    expect(await details.getByTestId('detail-row').count()).toBe(0);
+    await details.getByRole('button', { name: 'Conversation Details' }).click();
+    const labels = await details.locator('dt').allInnerTexts();
+    expect(labels).toEqual([
+      'Conversation ID',
+      'User ID',
+      'Message Count',
+      'User Status',
+      'Start Time',
+      'Region',
+      'Sentiment',
+      'Last Message',
+      'Topics',
+      'Experience Level',
+      'Model Used',
+      'Summary',
+      'Key Outcomes',
+      'Next Steps',
+    ]);
+    const values = await details.locator('dd').allInnerTexts();
+    expect(values[0]).toBe(seed.conversationIds.deliveries);
+    expect(values[1]).toBe(seed.userIds.pnw);
+    expect(values.slice(2, 4)).toEqual(['10', 'Inactive']);
+    expect(values.slice(5, 8)).toEqual([
+      'Pacific Northwest',
+      'frustrated',
+      'Happy growing! Text me any time.',
+    ]);
+    expect(values.slice(8, 12)).toEqual([
+      DELIVERIES_TOPICS.join(', '),
+      'beginner',
+      'gpt-4o-mini',
+      'Tomato leaves curling after a cold night on the balcony',
+    ]);
+    expect(values[12]).toContain('Cover the plants below 50°F');
+    expect(values[13]).toContain('Check the undersides of leaves for aphids');
+    expect(await checkA11y(page)).toEqual([]);
+  });
+
+  it("offers 'Check Delivery Status' only for inactive users; a check updates the messages", async () => {
+    // The pending reply was sent through Twilio, which has delivered it since.
+    const sid = await sendThroughFakeTwilio(twilio, phoneOf('pnw'), 'Check under the leaves.');
+    await stack.db.dataSource.query(
+      `UPDATE messages SET provider_sid = $1 WHERE conversation_id = $2 AND status = 'pending'`,
+      [sid, seed.conversationIds.deliveries],
+    );
+
+    await openMessages();
+    await rowOf(seed.conversationIds.succulents).getByTestId('conversation-last4').click();
+    await pane().getByRole('heading', { name: '(503) 555-0202' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Check Delivery Status' }).count()).toBe(0);
+
+    await rowOf(seed.conversationIds.deliveries).getByTestId('conversation-last4').click();
+    await pane().getByRole('heading', { name: '(503) 555-0201' }).waitFor();
+    const icons = pane().getByTestId('delivery-status');
+    await icons.first().waitFor();
+    const states = () => icons.evaluateAll((els) => els.map((el) => el.getAttribute('data-delivery')));
+    expect(await states()).toEqual(['delivered', 'failed', 'failed', 'pending', 'other']);
+
+    const request = page.waitForRequest(
+      (r) =>
+        r.method() === 'POST' &&
+        r.url().endsWith(`/api/admin/conversations/${seed.conversationIds.deliveries}/check-delivery`),
+    );
+    await page.getByRole('button', { name: 'Check Delivery Status' }).click();
+    const sent = await request;
+    expect(sent.headers()['content-type']).toBe('application/json');
+    expect(sent.postDataJSON()).toEqual({});
+    expect(await toastWithTitle(page, 'Delivery Status Updated')).toEqual({
+      title: 'Delivery Status Updated',
+      description: 'Message delivery status has been checked and updated.',
+      destructive: false,
+    });
+    // The messages refresh at once (their own poll is every 30 s).
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('[data-testid="conversation-pane"] [data-delivery="delivered"]').length ===
+        2,
+    );
+    expect(await states()).toEqual(['delivered', 'failed', 'failed', 'delivered', 'other']);
+  });
+
+  it("says 'Failed to check delivery status.' when the check fails", async () => {
+    // A conversation of an inactive user that is gone by the time the admin asks.
+    const [doomed] = await stack.db.dataSource.query<{ id: string }[]>(
+      `INSERT INTO conversations (user_id, message_count, topics) VALUES ($1, 0, '{}') RETURNING id`,
+      [seed.userIds.northeast],
+    );
+    await openMessages();
+    const row = rowOf(doomed?.id ?? '');
+    await row.getByTestId('conversation-last4').click();
+    await stack.db.dataSource.query('DELETE FROM conversations WHERE id = $1', [doomed?.id]);
+    await page.getByRole('button', { name: 'Check Delivery Status' }).click();
+    expect(await toastWithTitle(page, 'Error')).toEqual({
+      title: 'Error',
+      description: 'Failed to check delivery status.',
+      destructive: true,
+    });
+  });
+
+  it("links a conversation's phone to the Users screen searching it", async () => {
+    await openMessages();
+    await rowOf(seed.conversationIds.succulents).getByTestId('conversation-phone').click();
+    await page.waitForURL((url) => url.pathname === '/admin/users');
+    expect(new URL(page.url()).searchParams.get('search')).toBe(phoneOf('southwest'));
+    await page.getByTestId('user-detail').getByRole('heading', { name: '(503) 555-0202' }).waitFor();
+  });
+
+  it("shows test users' conversations in Test Data Mode, without delivery icons", async () => {
+    await openMessages();
+    await rows().first().waitFor();
+    await page.getByRole('switch', { name: 'Test Data Mode' }).click();
+    await page.waitForFunction(
+      (total) => document.querySelector('[data-testid="stat-total-messages-value"]')?.textContent === total,
+      INSIGHT_STATS.messages.test.totalMessages,
+    );
+    expect(await cards()).toEqual(INSIGHT_STATS.messages.test);
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="conversation-row"]').length === 1,
+    );
+    await rowOf(seed.conversationIds.tester).getByTestId('conversation-last4').click();
+    const messages = pane().getByTestId('message');
+    await messages.first().waitFor();
+    expect(await messages.count()).toBe(3);
+    expect(await pane().locator('[data-direction="outbound"]').count()).toBe(1);
+    expect(await pane().getByTestId('delivery-status').count()).toBe(0);
+  });
+});

@@ -1,0 +1,377 @@
+// The Users screen (/admin/users) in Chromium against the real api-gateway and seeded data.
+import {
+  type Browser,
+  type BrowserContext,
+  checkA11y,
+  launchBrowser,
+  openPage,
+  type Page,
+} from '@sprout/testing/browser';
+import { INSIGHT_STATS, type InsightSeed, phoneOf, seedInsight } from '../src/seed-insight';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, startWebStack, type WebStack } from '../src/stack';
+
+let stack: WebStack;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  stack = await startWebStack();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+beforeEach(async () => {
+  errors = [];
+  ({ context, page } = await openPage(browser, { baseURL: stack.baseUrl, errors }));
+  const response = await context.request.post('/api/admin/login', {
+    data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+  });
+  expect(response.status()).toBe(200);
+});
+
+afterEach(async () => {
+  await context.close();
+});
+
+const rows = () => page.getByTestId('user-row');
+const detail = () => page.getByTestId('user-detail');
+
+/** The phone numbers of the table's rows, top to bottom. */
+async function phonesShown(): Promise<string[]> {
+  return page
+    .locator('[data-testid="user-row"] [data-column="phoneNumber"]')
+    .evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-value') ?? ''));
+}
+
+async function openUsers(path = '/admin/users'): Promise<void> {
+  await page.goto(path);
+  await page.getByRole('heading', { name: 'User Management', level: 1 }).waitFor();
+}
+
+describe('before anyone registers', () => {
+  it("says 'No Users Found' and 'No users have registered yet.'", async () => {
+    await openUsers();
+    const empty = page.getByTestId('users-empty');
+    await empty.waitFor();
+    expect(await empty.innerText()).toContain('No Users Found');
+    expect(await empty.innerText()).toContain('No users have registered yet.');
+    expect(await page.getByTestId('stat-users-value').innerText()).toBe('0');
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('with seeded users', () => {
+  let seed: InsightSeed;
+  const P = {
+    pnw: phoneOf('pnw'),
+    southwest: phoneOf('southwest'),
+    midwest: phoneOf('midwest'),
+    newcomer: phoneOf('newcomer'),
+    northeast: phoneOf('northeast'),
+  };
+
+  beforeAll(async () => {
+    seed = await seedInsight(stack.db.dataSource);
+  });
+
+  it('shows the five stat cards', async () => {
+    await openUsers();
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="stat-users-value"]')?.textContent === '5',
+    );
+    const card = (name: string) => page.getByTestId(`stat-${name}-value`).innerText();
+    expect({
+      users: await card('users'),
+      activeUsers: await card('active-users'),
+      newUsers: await card('new-users'),
+      totalMessages: await card('total-messages'),
+      engagementRate: await card('engagement-rate'),
+    }).toEqual(INSIGHT_STATS.users.real);
+    const titles = await page
+      .getByRole('region', { name: 'User stats' })
+      .getByRole('heading')
+      .allInnerTexts();
+    expect(titles).toEqual(['Users', 'Active Users', 'New Users', 'Total Messages', 'Engagement Rate']);
+    expect(await page.getByTestId('stat-active-users-detail').innerText()).toBe('Last 24 hours');
+    expect(await page.getByTestId('stat-new-users-detail').innerText()).toBe('This week');
+  });
+
+  it('lists users by last message, newest first, in a 500 px table with 4-decimal costs', async () => {
+    await openUsers();
+    await rows().first().waitFor();
+    expect(await phonesShown()).toEqual([P.pnw, P.southwest, P.midwest, P.northeast, P.newcomer]);
+    expect(await page.locator('th[data-column="lastMessageAt"]').getAttribute('aria-sort')).toBe(
+      'descending',
+    );
+    const box = await page.getByTestId('users-table-scroll').boundingBox();
+    expect(box?.height).toBe(500);
+
+    const pnwRow = rows().filter({ has: page.locator(`[data-value="${P.pnw}"]`) });
+    const cell = (column: string) => pnwRow.locator(`[data-column="${column}"]`).innerText();
+    expect({
+      region: await cell('region'),
+      status: await cell('isActive'),
+      messages: await cell('totalMessages'),
+      engagement: await cell('engagement'),
+      sentiment: await cell('sentiment'),
+      cost: await cell('totalCost'),
+      profile: await cell('profileCompletionScore'),
+    }).toEqual({
+      region: 'Pacific Northwest',
+      status: 'Inactive',
+      messages: '24',
+      engagement: 'High',
+      sentiment: 'frustrated',
+      cost: '$0.4321',
+      profile: '90%',
+    });
+    const newcomerRow = rows().filter({ has: page.locator(`[data-value="${P.newcomer}"]`) });
+    expect(await newcomerRow.locator('[data-column="lastMessageAt"]').innerText()).toBe('Never');
+    expect(await newcomerRow.locator('[data-column="engagement"]').innerText()).toBe('Low');
+    expect(await checkA11y(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  // Each column: the order after the first click (ascending) and after the second (descending).
+  const orders: [string, string, (keyof typeof P)[], (keyof typeof P)[]][] = [
+    [
+      'phoneNumber',
+      'Phone Number',
+      ['pnw', 'southwest', 'midwest', 'newcomer', 'northeast'],
+      ['northeast', 'newcomer', 'midwest', 'southwest', 'pnw'],
+    ],
+    [
+      'region',
+      'Region',
+      ['midwest', 'northeast', 'pnw', 'southwest', 'newcomer'],
+      ['southwest', 'pnw', 'northeast', 'midwest', 'newcomer'],
+    ],
+    [
+      'isActive',
+      'Status',
+      ['pnw', 'northeast', 'southwest', 'midwest', 'newcomer'],
+      ['southwest', 'midwest', 'newcomer', 'pnw', 'northeast'],
+    ],
+    [
+      'totalMessages',
+      'Messages',
+      ['newcomer', 'southwest', 'midwest', 'northeast', 'pnw'],
+      ['pnw', 'northeast', 'midwest', 'southwest', 'newcomer'],
+    ],
+    [
+      'engagement',
+      'Engagement',
+      ['southwest', 'newcomer', 'midwest', 'northeast', 'pnw'],
+      ['pnw', 'midwest', 'northeast', 'southwest', 'newcomer'],
+    ],
+    [
+      'sentiment',
+      'Sentiment',
+      ['midwest', 'pnw', 'newcomer', 'northeast', 'southwest'],
+      ['southwest', 'newcomer', 'northeast', 'pnw', 'midwest'],
+    ],
+    [
+      'totalCost',
+      'Cost',
+      ['newcomer', 'midwest', 'southwest', 'pnw', 'northeast'],
+      ['northeast', 'pnw', 'southwest', 'midwest', 'newcomer'],
+    ],
+    [
+      'profileCompletionScore',
+      'Profile',
+      ['newcomer', 'northeast', 'southwest', 'midwest', 'pnw'],
+      ['pnw', 'midwest', 'southwest', 'northeast', 'newcomer'],
+    ],
+    [
+      'createdAt',
+      'Joined',
+      ['northeast', 'pnw', 'southwest', 'midwest', 'newcomer'],
+      ['newcomer', 'midwest', 'southwest', 'pnw', 'northeast'],
+    ],
+    [
+      'lastMessageAt',
+      'Last Message',
+      ['northeast', 'midwest', 'southwest', 'pnw', 'newcomer'],
+      ['pnw', 'southwest', 'midwest', 'northeast', 'newcomer'],
+    ],
+  ];
+
+  it('sorts every column ascending on the first click and descending on the second', async () => {
+    await openUsers();
+    await rows().first().waitFor();
+    const header = page.locator('thead');
+    for (const [column, label, ascending, descending] of orders) {
+      const th = page.locator(`th[data-column="${column}"]`);
+      const button = header.getByRole('button', { name: label, exact: true });
+      await button.click();
+      await page.waitForFunction(
+        (c) => document.querySelector(`th[data-column="${c}"]`)?.getAttribute('aria-sort') === 'ascending',
+        column,
+      );
+      expect({ column, order: await phonesShown() }).toEqual({ column, order: ascending.map((k) => P[k]) });
+      await button.click();
+      expect(await th.getAttribute('aria-sort')).toBe('descending');
+      expect({ column, order: await phonesShown() }).toEqual({ column, order: descending.map((k) => P[k]) });
+      await button.click();
+      expect(await th.getAttribute('aria-sort')).toBe('ascending');
+    }
+  });
+
+  it('searches by phone number, and says when nothing matches', async () => {
+    await openUsers();
+    await rows().first().waitFor();
+    const search = page.getByRole('searchbox', { name: 'Search users by phone number' });
+    await search.fill('0203');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="user-row"]').length === 1);
+    expect(await phonesShown()).toEqual([P.midwest]);
+    expect(new URL(page.url()).searchParams.get('search')).toBe('0203');
+    // The only match opens.
+    await detail().getByRole('heading', { name: '(503) 555-0203' }).waitFor();
+
+    await search.fill('9999');
+    const empty = page.getByTestId('users-empty');
+    await empty.waitFor();
+    expect(await empty.innerText()).toContain('No Users Found');
+    expect(await empty.innerText()).toContain('No users match your search criteria.');
+
+    await search.fill('');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="user-row"]').length === 5);
+  });
+
+  it('opens /users?search={phone} as the Users screen with that search', async () => {
+    await page.goto('/admin/dashboard');
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    // The Messages screen's link is a client-side navigation to /users?search=...
+    await page.evaluate((phone) => {
+      window.history.pushState({}, '', `/users?search=${encodeURIComponent(phone)}`);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    }, P.southwest);
+    await page.waitForURL((url) => url.pathname === '/admin/users');
+    expect(new URL(page.url()).searchParams.get('search')).toBe(P.southwest);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="user-row"]').length === 1);
+    expect(await phonesShown()).toEqual([P.southwest]);
+    await detail().getByRole('heading', { name: '(503) 555-0202' }).waitFor();
+  });
+
+  it('shows the Profile, Analytics and Conversations tabs of the selected user', async () => {
+    await openUsers();
+    await rows().first().waitFor();
+    await page.getByRole('button', { name: '(503) 555-0201' }).click();
+    await detail().getByRole('heading', { name: '(503) 555-0201' }).waitFor();
+
+    // Profile
+    const basic = page.getByTestId('basic-information');
+    const basicText = await basic.innerText();
+    for (const text of ['(503) 555-0201', 'Pacific Northwest', 'Inactive', '90%'])
+      expect(basicText).toContain(text);
+    const profile = await page.getByTestId('profile-details').innerText();
+    for (const text of ['Raised beds on a sunny balcony', 'organic, native plants', 'detailed'])
+      expect(profile).toContain(text);
+
+    // Analytics
+    await page.getByRole('tab', { name: 'Analytics' }).click();
+    const metrics = await page.getByTestId('engagement-metrics').innerText();
+    for (const text of ['24', '2', '9,600', '400', '$0.4321']) expect(metrics).toContain(text);
+    const activity = page.getByTestId('activity-row');
+    expect(await activity.count()).toBe(2);
+    const todayRow = await activity.first().locator('td').allInnerTexts();
+    expect(todayRow.slice(1)).toEqual(['10', '$0.0060']);
+
+    // Conversations: the latest is open, its messages scrolled to the latest one.
+    await page.getByRole('tab', { name: 'Conversations' }).click();
+    const list = page.getByTestId('user-conversations');
+    await list.waitFor();
+    expect((await list.boundingBox())?.height).toBe(600);
+    const items = page.getByTestId('user-conversation');
+    expect(await items.count()).toBe(2);
+    expect(await items.first().getAttribute('aria-pressed')).toBe('true');
+    const thread = detail().getByTestId('message-thread');
+    await thread.getByTestId('message').first().waitFor();
+    expect(await thread.getByTestId('message').count()).toBe(10);
+    await page.waitForFunction(() => {
+      const el = document.querySelector('[data-testid="user-detail"] [data-testid="message-thread"]');
+      return (
+        el !== null &&
+        el.scrollHeight > el.clientHeight &&
+        el.scrollTop + el.clientHeight >= el.scrollHeight - 2
+      );
+    });
+
+    const details = page.getByTestId('user-conversation-details');
+    await details.getByRole('button', { name: 'Conversation Details' }).click();
+    const shown = await details.innerText();
+    expect(shown).toContain(seed.conversationIds.deliveries);
+    expect(shown).toContain('Ongoing');
+    expect(shown).toContain('Tomato leaves curling after a cold night on the balcony');
+    expect(shown).toContain('Cover the plants below 50°F');
+    expect(shown).toContain('Mulch the beds');
+
+    await items.nth(1).click();
+    await details.getByText(seed.conversationIds.garlic).waitFor();
+    const garlic = await details.innerText();
+    expect(garlic).not.toContain('Ongoing');
+    expect(garlic).toContain('Planning a fall garlic bed');
+    expect(garlic).toContain('Use hardneck varieties');
+    expect(await thread.getByTestId('message').count()).toBe(14);
+    expect(await checkA11y(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('says when a user has no profile, no recent activity and no conversations', async () => {
+    await openUsers();
+    await page.getByRole('button', { name: '(503) 555-0204' }).click();
+    await detail().getByRole('heading', { name: '(503) 555-0204' }).waitFor();
+    expect(await page.getByTestId('profile-details').innerText()).toContain('No profile data available');
+    expect(await page.getByTestId('basic-information').innerText()).toContain('Active');
+    await page.getByRole('tab', { name: 'Analytics' }).click();
+    expect(await page.getByTestId('recent-activity').innerText()).toContain('No recent activity');
+    await page.getByRole('tab', { name: 'Conversations' }).click();
+    await detail().getByText('No conversations yet').waitFor();
+  });
+
+  it("shows 'Loading user details...' and then 'Failed to load user details' in red", async () => {
+    const [gone] = await stack.db.dataSource.query<{ id: string }[]>(
+      `INSERT INTO users (phone_number, last_message_at) VALUES ('+15035550277', now() - interval '1 minute') RETURNING id`,
+    );
+    await openUsers();
+    await page.getByRole('button', { name: '(503) 555-0277' }).waitFor();
+    await stack.db.dataSource.query('DELETE FROM users WHERE id = $1', [gone?.id]);
+
+    // Hold the detail answer to see the loading text, then let it through (a 404 now).
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/api/admin/users/${gone?.id}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: '(503) 555-0277' }).click();
+    await detail().getByText('Loading user details...').waitFor();
+    release();
+    const failure = detail().getByText('Failed to load user details');
+    await failure.waitFor();
+    expect(await failure.getAttribute('class')).toContain('text-red-600');
+  });
+
+  it('shows test users in Test Data Mode', async () => {
+    await openUsers();
+    await rows().first().waitFor();
+    await page.getByRole('switch', { name: 'Test Data Mode' }).click();
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="stat-users-value"]')?.textContent === '1',
+    );
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="user-row"]').length === 1);
+    expect(await phonesShown()).toEqual([phoneOf('tester')]);
+    expect(await page.getByTestId('stat-engagement-rate-value').innerText()).toBe(
+      INSIGHT_STATS.users.test.engagementRate,
+    );
+    expect(await page.getByTestId('stat-total-messages-value').innerText()).toBe(
+      INSIGHT_STATS.users.test.totalMessages,
+    );
+  });
+});

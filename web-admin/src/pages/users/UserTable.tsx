@@ -1,0 +1,192 @@
+import type { AdminUserListItem } from '@sprout/contracts';
+import {
+  Badge,
+  cn,
+  formatDate,
+  formatDollars,
+  formatNumber,
+  formatPhoneNumber,
+  formatRelativeTime,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@sprout/ui';
+import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
+import { useMemo } from 'react';
+import { engagementLevel, sentimentBadgeVariant, sentimentLabel } from './engagement';
+import { sortUsers, type UserSort, type UserSortKey } from './user-sorting';
+
+interface Column {
+  key: UserSortKey;
+  label: string;
+  align?: 'right';
+}
+
+/** The table's columns, each sortable. */
+export const USER_COLUMNS: readonly Column[] = [
+  { key: 'phoneNumber', label: 'Phone Number' },
+  { key: 'region', label: 'Region' },
+  { key: 'isActive', label: 'Status' },
+  { key: 'totalMessages', label: 'Messages', align: 'right' },
+  { key: 'engagement', label: 'Engagement' },
+  { key: 'sentiment', label: 'Sentiment' },
+  { key: 'totalCost', label: 'Cost', align: 'right' },
+  { key: 'profileCompletionScore', label: 'Profile', align: 'right' },
+  { key: 'createdAt', label: 'Joined' },
+  { key: 'lastMessageAt', label: 'Last Message' },
+];
+
+const ENGAGEMENT_CLASSES = {
+  High: 'border-transparent bg-emerald-100 text-emerald-900',
+  Medium: 'border-transparent bg-amber-100 text-amber-900',
+  Low: 'border-border text-muted-foreground',
+} as const;
+
+function SortIcon({ active, direction }: { active: boolean; direction: UserSort['direction'] }) {
+  if (!active) return <ArrowUpDown className="size-3.5 opacity-50" aria-hidden="true" />;
+  return direction === 'asc' ? (
+    <ArrowUp className="size-3.5" aria-hidden="true" />
+  ) : (
+    <ArrowDown className="size-3.5" aria-hidden="true" />
+  );
+}
+
+/** The sortable user table, 500 px high with a sticky header; a click on a row selects the user. */
+export function UserTable({
+  users,
+  sort,
+  onSort,
+  selectedId,
+  onSelect,
+}: {
+  users: readonly AdminUserListItem[];
+  sort: UserSort;
+  onSort: (key: UserSortKey) => void;
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+}) {
+  const rows = useMemo(() => sortUsers(users, sort), [users, sort]);
+  return (
+    <div className="h-[500px] overflow-auto rounded-lg border border-border" data-testid="users-table-scroll">
+      <table className="w-full caption-bottom text-sm [&_td]:px-2 [&_th]:px-2" data-testid="users-table">
+        <caption className="sr-only">
+          Users, sorted by {USER_COLUMNS.find((c) => c.key === sort.key)?.label}
+        </caption>
+        <TableHeader className="sticky top-0 z-10 bg-card shadow-[0_1px_0_var(--color-border)]">
+          <TableRow className="hover:bg-transparent">
+            {USER_COLUMNS.map((column) => {
+              const active = sort.key === column.key;
+              return (
+                <TableHead
+                  key={column.key}
+                  aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
+                  data-column={column.key}
+                  className={cn(column.align === 'right' && 'text-right')}
+                >
+                  <button
+                    type="button"
+                    onClick={() => onSort(column.key)}
+                    className={cn(
+                      'inline-flex cursor-pointer items-center gap-1 rounded uppercase hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+                      active && 'text-foreground',
+                    )}
+                  >
+                    {column.label}
+                    <SortIcon active={active} direction={sort.direction} />
+                  </button>
+                </TableHead>
+              );
+            })}
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {rows.map((user) => (
+            <UserRow
+              key={user.id}
+              user={user}
+              selected={user.id === selectedId}
+              onSelect={() => onSelect(user.id)}
+            />
+          ))}
+        </TableBody>
+      </table>
+    </div>
+  );
+}
+
+function UserRow({
+  user,
+  selected,
+  onSelect,
+}: {
+  user: AdminUserListItem;
+  selected: boolean;
+  onSelect: () => void;
+}) {
+  const level = engagementLevel(user.analytics.totalMessages);
+  const sentiment = sentimentLabel(user.analytics.averageSentiment);
+  return (
+    <TableRow
+      data-testid="user-row"
+      data-user-id={user.id}
+      data-state={selected ? 'selected' : undefined}
+      onClick={onSelect}
+      className="cursor-pointer"
+    >
+      <TableCell
+        data-column="phoneNumber"
+        data-value={user.phoneNumber}
+        className="font-medium whitespace-nowrap"
+      >
+        <button
+          type="button"
+          aria-pressed={selected}
+          onClick={(event) => {
+            event.stopPropagation();
+            onSelect();
+          }}
+          className="cursor-pointer rounded hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+        >
+          {formatPhoneNumber(user.phoneNumber)}
+        </button>
+      </TableCell>
+      <TableCell data-column="region">
+        {user.profile.region ?? <span className="text-muted-foreground">—</span>}
+      </TableCell>
+      <TableCell data-column="isActive">
+        <Badge variant={user.isActive ? 'default' : 'secondary'}>
+          {user.isActive ? 'Active' : 'Inactive'}
+        </Badge>
+      </TableCell>
+      <TableCell data-column="totalMessages" className="text-right tabular-nums">
+        {formatNumber(user.analytics.totalMessages)}
+      </TableCell>
+      <TableCell data-column="engagement">
+        <Badge variant="outline" className={ENGAGEMENT_CLASSES[level]}>
+          {level}
+        </Badge>
+      </TableCell>
+      <TableCell data-column="sentiment">
+        <Badge variant={sentimentBadgeVariant(sentiment)}>{sentiment}</Badge>
+      </TableCell>
+      <TableCell data-column="totalCost" className="text-right tabular-nums">
+        {formatDollars(user.analytics.totalCost, 4)}
+      </TableCell>
+      <TableCell data-column="profileCompletionScore" className="text-right tabular-nums">
+        {user.profileCompletionScore}%
+      </TableCell>
+      <TableCell data-column="createdAt" data-value={user.createdAt} className="whitespace-nowrap">
+        {formatDate(user.createdAt)}
+      </TableCell>
+      <TableCell
+        data-column="lastMessageAt"
+        data-value={user.lastMessageAt ?? ''}
+        className="whitespace-nowrap"
+      >
+        {formatRelativeTime(user.lastMessageAt)}
+      </TableCell>
+    </TableRow>
+  );
+}

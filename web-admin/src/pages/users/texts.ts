@@ -1,0 +1,17 @@
+// The spec's texts of the Users screen (spec 000 "User management", §8).
+
+export const usersTexts = {
+  loadingStats: 'Loading...',
+  statsFailed: 'Failed to fetch user stats',
+  loadingUsers: 'Loading users...',
+  usersFailed: 'Failed to fetch users',
+  noUsersTitle: 'No Users Found',
+  noSearchMatch: 'No users match your search criteria.',
+  noUsersYet: 'No users have registered yet.',
+  loadingDetail: 'Loading user details...',
+  detailFailed: 'Failed to load user details',
+  noProfileData: 'No profile data available',
+  noRecentActivity: 'No recent activity',
+  ongoing: 'Ongoing',
+  searchPlaceholder: 'Search by phone number...',
+} as const;
