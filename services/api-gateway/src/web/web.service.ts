@@ -16,7 +16,8 @@ const NO_CACHE = 'no-cache';
 
 /** Client-side routes of each app; they answer the app's index.html with 200. */
 const PUBLIC_PAGES = ['/', '/live', '/consent', '/location-test'];
-const ADMIN_PAGES = ['/admin', '/admin/*', '/ai-conversation-simulator', '/mobile-conversation/*'];
+// /users is the spec's link from the messages page; the admin app redirects it to /admin/users.
+const ADMIN_PAGES = ['/admin', '/admin/*', '/ai-conversation-simulator', '/mobile-conversation/*', '/users'];
 
 const APP_TITLES: Record<WebApp, string> = { public: 'Sprout', admin: 'Sprout admin console' };
 const BUILD_HINTS: Record<WebApp, string> = {
