@@ -66,3 +66,15 @@ export interface MessageMedia {
   url: string;
   contentType: string;
 }
+
+/**
+ * Where the carrier places the sender's number (Twilio's FromZip, FromCity, FromState,
+ * FromCountry on an inbound SMS). A hint only: it describes the number, not where the person
+ * gardens; fields Twilio left empty are absent.
+ */
+export interface MessageLocationHint {
+  zip?: string;
+  city?: string;
+  state?: string;
+  country?: string;
+}

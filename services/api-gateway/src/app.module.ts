@@ -1,14 +1,18 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { PlatformModule } from '@sprout/platform';
+import { AdminConversationsModule } from './admin-conversations/admin-conversations.module';
+import { AdminUsersModule } from './admin-users/admin-users.module';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { CommonModule } from './common/common.module';
 import type { ApiGatewayConfig } from './config';
 import { DashboardModule } from './dashboard/dashboard.module';
+import { DeliveryCheckModule } from './delivery-check/delivery-check.module';
 import { GardeningToolsModule } from './gardening-tools/gardening-tools.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { SignupsModule } from './signups/signups.module';
+import { SimulatorModule } from './simulator/simulator.module';
 import { WebModule } from './web/web.module';
 
 export const SERVICE_NAME = 'api-gateway';
@@ -24,8 +28,12 @@ export class AppModule {
         AuthModule,
         SignupsModule,
         DashboardModule,
+        DeliveryCheckModule,
+        AdminUsersModule,
+        AdminConversationsModule,
         PublicConfigModule,
         GardeningToolsModule,
+        SimulatorModule,
         WebModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   type ConfigOf,
   coreConfigFields,
@@ -18,5 +19,13 @@ export const smsGatewayConfig = defineConfig({
   ...twilioConfigFields,
   /** Outbound sends per second from our number (bursts above it wait in the queue, avoiding 429s). */
   smsSendRatePerSecond: field('SMS_SEND_RATE_PER_SECOND', integerSchema(10, 1, 1000)),
+  /** The contact the HELP / INFO answer gives (the same variable the public pages show). */
+  contactEmail: field(
+    'CONTACT_EMAIL',
+    z
+      .string()
+      .default('hello@sprout.example')
+      .refine((v) => z.email().safeParse(v).success, { error: 'must be an email address' }),
+  ),
 });
 export type SmsGatewayConfig = ConfigOf<typeof smsGatewayConfig>;

@@ -10,6 +10,7 @@ import {
 } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { createApp } from '../src/app';
+import type { SmsGatewayConfig } from '../src/config';
 
 export interface GatewayHarness {
   db: TestDatabase;
@@ -22,7 +23,10 @@ export interface GatewayHarness {
 }
 
 /** sms-gateway on its own database, Redis prefix and fake Twilio, listening on a free port. */
-export const startGateway = async (twilioOptions: FakeTwilioOptions = {}): Promise<GatewayHarness> => {
+export const startGateway = async (
+  twilioOptions: FakeTwilioOptions = {},
+  overrides: Partial<SmsGatewayConfig> = {},
+): Promise<GatewayHarness> => {
   const db = await createTestDatabase();
   const redis = await createTestRedis();
   const twilio = await FakeTwilio.start(twilioOptions);
@@ -39,6 +43,7 @@ export const startGateway = async (twilioOptions: FakeTwilioOptions = {}): Promi
     twilioAccountSid: twilio.accountSid,
     twilioAuthToken: twilio.authToken,
     logLevel: 'silent',
+    ...overrides,
   });
   return {
     db,

@@ -1,5 +1,6 @@
 import { Message } from '@sprout/domain';
-import { JobQueues } from '@sprout/platform';
+import { JobQueues, WorkerHost } from '@sprout/platform';
+import { OutboundService } from '../src/outbound/outbound.service';
 import { type GatewayHarness, eventually, insertQueuedReply, nextPhone, startGateway } from './harness';
 
 const statusOf = async (h: GatewayHarness, id: string, wanted: string[]) =>
@@ -15,7 +16,7 @@ describe('outbound SMS and delivery status', () => {
   describe('in order', () => {
     let h: GatewayHarness;
     beforeAll(async () => {
-      h = await startGateway({ callbackDelayMs: 5 });
+      h = await startGateway({ callbackDelayMs: 5 }, { smsSendRatePerSecond: 7 });
     });
     afterAll(async () => {
       await h?.close();
@@ -64,6 +65,41 @@ describe('outbound SMS and delivery status', () => {
       await h.gateway.app.get(JobQueues).enqueue('sms.outbound', { messageId: reply.id });
       await statusOf(h, reply.id, ['delivered']);
       expect(h.twilio.sent).toHaveLength(1);
+    });
+
+    it('retries a 429 answer with backoff and then sends once', async () => {
+      h.twilio.failNext({ status: 429 });
+      const reply = await insertQueuedReply(h.db.dataSource, { phoneNumber: nextPhone() });
+      await h.gateway.app.get(JobQueues).enqueue('sms.outbound', { messageId: reply.id });
+      const delivered = await statusOf(h, reply.id, ['delivered']);
+      expect(delivered.errorCode).toBeNull();
+      expect(h.twilio.sent).toHaveLength(1);
+      const job = await h.gateway.app.get(JobQueues).queue('sms.outbound').getJob(`outbound-${reply.id}`);
+      expect(job?.attemptsMade).toBe(2);
+    });
+
+    it('records a retryable failure as failed once the attempts are used up', async () => {
+      const reply = await insertQueuedReply(h.db.dataSource, { phoneNumber: nextPhone() });
+      h.twilio.failNext({ status: 500, times: 1 });
+      // The last attempt records the failure instead of throwing it for another retry.
+      const outcome = await h.gateway.app.get(OutboundService).send(reply.id, true);
+      expect(outcome).toBe('failed');
+      const failed = await h.db.dataSource.getRepository(Message).findOneByOrFail({ id: reply.id });
+      expect(failed).toMatchObject({ status: 'failed', errorCode: '20500', providerSid: null });
+      expect(failed.errorMessage).toBe('Internal Server Error');
+    });
+
+    it('does not send again when a job runs again after the sid was stored', async () => {
+      const reply = await insertQueuedReply(h.db.dataSource, { phoneNumber: nextPhone() });
+      const outbound = h.gateway.app.get(OutboundService);
+      expect(await outbound.send(reply.id, false)).toBe('sent');
+      expect(await outbound.send(reply.id, false)).toBe('already-sent');
+      expect(h.twilio.sent).toHaveLength(1);
+    });
+
+    it('limits sends per second from our number with the configured rate', () => {
+      const worker = h.gateway.app.get(WorkerHost).workers.get('sms.outbound');
+      expect(worker?.opts.limiter).toEqual({ max: 7, duration: 1000 });
     });
 
     it('stores the error of an undelivered message', async () => {

@@ -30,6 +30,32 @@ describe('Twilio webhooks', () => {
     expect(await h.db.dataSource.getRepository(User).countBy({ phoneNumber: from })).toBe(0);
   });
 
+  it('rejects a signature of other parameters or another URL with 403', async () => {
+    const from = nextPhone();
+    const signed = {
+      From: from,
+      To: '+15005550006',
+      Body: 'hello',
+      MessageSid: 'SMtampered000000000000000000000001',
+    };
+    const post = (params: Record<string, string>, signature: string) =>
+      fetch(inboundUrl, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': signature },
+        body: new URLSearchParams(params).toString(),
+      });
+    const tampered = await post({ ...signed, Body: 'STOP' }, h.twilio.signWebhook(inboundUrl, signed));
+    expect(tampered.status).toBe(403);
+    const elsewhere = await post(
+      signed,
+      h.twilio.signWebhook('https://elsewhere.example/webhooks/twilio/sms', signed),
+    );
+    expect(elsewhere.status).toBe(403);
+    expect(await countMessages(signed.MessageSid)).toBe(0);
+    expect(await h.db.dataSource.getRepository(User).countBy({ phoneNumber: from })).toBe(0);
+    expect(await h.gateway.app.get(JobQueues).queue('sms.inbound').count()).toBe(0);
+  });
+
   it('rejects a missing signature with 403', async () => {
     const response = await fetch(inboundUrl, {
       method: 'POST',
@@ -83,6 +109,91 @@ describe('Twilio webhooks', () => {
     const user = await h.db.dataSource.getRepository(User).findOneByOrFail({ phoneNumber: from });
     expect(user.totalMessages).toBe(1);
     expect(await queues.queue('sms.inbound').count()).toBe(1);
+  });
+
+  it('keeps MMS media and the carrier location hint on the message', async () => {
+    const from = nextPhone();
+    const sid = 'SMmms00000000000000000000000000005';
+    const answer = await h.twilio.sendInbound(inboundUrl, {
+      From: from,
+      To: '+15005550006',
+      Body: 'What is eating these leaves?',
+      MessageSid: sid,
+      NumMedia: '2',
+      MediaUrl0: 'https://api.twilio.com/2010-04-01/Accounts/AC1/Messages/MM1/Media/ME1',
+      MediaContentType0: 'image/jpeg',
+      MediaUrl1: 'https://api.twilio.com/2010-04-01/Accounts/AC1/Messages/MM1/Media/ME2',
+      MediaContentType1: 'image/png',
+      FromZip: '97201',
+      FromCity: 'PORTLAND',
+      FromState: 'OR',
+      FromCountry: 'US',
+    });
+    expect(answer.status).toBe(200);
+    const message = await h.db.dataSource.getRepository(Message).findOneByOrFail({ providerSid: sid });
+    expect(message.media).toEqual([
+      {
+        url: 'https://api.twilio.com/2010-04-01/Accounts/AC1/Messages/MM1/Media/ME1',
+        contentType: 'image/jpeg',
+      },
+      {
+        url: 'https://api.twilio.com/2010-04-01/Accounts/AC1/Messages/MM1/Media/ME2',
+        contentType: 'image/png',
+      },
+    ]);
+    expect(message.imageContentType).toBe('image/jpeg');
+    expect(message.locationHint).toEqual({ zip: '97201', city: 'PORTLAND', state: 'OR', country: 'US' });
+    // A hint only: the user's own location stays for the pipeline to decide.
+    const user = await h.db.dataSource.getRepository(User).findOneByOrFail({ phoneNumber: from });
+    expect(user.zipCode).toBeNull();
+  });
+
+  it('stores no location hint when Twilio sends none, and only the fields it sent', async () => {
+    const bare = await h.twilio.sendInbound(inboundUrl, {
+      From: nextPhone(),
+      To: '+15005550006',
+      Body: 'hello',
+      MessageSid: 'SMhint0000000000000000000000000006',
+      FromCountry: '',
+      FromZip: ' ',
+    });
+    expect(bare.status).toBe(200);
+    const repo = h.db.dataSource.getRepository(Message);
+    expect(
+      (await repo.findOneByOrFail({ providerSid: 'SMhint0000000000000000000000000006' })).locationHint,
+    ).toBeNull();
+
+    await h.twilio.sendInbound(inboundUrl, {
+      From: nextPhone(),
+      To: '+15005550006',
+      Body: 'hello',
+      MessageSid: 'SMhint0000000000000000000000000007',
+      FromState: 'WA',
+      FromCountry: '',
+    });
+    expect(
+      (await repo.findOneByOrFail({ providerSid: 'SMhint0000000000000000000000000007' })).locationHint,
+    ).toEqual({ state: 'WA' });
+  });
+
+  it('answers the same MessageSid three times with one stored message and one queued job', async () => {
+    const from = nextPhone();
+    const sid = 'SMthrice000000000000000000000000008';
+    for (let i = 0; i < 3; i += 1) {
+      const answer = await h.twilio.sendInbound(inboundUrl, {
+        From: from,
+        To: '+15005550006',
+        Body: 'Is it too late to plant beans?',
+        MessageSid: sid,
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toBe(EMPTY_TWIML);
+    }
+    const message = await h.db.dataSource.getRepository(Message).findOneByOrFail({ providerSid: sid });
+    expect(await countMessages(sid)).toBe(1);
+    const inbound = h.gateway.app.get(JobQueues).queue('sms.inbound');
+    const jobs = await inbound.getJobs(['waiting', 'active', 'delayed', 'completed']);
+    expect(jobs.filter((j) => (j.data as { messageId?: string }).messageId === message.id)).toHaveLength(1);
   });
 
   it('keeps one row when the same MessageSid arrives concurrently', async () => {

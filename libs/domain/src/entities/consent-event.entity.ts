@@ -19,6 +19,8 @@ import { User } from './user.entity';
 @Check('chk_consent_events_type', inList('type', CONSENT_EVENT_TYPES))
 @Check('chk_consent_events_source', inList('source', CONSENT_SOURCES))
 @Index('idx_consent_events_user_id_created_at', ['userId', 'createdAt'])
+@Index('idx_consent_events_message_id', ['messageId'])
+@Index('idx_consent_events_reply_message_id', ['replyMessageId'])
 export class ConsentEvent {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_consent_events' })
   id!: string;
@@ -40,12 +42,21 @@ export class ConsentEvent {
   @Column({ name: 'source', type: 'varchar' })
   source!: ConsentSource;
 
+  /** The message that caused the event: the inbound keyword, or the outbound one Twilio refused. */
   @Column({ name: 'message_id', type: 'uuid', nullable: true })
   messageId!: string | null;
 
   @ManyToOne(() => Message, { onDelete: 'SET NULL', nullable: true })
   @JoinColumn({ name: 'message_id', foreignKeyConstraintName: 'fk_consent_events_message_id' })
   message?: Relation<Message> | null;
+
+  /** The confirmation Sprout sent for this event (an opted-out user still gets this one). */
+  @Column({ name: 'reply_message_id', type: 'uuid', nullable: true })
+  replyMessageId!: string | null;
+
+  @ManyToOne(() => Message, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'reply_message_id', foreignKeyConstraintName: 'fk_consent_events_reply_message_id' })
+  replyMessage?: Relation<Message> | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

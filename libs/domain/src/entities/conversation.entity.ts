@@ -18,6 +18,8 @@ import { User } from './user.entity';
 @Index('idx_conversations_last_message_at', { synchronize: false }) // (last_message_at DESC)
 @Index('idx_conversations_user_id_last_message_at', { synchronize: false }) // (user_id, last_message_at DESC)
 @Index('idx_conversations_is_test_user_last_message_at', { synchronize: false }) // (is_test_user, last_message_at DESC)
+@Index('idx_conversations_is_test_user_recent', { synchronize: false }) // (is_test_user, last_message_at DESC, id DESC)
+@Index('idx_conversations_search_text_trgm', { synchronize: false }) // gin (conversation_search_text(summary, region, topics) gin_trgm_ops)
 export class Conversation {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_conversations' })
   id!: string;

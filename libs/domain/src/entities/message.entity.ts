@@ -22,6 +22,7 @@ import {
   type MessageDirection,
   type MessageEncoding,
   type MessageKind,
+  type MessageLocationHint,
   type MessageMedia,
   type MessageStatus,
   type Sentiment,
@@ -87,6 +88,10 @@ export class Message {
 
   @Column({ name: 'media', type: 'jsonb', default: () => "'[]'" })
   media!: MessageMedia[];
+
+  /** Inbound SMS: the carrier's location of the sender's number (Twilio FromZip etc.). */
+  @Column({ name: 'location_hint', type: 'jsonb', nullable: true })
+  locationHint!: MessageLocationHint | null;
 
   @Column({ name: 'image_processed', type: 'boolean', nullable: true })
   imageProcessed!: boolean | null;

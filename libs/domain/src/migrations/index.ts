@@ -1,7 +1,17 @@
 import type { MigrationInterface } from 'typeorm';
 import { InitialSchema1763500000000 } from './1763500000000-InitialSchema';
+import { AdminInsightIndexes1795319400000 } from './1795319400000-AdminInsightIndexes';
+import { SmsLocationHintAndConsentReplies1795400000000 } from './1795400000000-SmsLocationHintAndConsentReplies';
 
-export { InitialSchema1763500000000 };
+export {
+  InitialSchema1763500000000,
+  AdminInsightIndexes1795319400000,
+  SmsLocationHintAndConsentReplies1795400000000,
+};
 
 // Append new migrations here, in order. The test harness hashes these class names to name its template database.
-export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [InitialSchema1763500000000];
+export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
+  InitialSchema1763500000000,
+  AdminInsightIndexes1795319400000,
+  SmsLocationHintAndConsentReplies1795400000000,
+];

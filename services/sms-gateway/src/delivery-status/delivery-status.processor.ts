@@ -33,8 +33,12 @@ export class DeliveryStatusProcessor {
     return outcome;
   }
 
+  /** Answers `changed` (the contract) and `checked`, which the check-delivery endpoint reports. */
   @OnJob('delivery.check')
-  async checkDelivery(payload: JobPayload<'delivery.check'>): Promise<DeliveryCheckJobResult> {
-    return { changed: await this.statuses.checkConversation(payload.conversationId) };
+  async checkDelivery(
+    payload: JobPayload<'delivery.check'>,
+  ): Promise<DeliveryCheckJobResult & { checked: number }> {
+    const { checked, updated } = await this.statuses.checkConversation(payload.conversationId);
+    return { changed: updated, checked };
   }
 }

@@ -3,11 +3,14 @@ import { MESSAGE_STATUSES, Message, type MessageStatus } from '@sprout/domain';
 import {
   type SmsDeliveryStatus,
   type SmsProvider,
+  type SmsStatusResult,
   isFailedStatus,
   nextStatus,
   parseDeliveryStatus,
+  toSmsSendError,
 } from '@sprout/sms';
 import { DataSource, In, IsNull, Not } from 'typeorm';
+import { ConsentService, UNSUBSCRIBED_ERROR_CODE } from '../consent/consent.service';
 import { SMS_PROVIDER } from '../sms-provider/sms-provider.module';
 
 export interface StatusUpdate {
@@ -18,6 +21,13 @@ export interface StatusUpdate {
 }
 
 export type StatusOutcome = 'updated' | 'unchanged' | 'unknown-message';
+
+export interface DeliveryCheckOutcome {
+  /** Outbound messages whose provider status was read. */
+  checked: number;
+  /** Of those, messages whose stored status changed. */
+  updated: number;
+}
 
 /** Provider statuses our messages table does not store, mapped to the nearest stored one. */
 const toStoredStatus = (status: SmsDeliveryStatus): MessageStatus => {
@@ -35,12 +45,14 @@ export class DeliveryStatusService {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly consent: ConsentService,
     @Inject(SMS_PROVIDER) private readonly provider: SmsProvider,
   ) {}
 
   /**
    * Applies a provider status forward-only (a late "sent" after "delivered" changes nothing),
-   * under a row lock so concurrent callbacks for one message cannot move it backwards.
+   * under a row lock so concurrent callbacks for one message cannot move it backwards. Error
+   * 21610 (the recipient opted out at the carrier) opts the user out.
    */
   async apply(update: StatusUpdate): Promise<StatusOutcome> {
     const errorMessage =
@@ -57,6 +69,8 @@ export class DeliveryStatusService {
         .setLock('pessimistic_write')
         .getOne();
       if (message === null) return 'unknown-message';
+      if (update.errorCode === UNSUBSCRIBED_ERROR_CODE)
+        await this.consent.optOutByProvider(manager, message.userId, message.id);
 
       const current = parseDeliveryStatus(message.status) ?? 'pending';
       const next = nextStatus(current, update.status);
@@ -80,9 +94,10 @@ export class DeliveryStatusService {
 
   /**
    * Re-reads the provider status of a conversation's outbound messages that are not final yet
-   * (the admin "Check Delivery Status" button). Returns how many changed.
+   * (the admin "Check Delivery Status" button) and applies it like a callback. A message the
+   * provider does not know is skipped; an unreachable provider fails the job (it is retried).
    */
-  async checkConversation(conversationId: string): Promise<number> {
+  async checkConversation(conversationId: string): Promise<DeliveryCheckOutcome> {
     const open = await this.dataSource.getRepository(Message).find({
       where: {
         conversationId,
@@ -94,19 +109,29 @@ export class DeliveryStatusService {
       order: { createdAt: 'DESC' },
       take: 50,
     });
-    let changed = 0;
+    let checked = 0;
+    let updated = 0;
     for (const message of open) {
       if (message.providerSid === null) continue;
-      const remote = await this.provider.fetchStatus(message.providerSid);
+      let remote: SmsStatusResult;
+      try {
+        remote = await this.provider.fetchStatus(message.providerSid);
+      } catch (caught) {
+        const error = toSmsSendError(caught);
+        if (error.retryable) throw error;
+        this.logger.warn(`Could not read the status of ${message.providerSid}: ${error.message}`);
+        continue;
+      }
+      checked += 1;
       const outcome = await this.apply({
         providerSid: message.providerSid,
         status: remote.status,
         ...(remote.errorCode === null ? {} : { errorCode: String(remote.errorCode) }),
         ...(remote.errorMessage === null ? {} : { errorMessage: remote.errorMessage }),
       });
-      if (outcome === 'updated') changed += 1;
+      if (outcome === 'updated') updated += 1;
     }
-    return changed;
+    return { checked, updated };
   }
 
   /** Status callbacks carry only ErrorCode; the provider's message resource has the text. */

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { ConsentModule } from '../consent/consent.module';
 import { OutboundProcessor } from './outbound.processor';
 import { OutboundService } from './outbound.service';
 
-@Module({ providers: [OutboundService, OutboundProcessor] })
+@Module({ imports: [ConsentModule], providers: [OutboundService, OutboundProcessor] })
 export class OutboundModule {}

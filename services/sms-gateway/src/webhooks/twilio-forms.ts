@@ -1,3 +1,4 @@
+import type { MessageLocationHint } from '@sprout/domain';
 import { z } from 'zod';
 
 // Form parameters Twilio posts to the webhooks; only what Sprout uses. Unknown keys pass through.
@@ -21,6 +22,10 @@ export const InboundSmsForm = z.looseObject({
     const n = Number(v ?? '0');
     return Number.isInteger(n) && n >= 0 && n <= 10 ? n : 0;
   }),
+  FromZip: optionalSingle,
+  FromCity: optionalSingle,
+  FromState: optionalSingle,
+  FromCountry: optionalSingle,
 });
 export type InboundSmsForm = z.output<typeof InboundSmsForm>;
 
@@ -50,4 +55,20 @@ export const mediaOf = (
     }
   }
   return media;
+};
+
+/** The carrier's location of the sender's number; null when Twilio sent none. */
+export const locationHintOf = (form: InboundSmsForm): MessageLocationHint | null => {
+  const hint: MessageLocationHint = {};
+  const fields = [
+    ['zip', form.FromZip],
+    ['city', form.FromCity],
+    ['state', form.FromState],
+    ['country', form.FromCountry],
+  ] as const;
+  for (const [key, raw] of fields) {
+    const value = raw?.trim().slice(0, 64);
+    if (value) hint[key] = value;
+  }
+  return Object.keys(hint).length === 0 ? null : hint;
 };

@@ -1,0 +1,103 @@
+import type { DeliveryCheckJobResult } from '@sprout/contracts';
+import { Message } from '@sprout/domain';
+import { JobQueues } from '@sprout/platform';
+import { type GatewayHarness, eventually, insertQueuedReply, nextPhone, startGateway } from './harness';
+
+type CheckResult = DeliveryCheckJobResult & { checked: number };
+
+describe('delivery.check: re-reading statuses from Twilio', () => {
+  let h: GatewayHarness;
+  // Each check runs in its own minute bucket (the job id is conversation id + minute).
+  let minute = 0;
+
+  beforeAll(async () => {
+    // No callbacks: only a delivery check can learn what happened to a message.
+    h = await startGateway({ callbackDelayMs: 5, disableCallbacks: true });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  beforeEach(() => h.twilio.reset());
+
+  const messages = () => h.db.dataSource.getRepository(Message);
+  const check = (conversationId: string) =>
+    h.gateway.app
+      .get(JobQueues)
+      .enqueueAndWait<'delivery.check', CheckResult>(
+        'delivery.check',
+        { conversationId, requestedAt: new Date(Date.UTC(2030, 0, 1, 0, minute++)).toISOString() },
+        15_000,
+      );
+
+  /** Sends a reply and waits until Twilio accepted it (stored sid, status as Twilio answered). */
+  const sendReply = async (phone: string): Promise<Message> => {
+    const reply = await insertQueuedReply(h.db.dataSource, { phoneNumber: phone });
+    await h.gateway.app.get(JobQueues).enqueue('sms.outbound', { messageId: reply.id });
+    return eventually(async () => {
+      const m = await messages().findOneByOrFail({ id: reply.id });
+      return m.providerSid === null ? undefined : m;
+    }, 'the reply to be sent');
+  };
+
+  it("updates a conversation's open messages from Twilio's current status", async () => {
+    const sent = await sendReply(nextPhone());
+    expect(sent.status).toBe('queued');
+    const remote = await eventually(async () => {
+      const m = h.twilio.getMessage(sent.providerSid ?? '');
+      return m?.status === 'delivered' ? m : undefined;
+    }, 'Twilio to deliver the message');
+    expect(remote.status).toBe('delivered');
+
+    expect(await check(sent.conversationId)).toEqual({ changed: 1, checked: 1 });
+    const updated = await messages().findOneByOrFail({ id: sent.id });
+    expect(updated.status).toBe('delivered');
+    expect(updated.deliveredAt).not.toBeNull();
+
+    // Final now: a second check reads nothing.
+    expect(await check(sent.conversationId)).toEqual({ changed: 0, checked: 0 });
+  });
+
+  it("stores Twilio's error code and message of a failed message", async () => {
+    const phone = nextPhone();
+    h.twilio.setOutcomeFor(phone, { status: 'undelivered', errorCode: 30006 });
+    const sent = await sendReply(phone);
+    await eventually(
+      async () => (h.twilio.getMessage(sent.providerSid ?? '')?.status === 'undelivered' ? true : undefined),
+      'Twilio to give up on the message',
+    );
+    expect(await check(sent.conversationId)).toEqual({ changed: 1, checked: 1 });
+    expect(await messages().findOneByOrFail({ id: sent.id })).toMatchObject({
+      status: 'undelivered',
+      errorCode: '30006',
+      errorMessage: 'Landline or unreachable carrier',
+    });
+  });
+
+  it('never moves a status backwards', async () => {
+    const sent = await sendReply(nextPhone());
+    await eventually(
+      async () => (h.twilio.getMessage(sent.providerSid ?? '')?.status === 'delivered' ? true : undefined),
+      'Twilio to deliver the message',
+    );
+    // Our record is ahead of what Twilio answers: it stays.
+    await messages().update({ id: sent.id }, { status: 'sent' });
+    const remote = h.twilio.getMessage(sent.providerSid ?? '');
+    if (remote === undefined) throw new Error('Twilio lost the message');
+    remote.status = 'queued';
+    expect(await check(sent.conversationId)).toEqual({ changed: 0, checked: 1 });
+    expect((await messages().findOneByOrFail({ id: sent.id })).status).toBe('sent');
+  });
+
+  it('skips a message Twilio does not know and checks nothing for a conversation without open messages', async () => {
+    const reply = await insertQueuedReply(h.db.dataSource, { phoneNumber: nextPhone() });
+    await messages().update(
+      { id: reply.id },
+      { providerSid: 'SMunknown0000000000000000000000001', status: 'sent' },
+    );
+    expect(await check(reply.conversationId)).toEqual({ changed: 0, checked: 0 });
+    expect((await messages().findOneByOrFail({ id: reply.id })).status).toBe('sent');
+
+    const unsent = await insertQueuedReply(h.db.dataSource, { phoneNumber: nextPhone() });
+    expect(await check(unsent.conversationId)).toEqual({ changed: 0, checked: 0 });
+  });
+});
