@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@sprout/platform';
 import { type AiResponderConfig, SERVICE_NAME } from './config';
-import { RepliesModule } from './replies/replies.module';
+import { PipelineModule } from './pipeline/pipeline.module';
 
 @Module({})
 export class AppModule {
@@ -9,8 +9,12 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot({ name: SERVICE_NAME, config, workers: { owns: ['sms.inbound'] } }),
-        RepliesModule,
+        PlatformModule.forRoot({
+          name: SERVICE_NAME,
+          config,
+          workers: { owns: ['sms.inbound', 'conversation.summarize'] },
+        }),
+        PipelineModule,
       ],
     };
   }

@@ -2,15 +2,53 @@ import {
   type ConfigOf,
   coreConfigFields,
   defineConfig,
+  field,
+  gardeningConfigFields,
+  integerSchema,
   openAiConfigFields,
   portField,
+  stringSchema,
 } from '@sprout/platform';
+import { z } from 'zod';
 
 export const SERVICE_NAME = 'ai-responder';
+
+const SIX_HOURS_MS = 6 * 60 * 60 * 1000;
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Optional milliseconds; unset falls back to another setting (see `summaryDelayOf`). */
+const optionalMs = (min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || (/^\d+$/.test(v.trim()) && Number(v) >= min && Number(v) <= max), {
+      error: `must be a whole number between ${min} and ${max}`,
+    })
+    .transform((v) => (v === undefined ? undefined : Number(v)));
 
 export const aiResponderConfig = defineConfig({
   ...coreConfigFields,
   port: portField(3002),
   ...openAiConfigFields,
+  ...gardeningConfigFields,
+  /** A gap longer than this ends a conversation (and is when its summary is written). */
+  conversationIdleTimeoutMs: field(
+    'CONVERSATION_IDLE_TIMEOUT_MS',
+    integerSchema(SIX_HOURS_MS, 1_000, WEEK_MS),
+  ),
+  /** Delay of the conversation summary after each message; default: the idle timeout. */
+  summaryDelayMs: field('SUMMARY_DELAY_MS', optionalMs(0, WEEK_MS)),
+  /** Deadline of one model call; past it the chain moves to the next tier. */
+  llmTimeoutMs: field('LLM_TIMEOUT_MS', integerSchema(15_000, 100, 300_000)),
+  /** The primary model when an OpenAI key is set but no ai_models row is live. */
+  llmDefaultModel: field('LLM_DEFAULT_MODEL', stringSchema('gpt-4o-mini')),
+  /** Prompt tokens the earlier messages of a conversation may take (tokenizer-measured). */
+  historyTokenBudget: field('HISTORY_TOKEN_BUDGET', integerSchema(2_000, 0, 100_000)),
+  /** A reply (survey link and ZIP question included) fits in this many SMS segments. */
+  smsMaxSegments: field('SMS_MAX_SEGMENTS', integerSchema(3, 1, 10)),
 });
 export type AiResponderConfig = ConfigOf<typeof aiResponderConfig>;
+
+/** How long after a message its conversation summary runs. */
+export const summaryDelayOf = (config: AiResponderConfig): number =>
+  config.summaryDelayMs ?? config.conversationIdleTimeoutMs;

@@ -1,0 +1,237 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { LlmTier } from '@sprout/domain';
+import { type Advice, type AdviceRequest } from '@sprout/gardening';
+import {
+  type ChatMessage,
+  type ChatModel,
+  type ChatResult,
+  LlmError,
+  OFFLINE_MODEL_NAME,
+  OfflineChatModel,
+  costOfResult,
+} from '@sprout/llm';
+import { CONFIG } from '@sprout/platform';
+import { type AiResponderConfig } from '../config';
+import { SpendingService } from '../spending/spending.service';
+import { type ConversationHistory } from './conversation-history.service';
+import { type CatalogModel, ModelCatalogService } from './model-catalog.service';
+import { type GardenerContext, buildSystemPrompt, buildUserTurn } from './system-prompt';
+
+/** Injection token of the OpenAI chat model; null when no OPENAI_API_KEY is configured. */
+export const CHAT_MODEL = Symbol('chat-model');
+/** Injection token of the offline advisor (libs/gardening adviseOffline): the template tier. */
+export const OFFLINE_ADVISOR = Symbol('offline-advisor');
+export type OfflineAdvisor = (request: AdviceRequest) => Advice;
+
+/** The last tier: said when nothing else could answer. */
+export const MINIMAL_RESPONSE =
+  "Sorry, I couldn't answer that right now. Please try again in a little while.";
+
+export interface AnswerRequest {
+  /** The gardener's question (an image-only MMS gets the standard image question). */
+  question: string;
+  /** Input processing's context note ("[Context: Location: ...; USDA zone: ...]"). */
+  messageContext: string | null;
+  /** The image model's description of the MMS photo, when there is one. */
+  imageAnalysis: string | null;
+  gardener: GardenerContext;
+  history: ConversationHistory;
+  /** A simulator test user's chosen model (or "offline-advisor"); replaces the live model. */
+  testUserModel: string | null;
+  owner: { userId: string; conversationId: string; isTestUser: boolean };
+  /** Longest reply wanted, in characters. */
+  maxChars: number;
+  now: Date;
+}
+
+export interface Answer {
+  text: string;
+  tier: LlmTier;
+  /** Who wrote the text (messages.model_used): the model, "offline-advisor", or null (minimal). */
+  author: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  cost: number;
+  /** The llm_calls row of the answering model call, to link to the reply; null for template and minimal. */
+  callId: string | null;
+}
+
+interface Attempt {
+  tier: 'primary' | 'fallback';
+  model: CatalogModel;
+  chat: ChatModel;
+}
+
+const MAX_ERROR_CHARS = 500;
+
+/** Model output as SMS text: markdown emphasis, headings and bullets dropped. */
+export const toPlainSms = (text: string): string =>
+  text
+    .replace(/\*\*|__|`/g, '')
+    .replace(/^\s{0,3}#{1,6}\s+/gm, '')
+    .replace(/^\s*[-*\u2022]\s+/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+
+/**
+ * The fallback chain (ARCHITECTURE §5 step 6): the primary model, then the fallback model, then
+ * the offline advisor's template answer, then a minimal response. Each model call has its own
+ * deadline (LLM_TIMEOUT_MS) and is written to llm_calls at once, failures included. With the daily
+ * spending limit reached no model is called: replies go straight to the template tier.
+ *
+ * Tiers in llm_calls: "primary" and "fallback" are model calls (with an OpenAI key the live and
+ * fallback rows of ai_models; without one the offline advisor is the primary model, model
+ * "offline-advisor", cost 0); "template" is the offline advisor standing in for failed or
+ * unaffordable models (model null); "minimal" is the fixed apology (model null).
+ */
+@Injectable()
+export class AnsweringService {
+  private readonly logger = new Logger(AnsweringService.name);
+
+  constructor(
+    @Inject(CONFIG) private readonly config: AiResponderConfig,
+    @Inject(CHAT_MODEL) private readonly openAi: ChatModel | null,
+    @Inject(OFFLINE_ADVISOR) private readonly advisor: OfflineAdvisor,
+    private readonly catalog: ModelCatalogService,
+    private readonly spending: SpendingService,
+  ) {}
+
+  async answer(request: AnswerRequest): Promise<Answer> {
+    const budget = await this.spending.state();
+    if (budget.reached) {
+      this.logger.warn(
+        `Daily spending limit reached ($${budget.spentToday.toFixed(2)} of $${budget.limit.toFixed(2)}): answering from templates`,
+      );
+    } else {
+      for (const attempt of await this.attempts(request)) {
+        const answer = await this.tryModel(attempt, request);
+        if (answer !== null) return answer;
+      }
+    }
+    return this.templateOrMinimal(request);
+  }
+
+  private async attempts(request: AnswerRequest): Promise<Attempt[]> {
+    const offline = new OfflineChatModel(() => this.advise(request).answer);
+    const openAi = this.openAi;
+    if (openAi === null) {
+      return [
+        {
+          tier: 'primary',
+          model: { name: OFFLINE_MODEL_NAME, price: undefined, maxTokens: 0 },
+          chat: offline,
+        },
+      ];
+    }
+    // "offline-advisor" may also be chosen by name (a test user's model, or an ai_models row).
+    const chatFor = (model: CatalogModel): ChatModel =>
+      this.catalog.isOffline(model.name) ? offline : openAi;
+    const models = await this.catalog.replyModels(request.testUserModel);
+    const attempts: Attempt[] = [{ tier: 'primary', model: models.primary, chat: chatFor(models.primary) }];
+    if (models.fallback !== null) {
+      attempts.push({ tier: 'fallback', model: models.fallback, chat: chatFor(models.fallback) });
+    }
+    return attempts;
+  }
+
+  private messagesFor(attempt: Attempt, request: AnswerRequest): ChatMessage[] {
+    const turn = buildUserTurn(request.question, request.messageContext, request.imageAnalysis);
+    // The offline advisor reads the question only; its token counts then say so.
+    if (attempt.chat.provider === 'offline') return [{ role: 'user', content: request.question }];
+    const system = buildSystemPrompt({
+      gardener: request.gardener,
+      now: request.now,
+      maxChars: request.maxChars,
+      earlierSummary: request.history.earlierSummary,
+    });
+    return [{ role: 'system', content: system }, ...request.history.turns, { role: 'user', content: turn }];
+  }
+
+  private async tryModel(attempt: Attempt, request: AnswerRequest): Promise<Answer | null> {
+    const started = Date.now();
+    let result: ChatResult;
+    try {
+      result = await attempt.chat.complete({
+        model: attempt.model.name,
+        messages: this.messagesFor(attempt, request),
+        ...(attempt.model.maxTokens > 0 ? { maxTokens: attempt.model.maxTokens } : {}),
+        temperature: 0.4,
+        timeoutMs: this.config.llmTimeoutMs,
+      });
+    } catch (error) {
+      const failure =
+        error instanceof LlmError
+          ? error
+          : new LlmError({ message: error instanceof Error ? error.message : String(error), kind: 'server' });
+      await this.spending.record({
+        ...this.ownerOf(request),
+        purpose: 'reply',
+        tier: attempt.tier,
+        model: attempt.model.name,
+        promptTokens: 0,
+        completionTokens: 0,
+        cost: 0,
+        latencyMs: Date.now() - started,
+        error: `${failure.kind}: ${failure.message}`.slice(0, MAX_ERROR_CHARS),
+      });
+      this.logger.warn(
+        `${attempt.tier} model ${attempt.model.name} failed (${failure.kind}): ${failure.message}`,
+      );
+      return null;
+    }
+    const cost = costOfResult(result, attempt.model.price);
+    const callId = await this.spending.record({
+      ...this.ownerOf(request),
+      purpose: 'reply',
+      tier: attempt.tier,
+      model: result.model,
+      promptTokens: result.promptTokens,
+      completionTokens: result.completionTokens,
+      cost,
+      latencyMs: Date.now() - started,
+      error: null,
+    });
+    return {
+      text: toPlainSms(result.content),
+      tier: attempt.tier,
+      author: result.model,
+      promptTokens: result.promptTokens,
+      completionTokens: result.completionTokens,
+      cost,
+      callId,
+    };
+  }
+
+  /** The template tier: the photo's analysis when there is one (already paid for), else the offline advisor. */
+  private templateOrMinimal(request: AnswerRequest): Answer {
+    const none = { promptTokens: 0, completionTokens: 0, cost: 0, callId: null };
+    try {
+      const text = request.imageAnalysis?.trim() || this.advise(request).answer.trim();
+      if (text !== '') return { ...none, text, tier: 'template', author: OFFLINE_MODEL_NAME };
+    } catch (error) {
+      this.logger.error(`Offline advisor failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return { ...none, text: MINIMAL_RESPONSE, tier: 'minimal', author: null };
+  }
+
+  private advise(request: AnswerRequest): Advice {
+    const { gardener } = request;
+    return this.advisor({
+      question: request.question,
+      zipCode: gardener.zipCode,
+      zone: gardener.hardinessZone,
+      region: gardener.region,
+      experienceLevel: gardener.profile.experienceLevel ?? null,
+      now: request.now,
+    });
+  }
+
+  private ownerOf(request: AnswerRequest) {
+    return {
+      userId: request.owner.userId,
+      conversationId: request.owner.conversationId,
+      messageId: null,
+      isTestUser: request.owner.isTestUser,
+    };
+  }
+}

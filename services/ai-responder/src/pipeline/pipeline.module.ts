@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { AnsweringModule } from '../answering/answering.module';
+import { LocationModule } from '../location/location.module';
+import { MediaModule } from '../media/media.module';
+import { ProfileModule } from '../profile/profile.module';
+import { SummariesModule } from '../summaries/summaries.module';
+import { SurveysModule } from '../surveys/surveys.module';
+import { PipelineProcessor } from './pipeline.processor';
+import { PipelineService } from './pipeline.service';
+
+/** The reply pipeline: consumes sms.inbound and orchestrates the capability modules. */
+@Module({
+  imports: [AnsweringModule, LocationModule, MediaModule, ProfileModule, SummariesModule, SurveysModule],
+  providers: [PipelineService, PipelineProcessor],
+  exports: [PipelineService],
+})
+export class PipelineModule {}

@@ -1,0 +1,394 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import type { SmsInboundJobResult } from '@sprout/contracts';
+import { Conversation, LlmCall, Message, type MessageKind, User, type UserProfile } from '@sprout/domain';
+import {
+  type ProcessingContext,
+  type ProcessingResult,
+  type ValidationResponseType,
+  configureZoneTable,
+  preloadLanguageDetector,
+  preloadZoneTable,
+  processMessage,
+  templateReplyFor,
+} from '@sprout/gardening';
+import { CONFIG, type Job, JobQueues, UnrecoverableError } from '@sprout/platform';
+import { analyzeSms, parseComplianceKeyword } from '@sprout/sms';
+import { WaitingChildrenError } from 'bullmq';
+import { DataSource, type EntityManager } from 'typeorm';
+import { type Answer, AnsweringService } from '../answering/answering.service';
+import { ConversationHistoryService } from '../answering/conversation-history.service';
+import { type GardenerContext } from '../answering/system-prompt';
+import { type AiResponderConfig } from '../config';
+import { type KnownLocation, type LocationPatch } from '../location/location-rules';
+import { type LocationReading, LocationService } from '../location/location.service';
+import { MediaService } from '../media/media.service';
+import { type CommandOutcome } from '../profile/profile-commands';
+import { learnProfile } from '../profile/profile-learning';
+import { type MessageInsights, ProfileService } from '../profile/profile.service';
+import { SpendingService } from '../spending/spending.service';
+import { SummariesService } from '../summaries/summaries.service';
+import { SurveysService } from '../surveys/surveys.service';
+import { composeReply } from './compose-reply';
+import { replyIdFor } from './reply-id';
+
+/** What an MMS that carries only a picture asks (spec 001: the simulator's image-only text). */
+export const IMAGE_ONLY_QUESTION = 'What can you tell me about this image?';
+
+/** With a photo attached, only these findings stop a message from reaching the model. */
+const BLOCKING_WITH_MEDIA = new Set<ValidationResponseType>(['safety_concern', 'spam']);
+
+/** The reply before it is recorded: its text and everything the transaction stores with it. */
+interface Draft {
+  kind: MessageKind;
+  body: string;
+  /** Set when the fallback chain answered (step 6). */
+  answer: Answer | null;
+  insights: MessageInsights;
+  reading: LocationReading | null;
+  command: CommandOutcome | null;
+}
+
+type RecordOutcome = 'replied' | 'already-replied' | 'opted-out' | 'missing';
+
+const knownLocationOf = (user: User): KnownLocation => ({
+  zipCode: user.zipCode,
+  city: user.city,
+  state: user.state,
+  region: user.region,
+  hardinessZone: user.hardinessZone,
+});
+
+/** Longest answer to ask a model for: the segment budget less room for a ZIP question or survey link. */
+const answerCharsFor = (segments: number): number =>
+  Math.max(140, (segments === 1 ? 160 : 153 * segments) - 80);
+
+/** Input processing's context note (the "[Context: ...]" it appends), or null when it added none. */
+const contextNoteOf = (processed: ProcessingResult): string | null => {
+  const { originalMessage, processedMessage, skipProcessing } = processed.processing;
+  if (skipProcessing || processedMessage === originalMessage) return null;
+  return processedMessage.slice(originalMessage.trim().length).trim() || null;
+};
+
+/**
+ * The reply pipeline (ARCHITECTURE §5), one inbound message at a time:
+ * 1 user (opted out: nothing), 2 conversation, 3 location onboarding, 4 validation (templates, no
+ * model), 5 input processing, 6 the fallback chain, 7 SMS fitting, 8 survey link, record and
+ * enqueue, 9 summary re-scheduled.
+ *
+ * Idempotent and crash-safe: the reply's id derives from the inbound id, and everything the reply
+ * changes (reply row, llm_calls link, profile, location, counters, sentiment, survey delivery) is
+ * written in one transaction under the user's row lock. A job that dies before that commit is
+ * retried from scratch (model calls it made stay in llm_calls); one that dies after it finds the
+ * reply and only repeats the idempotent enqueues.
+ */
+@Injectable()
+export class PipelineService implements OnModuleInit {
+  private readonly logger = new Logger(PipelineService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly queues: JobQueues,
+    @Inject(CONFIG) private readonly config: AiResponderConfig,
+    private readonly location: LocationService,
+    private readonly profile: ProfileService,
+    private readonly answering: AnsweringService,
+    private readonly history: ConversationHistoryService,
+    private readonly surveys: SurveysService,
+    private readonly summaries: SummariesService,
+    private readonly spending: SpendingService,
+    private readonly media: MediaService,
+  ) {}
+
+  /** Loads the zone table and language model now rather than on the first message. */
+  onModuleInit(): void {
+    configureZoneTable(this.config.hardinessZonesPath);
+    if (!preloadZoneTable())
+      this.logger.warn('Hardiness zone table not found: zones come from ZIP prefixes only');
+    preloadLanguageDetector();
+  }
+
+  /** Answers one inbound message. `job` (the sms.inbound job) lets an MMS wait for its image analysis. */
+  async reply(inboundMessageId: string, job?: Job): Promise<SmsInboundJobResult> {
+    // Step 1: the user (sms-gateway found or created them with the message).
+    const inbound = await this.dataSource
+      .getRepository(Message)
+      .findOne({ where: { id: inboundMessageId }, relations: { user: true } });
+    if (inbound === null || inbound.user === undefined) {
+      this.logger.warn(`Inbound message ${inboundMessageId} no longer exists`);
+      return { outcome: 'missing', replyMessageId: null };
+    }
+    if (inbound.direction !== 'inbound')
+      throw new UnrecoverableError(`Message ${inboundMessageId} is not inbound`);
+    const user = inbound.user;
+    const replyId = replyIdFor(inbound.id);
+
+    if (await this.dataSource.getRepository(Message).existsBy({ id: replyId })) {
+      await this.afterReply(replyId, inbound.conversationId);
+      return { outcome: 'already-replied', replyMessageId: replyId };
+    }
+    if (user.optedOut) return { outcome: 'opted-out', replyMessageId: null };
+    const keyword = parseComplianceKeyword(inbound.content);
+    if (keyword !== null) {
+      // sms-gateway answers consent keywords itself; the model never sees them.
+      this.logger.warn(`Inbound ${inbound.id} is a consent keyword (${keyword}); sms-gateway answers those`);
+      return keyword === 'opt_out'
+        ? { outcome: 'opted-out', replyMessageId: null }
+        : { outcome: 'already-replied', replyMessageId: null };
+    }
+    if (job !== undefined && (await this.media.awaitAnalysis(job, inbound))) {
+      // BullMQ runs this job again once the image.analyze children have finished.
+      throw new WaitingChildrenError();
+    }
+
+    const now = new Date();
+    const draft = await this.draft(inbound, user, now);
+    const outcome = await this.record(inbound, draft, now);
+    if (outcome === 'missing') return { outcome: 'missing', replyMessageId: null };
+    if (outcome === 'opted-out') return { outcome: 'opted-out', replyMessageId: null };
+    // Step 8 (send) and step 9: both idempotent, so a retry after a crash here repeats them safely.
+    await this.afterReply(replyId, inbound.conversationId);
+    return { outcome, replyMessageId: replyId };
+  }
+
+  private async afterReply(replyId: string, conversationId: string): Promise<void> {
+    await this.queues.enqueue('sms.outbound', { messageId: replyId });
+    await this.summaries.schedule(conversationId);
+  }
+
+  /** Steps 2-6: everything up to the reply text, with no writes except llm_calls. */
+  private async draft(inbound: Message, user: User, now: Date): Promise<Draft> {
+    // Step 2: the conversation is the one sms-gateway filed the message under (touchConversation).
+    const hasMedia = inbound.media.length > 0;
+    const text = inbound.content.trim() === '' && hasMedia ? IMAGE_ONLY_QUESTION : inbound.content.trim();
+    const known = knownLocationOf(user);
+    const insights = this.profile.read(text);
+    const contextOf = (location: KnownLocation, profile: UserProfile): ProcessingContext => ({
+      zip_code: location.zipCode,
+      region: location.region,
+      hardiness_zone: location.hardinessZone,
+      soil_type: profile.soilType ?? null,
+      experience_level: profile.experienceLevel ?? null,
+    });
+
+    const validation = processMessage(text, contextOf(known, user.profile), now).validation;
+    const responseType: ValidationResponseType =
+      hasMedia && !BLOCKING_WITH_MEDIA.has(validation.responseType)
+        ? 'gardening_question'
+        : validation.responseType;
+
+    // Step 3: location onboarding.
+    const reading = this.location.read(
+      text,
+      { ...known, locationRefused: user.locationRefused },
+      responseType,
+      inbound.locationHint,
+    );
+    const location: KnownLocation = { ...known, ...this.location.patchFor(known, reading) };
+    const draft = { insights, reading, command: null, answer: null };
+
+    // Step 4: answers that need no model.
+    if (responseType === 'command') {
+      const command = this.profile.command(text);
+      if (command !== null) return { ...draft, kind: 'command', body: command.reply, command, reading: null };
+    }
+    if (responseType === 'location_reply') {
+      const onboarding = this.location.replyFor(reading, location);
+      if (onboarding !== null) return { ...draft, kind: 'onboarding', body: onboarding };
+    }
+    const template = responseType === validation.responseType ? templateReplyFor(validation) : null;
+    // Small talk ("hi", "thanks") is a valid message answered by template: a reply like any other.
+    // An invalid message (spam, off-topic...) teaches nothing about the gardener or where they are.
+    if (template !== null) {
+      return validation.isValid
+        ? { ...draft, kind: 'reply', body: template }
+        : { ...draft, kind: 'validation', body: template, reading: null };
+    }
+
+    // Step 5: input processing with what this message taught us.
+    const profile = learnProfile(user.profile, insights.signals, insights.topics, null);
+    const processed = processMessage(text, contextOf(location, profile), now);
+    const gardener: GardenerContext = {
+      ...location,
+      locationRefused: user.locationRefused || reading.refused,
+      profile,
+    };
+
+    // Step 6: the fallback chain.
+    const answer = await this.answering.answer({
+      question: text,
+      messageContext: contextNoteOf(processed),
+      imageAnalysis: inbound.imageAnalysis,
+      gardener,
+      history: await this.history.load(inbound),
+      testUserModel: user.isTestUser ? user.testUserModel : null,
+      owner: { userId: user.id, conversationId: inbound.conversationId, isTestUser: inbound.isTestUser },
+      maxChars: answerCharsFor(this.config.smsMaxSegments),
+      now,
+    });
+    return { ...draft, kind: 'reply', body: answer.text, answer };
+  }
+
+  /** Steps 7-8: fits the text, attaches what is due, and records it all in one transaction. */
+  private async record(inbound: Message, draft: Draft, now: Date): Promise<RecordOutcome> {
+    const replyId = replyIdFor(inbound.id);
+    return this.dataSource.transaction(async (manager): Promise<RecordOutcome> => {
+      const user = await manager
+        .createQueryBuilder(User, 'u')
+        .where('u.id = :id', { id: inbound.userId })
+        .setLock('pessimistic_write')
+        .getOne();
+      if (user === null) return 'missing';
+      if (user.optedOut) return 'opted-out';
+      if (await manager.existsBy(Message, { id: replyId })) return 'already-replied';
+
+      // Location, re-applied to the locked row so a concurrent change is not overwritten.
+      const known = knownLocationOf(user);
+      const locationPatch: LocationPatch =
+        draft.command !== null
+          ? draft.command.userPatch
+          : draft.reading === null
+            ? {}
+            : this.location.patchFor(known, draft.reading);
+      const location = { ...known, ...locationPatch };
+      const locationRefused =
+        draft.command?.userPatch.locationRefused ??
+        (locationPatch.zipCode ? false : user.locationRefused || draft.reading?.refused === true);
+
+      // Extras: the ZIP question (once, after an answer from the chain) and a due survey link
+      // (never on a reply to an invalid message).
+      const extras: string[] = [];
+      const mayAsk =
+        draft.answer !== null &&
+        draft.answer.tier !== 'minimal' &&
+        this.location.shouldAsk({
+          zipCode: location.zipCode,
+          locationRefused,
+          locationAskedAt: user.locationAskedAt,
+        });
+      const alreadyAsks = /\bzip\b/i.test(draft.body);
+      if (mayAsk && !alreadyAsks) extras.push(this.location.question);
+      const survey =
+        draft.kind === 'validation'
+          ? null
+          : await this.surveys.claimDue(manager, user, inbound.conversationId);
+      const surveyLine = survey === null ? null : this.surveys.line(survey);
+      if (surveyLine !== null) extras.push(surveyLine);
+      const composed = composeReply(draft.body, extras, this.config.smsMaxSegments);
+      const asked = mayAsk && (alreadyAsks || composed.included.includes(this.location.question));
+      const { encoding, segments } = analyzeSms(composed.text);
+      const answer = draft.answer;
+      const tokens = answer === null ? 0 : answer.promptTokens + answer.completionTokens;
+      const cost = answer?.cost ?? 0;
+      const isTestUser = inbound.isTestUser || user.isTestUser;
+
+      const inserted = await manager
+        .createQueryBuilder()
+        .insert()
+        .into(Message)
+        .values({
+          id: replyId,
+          userId: user.id,
+          conversationId: inbound.conversationId,
+          direction: 'outbound',
+          content: composed.text,
+          status: 'queued',
+          kind: draft.kind,
+          isTestUser,
+          tokenUsage: tokens,
+          cost,
+          modelUsed: answer?.author ?? null,
+          // From the inbound's arrival to this reply (model calls and image analysis included).
+          responseTimeMs: Math.max(0, Date.now() - inbound.createdAt.getTime()),
+          encoding,
+          segments,
+        })
+        .orIgnore()
+        .returning(['id'])
+        .execute();
+      if ((inserted.raw as unknown[]).length === 0) return 'already-replied';
+
+      if (answer !== null) await this.recordCall(manager, answer, replyId, inbound, isTestUser);
+
+      // Sentiment and topics on the message, rolled into the conversation and the user; the profile.
+      const rollup = await this.profile.recordInsights(manager, inbound, draft.insights);
+      const learned =
+        draft.kind === 'validation'
+          ? user.profile
+          : this.profile.learn(user.profile, draft.insights, rollup, draft.command?.profilePatch);
+      const profile: UserProfile = location.region ? { ...learned, region: location.region } : learned;
+      await manager
+        .createQueryBuilder()
+        .update(User)
+        .set({
+          ...locationPatch,
+          locationRefused,
+          locationAskedAt: asked ? now : user.locationAskedAt,
+          profile,
+          profileCompletionScore: this.profile.completionScore(location, profile),
+          averageSentiment: rollup.userSentiment,
+          totalMessages: () => '"total_messages" + 1',
+          totalTokens: () => '"total_tokens" + :tokens',
+          totalCost: () => '"total_cost" + :cost',
+          lastMessageAt: () => 'GREATEST(COALESCE("last_message_at", now()), now())',
+        })
+        .where('id = :id', { id: user.id })
+        .setParameters({ tokens, cost })
+        .execute();
+
+      const conversation = await manager.findOneByOrFail(Conversation, { id: inbound.conversationId });
+      await manager
+        .createQueryBuilder()
+        .update(Conversation)
+        .set({
+          messageCount: () => '"message_count" + 1',
+          lastMessageAt: () => 'GREATEST("last_message_at", now())',
+          // A reply reopens a conversation summarised in the meantime; the summary is re-scheduled.
+          endedAt: null,
+          topics: this.profile.conversationTopics(conversation.topics, draft.insights.topics),
+          sentiment: rollup.conversationSentiment,
+          region: conversation.region ?? location.region,
+          experienceLevel: profile.experienceLevel ?? conversation.experienceLevel,
+          ...(answer?.author ? { modelUsed: answer.author } : {}),
+        })
+        .where('id = :id', { id: conversation.id })
+        .execute();
+
+      if (survey !== null && surveyLine !== null && composed.included.includes(surveyLine)) {
+        await this.surveys.markDelivered(manager, survey, {
+          conversationId: inbound.conversationId,
+          messageId: replyId,
+        });
+      }
+      return 'replied';
+    });
+  }
+
+  /** Links the answering model call to the reply, or writes the template or minimal tier's row. */
+  private async recordCall(
+    manager: EntityManager,
+    answer: Answer,
+    replyId: string,
+    inbound: Message,
+    isTestUser: boolean,
+  ): Promise<void> {
+    if (answer.callId !== null) {
+      await this.spending.link(answer.callId, replyId, manager);
+      return;
+    }
+    await manager.insert(LlmCall, {
+      messageId: replyId,
+      userId: inbound.userId,
+      conversationId: inbound.conversationId,
+      purpose: 'reply',
+      model: null,
+      promptTokens: 0,
+      completionTokens: 0,
+      totalTokens: 0,
+      cost: 0,
+      latencyMs: 0,
+      tier: answer.tier,
+      error: null,
+      isTestUser,
+    });
+  }
+}

@@ -1,0 +1,200 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Conversation, type MessageKind, type Sentiment, User } from '@sprout/domain';
+import { type ChatModel, LlmError, costOfResult } from '@sprout/llm';
+import { CONFIG, type Job, JobQueues } from '@sprout/platform';
+import { DataSource } from 'typeorm';
+import { CHAT_MODEL } from '../answering/answering.service';
+import { ModelCatalogService } from '../answering/model-catalog.service';
+import { delimitGardenerText } from '../answering/system-prompt';
+import { type AiResponderConfig, summaryDelayOf } from '../config';
+import { overallSentiment } from '../profile/profile-learning';
+import { SpendingService } from '../spending/spending.service';
+import {
+  SUMMARY_SYSTEM_PROMPT,
+  type SummaryText,
+  type TranscriptMessage,
+  deterministicSummary,
+  parseModelSummary,
+  transcriptText,
+  transcriptTopics,
+} from './summary-rules';
+
+export type SummaryOutcome = 'summarized' | 'not-idle' | 'up-to-date' | 'missing';
+
+export interface SummaryResult {
+  outcome: SummaryOutcome;
+  /** Who wrote the summary: a model name, "rules" (no model), or null when nothing was written. */
+  writtenBy: string | null;
+}
+
+interface TranscriptRow {
+  direction: 'inbound' | 'outbound';
+  content: string;
+  kind: MessageKind;
+  topics: string[];
+  sentiment: Sentiment | null;
+}
+
+const MAX_TRANSCRIPT_ROWS = 200;
+const SUMMARY_MAX_TOKENS = 400;
+/** Timers fire a little early or late; a conversation this close to its idle time counts as idle. */
+const IDLE_TOLERANCE_MS = 100;
+
+/**
+ * Conversation summaries (ARCHITECTURE §5 step 9): the reply pipeline re-schedules one job per
+ * conversation after each message (deduplicated, delayed SUMMARY_DELAY_MS); when it runs on a
+ * conversation that has gone idle it writes summary, key outcomes, next steps, topics, sentiment and
+ * end time, using the primary model when one is available and affordable, else rules.
+ */
+@Injectable()
+export class SummariesService {
+  private readonly logger = new Logger(SummariesService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly queues: JobQueues,
+    private readonly catalog: ModelCatalogService,
+    private readonly spending: SpendingService,
+    @Inject(CHAT_MODEL) private readonly openAi: ChatModel | null,
+    @Inject(CONFIG) private readonly config: AiResponderConfig,
+  ) {}
+
+  /** (Re-)schedules the summary of a conversation: one delayed job per conversation, pushed back on each call. */
+  async schedule(conversationId: string, delayMs: number = summaryDelayOf(this.config)): Promise<void> {
+    await this.queues.enqueue('conversation.summarize', { conversationId }, { delay: delayMs });
+  }
+
+  async summarize(conversationId: string, job?: Job): Promise<SummaryResult> {
+    const conversation = await this.dataSource.getRepository(Conversation).findOneBy({ id: conversationId });
+    if (conversation === null) return { outcome: 'missing', writtenBy: null };
+    const untilIdle = this.untilIdle(conversation.lastMessageAt);
+    if (untilIdle > 0) {
+      await this.reschedule(conversationId, untilIdle, job);
+      return { outcome: 'not-idle', writtenBy: null };
+    }
+    if (conversation.summarizedAt !== null && conversation.summarizedAt >= conversation.lastMessageAt) {
+      return { outcome: 'up-to-date', writtenBy: null };
+    }
+
+    const rows = await this.dataSource.query<TranscriptRow[]>(
+      `SELECT "direction", "content", "kind", "topics", "sentiment" FROM (
+         SELECT * FROM "messages" WHERE "conversation_id" = $1 ORDER BY "created_at" DESC, "id" DESC LIMIT $2
+       ) latest ORDER BY "created_at", "id"`,
+      [conversationId, MAX_TRANSCRIPT_ROWS],
+    );
+    const user = await this.dataSource.getRepository(User).findOneBy({ id: conversation.userId });
+    const topics = transcriptTopics(conversation.topics, rows);
+    const sentiment = overallSentiment(
+      rows.flatMap((row) => (row.direction === 'inbound' && row.sentiment !== null ? [row.sentiment] : [])),
+    );
+    const where = [
+      conversation.region ?? user?.region,
+      user?.hardinessZone ? `zone ${user.hardinessZone}` : null,
+    ]
+      .filter(Boolean)
+      .join(', ');
+    const owner = { userId: conversation.userId, conversationId, isTestUser: conversation.isTestUser };
+    const fromModel = rows.length === 0 ? null : await this.modelSummary(rows, owner);
+    const text: SummaryText = fromModel?.text ?? deterministicSummary(rows, topics, where || null);
+
+    const written = await this.dataSource.transaction(async (manager) => {
+      // The same lock the inbound path takes to continue a conversation: a message arriving now
+      // either lands before this check (not idle any more) or opens a new conversation.
+      await manager
+        .createQueryBuilder(User, 'u')
+        .select('u.id')
+        .where('u.id = :id', { id: conversation.userId })
+        .setLock('pessimistic_write')
+        .getOne();
+      const current = await manager.findOneBy(Conversation, { id: conversationId });
+      if (current === null) return false;
+      if (current.lastMessageAt.getTime() !== conversation.lastMessageAt.getTime()) return false;
+      await manager.update(
+        Conversation,
+        { id: conversationId },
+        {
+          summary: text.summary,
+          keyOutcomes: text.keyOutcomes.join('\n') || null,
+          nextSteps: text.nextSteps.join('\n') || null,
+          topics,
+          sentiment,
+          endedAt: current.lastMessageAt,
+          summarizedAt: new Date(),
+        },
+      );
+      return true;
+    });
+    if (!written) {
+      await this.reschedule(conversationId, summaryDelayOf(this.config), job);
+      return { outcome: 'not-idle', writtenBy: null };
+    }
+    return { outcome: 'summarized', writtenBy: fromModel?.model ?? 'rules' };
+  }
+
+  private untilIdle(lastMessageAt: Date): number {
+    const idleAt = lastMessageAt.getTime() + this.config.conversationIdleTimeoutMs;
+    const remaining = idleAt - Date.now();
+    return remaining > IDLE_TOLERANCE_MS ? remaining : 0;
+  }
+
+  /**
+   * Runs again later. While this job is active its deduplication key would swallow the new job, so
+   * the key is released first (only if it is still this job's).
+   */
+  private async reschedule(conversationId: string, delayMs: number, job?: Job): Promise<void> {
+    await job?.removeDeduplicationKey();
+    await this.schedule(conversationId, delayMs);
+  }
+
+  /** The primary model's summary, when there is an OpenAI key and budget; null to use the rules. */
+  private async modelSummary(
+    rows: readonly TranscriptMessage[],
+    owner: { userId: string; conversationId: string; isTestUser: boolean },
+  ): Promise<{ text: SummaryText; model: string } | null> {
+    if (this.openAi === null) return null;
+    if ((await this.spending.state()).reached) return null;
+    const { primary } = await this.catalog.replyModels(null);
+    const transcript = rows.map((row) =>
+      row.direction === 'inbound' ? { ...row, content: delimitGardenerText(row.content) } : row,
+    );
+    const started = Date.now();
+    const record = { ...owner, purpose: 'summary' as const, tier: 'primary' as const, messageId: null };
+    try {
+      const result = await this.openAi.complete({
+        model: primary.name,
+        messages: [
+          { role: 'system', content: SUMMARY_SYSTEM_PROMPT },
+          { role: 'user', content: transcriptText(transcript) },
+        ],
+        maxTokens: SUMMARY_MAX_TOKENS,
+        temperature: 0.2,
+        timeoutMs: this.config.llmTimeoutMs,
+      });
+      await this.spending.record({
+        ...record,
+        model: result.model,
+        promptTokens: result.promptTokens,
+        completionTokens: result.completionTokens,
+        cost: costOfResult(result, primary.price),
+        latencyMs: Date.now() - started,
+        error: null,
+      });
+      const text = parseModelSummary(result.content);
+      if (text === null) this.logger.warn(`Summary model ${result.model} did not answer JSON; using rules`);
+      return text === null ? null : { text, model: result.model };
+    } catch (error) {
+      if (!(error instanceof LlmError)) throw error;
+      await this.spending.record({
+        ...record,
+        model: primary.name,
+        promptTokens: 0,
+        completionTokens: 0,
+        cost: 0,
+        latencyMs: Date.now() - started,
+        error: `${error.kind}: ${error.message}`.slice(0, 500),
+      });
+      this.logger.warn(`Summary model ${primary.name} failed (${error.kind}); using rules`);
+      return null;
+    }
+  }
+}
