@@ -4,7 +4,14 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const services = ['api-gateway', 'sms-gateway', 'ai-responder', 'survey-scheduler', 'image-processor', 'monitor'];
+const services = [
+  'api-gateway',
+  'sms-gateway',
+  'ai-responder',
+  'survey-scheduler',
+  'image-processor',
+  'monitor',
+];
 
 const serviceBoundary = (self) => ({
   files: [`services/${self}/**/*.ts`],
@@ -15,8 +22,14 @@ const serviceBoundary = (self) => ({
         patterns: services
           .filter((s) => s !== self)
           .flatMap((s) => [
-            { group: [`@sprout/${s}`, `@sprout/${s}/*`], message: 'Services never import each other: talk through queues.' },
-            { group: [`**/services/${s}/**`, `../../${s}/**`, `../${s}/**`], message: 'Services never import each other: talk through queues.' },
+            {
+              group: [`@sprout/${s}`, `@sprout/${s}/*`],
+              message: 'Services never import each other: talk through queues.',
+            },
+            {
+              group: [`**/services/${s}/**`, `../../${s}/**`, `../${s}/**`],
+              message: 'Services never import each other: talk through queues.',
+            },
           ]),
       },
     ],
@@ -25,7 +38,16 @@ const serviceBoundary = (self) => ({
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '**/.data/**', '**/.nx/**', '**/coverage/**', '**/*.cjs', '**/*.mjs', '**/*.js'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/.data/**',
+      '**/.nx/**',
+      '**/coverage/**',
+      '**/*.cjs',
+      '**/*.mjs',
+      '**/*.js',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -38,14 +60,23 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
-      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/require-await': 'off',
     },
   },
   {
     // Nest and TypeORM read constructor parameter types at run time: type-only imports would erase them.
-    files: ['services/**/*.ts', 'libs/platform/**/*.ts', 'libs/domain/**/*.ts', 'libs/testing/**/*.ts', 'tools/**/*.ts'],
+    files: [
+      'services/**/*.ts',
+      'libs/platform/**/*.ts',
+      'libs/domain/**/*.ts',
+      'libs/testing/**/*.ts',
+      'tools/**/*.ts',
+    ],
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
   {
@@ -68,8 +99,28 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@sprout/domain', '@sprout/platform', '@sprout/llm', '@sprout/sms', '@sprout/gardening'], message: 'Web apps use @sprout/ui and @sprout/contracts only: server code stays on the server.' },
-            { group: ['**/services/**', '@sprout/api-gateway', '@sprout/sms-gateway', '@sprout/ai-responder', '@sprout/survey-scheduler', '@sprout/image-processor', '@sprout/monitor'], message: 'Web apps never import a service.' },
+            {
+              group: [
+                '@sprout/domain',
+                '@sprout/platform',
+                '@sprout/llm',
+                '@sprout/sms',
+                '@sprout/gardening',
+              ],
+              message: 'Web apps use @sprout/ui and @sprout/contracts only: server code stays on the server.',
+            },
+            {
+              group: [
+                '**/services/**',
+                '@sprout/api-gateway',
+                '@sprout/sms-gateway',
+                '@sprout/ai-responder',
+                '@sprout/survey-scheduler',
+                '@sprout/image-processor',
+                '@sprout/monitor',
+              ],
+              message: 'Web apps never import a service.',
+            },
             { group: ['**/libs/domain/**'], message: 'Web apps never import libs/domain.' },
           ],
         },

@@ -29,7 +29,10 @@ module.exports = (projectDir) => ({
   transformIgnorePatterns: ['/node_modules/(?!(eld)/)'],
   moduleNameMapper: {
     '^@sprout/testing/browser$': path.join(root, 'libs/testing/src/browser/index.ts'),
-    '^@sprout/(platform|domain|contracts|gardening|llm|sms|ui|testing)$': path.join(root, 'libs/$1/src/index.ts'),
+    '^@sprout/(platform|domain|contracts|gardening|llm|sms|ui|testing)$': path.join(
+      root,
+      'libs/$1/src/index.ts',
+    ),
   },
   testTimeout: 60_000,
   maxWorkers: 2,
