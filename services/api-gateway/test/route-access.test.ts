@@ -20,7 +20,7 @@ const PUBLIC_ROUTES: ReadonlyArray<{ method: string | RegExp; url: string | RegE
   // The built web apps and their assets.
   {
     method: /^(GET|HEAD)$/,
-    url: /^\/(|\*|live|consent|location-test|admin|admin\/\*|admin\/assets\/\*|assets\/\*|ai-conversation-simulator|mobile-conversation\/\*)$/,
+    url: /^\/(|\*|live|consent|location-test|admin|admin\/\*|admin\/assets\/\*|assets\/\*|ai-conversation-simulator|mobile-conversation\/\*|users)$/,
   },
 ];
 

@@ -1,0 +1,46 @@
+// The simulator's and the mobile chat's texts (spec 001 §2, §5, §8).
+
+export const simulatorTexts = {
+  nameRequired: 'Please enter a test user name',
+  sendRequirements: 'Please select a user and enter a message or image URL',
+  messageRequired: 'Please enter a message',
+  loadingConversation: 'Loading conversation...',
+  loadingUsers: 'Loading test users...',
+  redirecting: 'Redirecting to login...',
+  createFailed: { prefix: 'Failed to create user', fallback: 'Failed to create test user' },
+  sendFailed: { prefix: 'Failed to send message', fallback: 'Failed to send message' },
+  deleteFailed: { prefix: 'Failed to delete user', fallback: 'Failed to delete test user' },
+  copyFailed: 'Copy Failed',
+  noReply: { title: 'No Reply', description: 'Sprout sent no reply to this message.' },
+} as const;
+
+/** What an image sent without text asks; the server stores the same text. */
+export const IMAGE_ONLY_MESSAGE = 'What can you tell me about this image?';
+/** The content type sent with an image URL (spec 001 §5). */
+export const IMAGE_CONTENT_TYPE = 'image/jpeg';
+
+/** The model select's value for "answer with the live model" (Radix Select items need a non-empty value). */
+export const LIVE_MODEL_VALUE = 'live';
+export const LIVE_MODEL_LABEL = 'Default (live model)';
+
+/** Offered when Model Management has no models to list. */
+export const COMMON_OPENAI_MODELS = [
+  'gpt-4o-mini',
+  'gpt-4o',
+  'gpt-4.1',
+  'gpt-4.1-mini',
+  'gpt-4.1-nano',
+  'gpt-3.5-turbo',
+] as const;
+
+export const HOW_TO_USE = [
+  'Create a test user. Pick a model to try it, or keep the live model.',
+  'Select the user and text Sprout as a gardener would. Add an image URL to test photo questions.',
+  'Replies come from the same pipeline as real SMS, with tokens and cost on each one.',
+  'Copy the mobile chat link to continue the conversation on a phone-sized screen.',
+  "Test users' replies are never texted; their data shows under Test Data Mode.",
+] as const;
+
+/** The address of a test user's mobile chat. */
+export const mobileChatPath = (userId: string): string =>
+  `/mobile-conversation/${encodeURIComponent(userId)}`;
