@@ -35,5 +35,4 @@ module.exports = (projectDir) => ({
     ),
   },
   testTimeout: 60_000,
-  maxWorkers: 2,
 });
