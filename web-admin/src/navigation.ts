@@ -42,24 +42,6 @@ export interface UpcomingCapability {
 }
 
 export const upcomingCapabilities = {
-  '/admin/users': {
-    title: 'User Management',
-    summary: 'Find any gardener by phone number and see their profile, engagement and conversations.',
-    willShow: [
-      'Users, active users (24 hours), new users (this week), total messages and engagement rate',
-      'A searchable, sortable user table with engagement levels',
-      'Per-user profile, analytics for 30 days and conversation history',
-    ],
-  },
-  '/admin/messages': {
-    title: 'Messages and Conversations',
-    summary: 'Every conversation with its messages, delivery status, sentiment and topics.',
-    willShow: [
-      'Total messages, messages today, response rate and failed messages',
-      'A searchable, paginated conversation list',
-      'Conversation details and a delivery status check for inactive users',
-    ],
-  },
   '/admin/surveys': {
     title: 'Survey Campaigns',
     summary: 'Surveys delivered inside conversations to existing or new users.',
@@ -76,42 +58,6 @@ export const upcomingCapabilities = {
       'Models with prices, max tokens, Live and Fallback badges',
       'Daily spend against the limit',
       'Usage and cost per model',
-    ],
-  },
-  '/admin/ai-simulator': {
-    title: 'Conversation Testing',
-    summary: 'Talk to Sprout as a simulated test user, with images, tokens and cost per reply.',
-    willShow: [
-      'Test users with their mobile chat links',
-      'The conversation with each reply’s tokens and cost',
-      'User analytics and profile',
-    ],
-  },
-  '/admin/validation-test': {
-    title: 'Message Validation',
-    summary: 'Check how Sprout judges an incoming message before it answers.',
-    willShow: [
-      'Validity, response type and confidence',
-      'Issues with severity and suggested corrections',
-      'Seven example messages',
-    ],
-  },
-  '/admin/input-processing': {
-    title: 'Input Processing',
-    summary: 'See how a message is enhanced with the gardener’s context before the model reads it.',
-    willShow: [
-      'Original and enhanced message',
-      'Applied enhancements and validation results',
-      'Six example messages',
-    ],
-  },
-  '/admin/location-test': {
-    title: 'Location Detection',
-    summary: 'Test which location Sprout reads from a message.',
-    willShow: [
-      'Detected location, type and confidence',
-      'Whether the sender refused to share a location',
-      'Eight example messages',
     ],
   },
   '/admin/fallback-monitoring': {

@@ -5,7 +5,14 @@ import DashboardPage from './pages/DashboardPage';
 import LoginPage from './pages/LoginPage';
 import MobileConversationPage from './pages/MobileConversationPage';
 import NotFoundPage from './pages/NotFoundPage';
+import SimulatorPage from './pages/simulator/SimulatorPage';
+import AdminLocationTestPage from './pages/testers/AdminLocationTestPage';
+import InputProcessingPage from './pages/testers/InputProcessingPage';
+import ValidationTestPage from './pages/testers/ValidationTestPage';
 import UpcomingPage from './pages/UpcomingPage';
+import MessagesPage from './pages/messages/MessagesPage';
+import UsersPage from './pages/users/UsersPage';
+import UsersRedirect from './pages/users/UsersRedirect';
 
 const upcomingRoutes: RouteObject[] = (Object.keys(upcomingCapabilities) as UpcomingPath[]).map((path) => ({
   path,
@@ -19,11 +26,19 @@ export const routes: RouteObject[] = [
     element: <AdminLayout />,
     children: [
       { path: '/admin/dashboard', element: <DashboardPage /> },
+      { path: '/admin/users', element: <UsersPage /> },
+      { path: '/admin/messages', element: <MessagesPage /> },
+      { path: '/admin/location-test', element: <AdminLocationTestPage /> },
+      { path: '/admin/validation-test', element: <ValidationTestPage /> },
+      { path: '/admin/input-processing', element: <InputProcessingPage /> },
       ...upcomingRoutes,
+      { path: '/admin/ai-simulator', element: <SimulatorPage /> },
       // The simulator has a second address outside /admin (spec 000 §2).
-      { path: '/ai-conversation-simulator', element: <UpcomingPage path="/admin/ai-simulator" /> },
+      { path: '/ai-conversation-simulator', element: <SimulatorPage /> },
     ],
   },
   { path: '/mobile-conversation/:userId', element: <MobileConversationPage /> },
+  // The Messages screen links a conversation's phone to /users?search={phone} (spec 000).
+  { path: '/users', element: <UsersRedirect /> },
   { path: '*', element: <NotFoundPage /> },
 ];

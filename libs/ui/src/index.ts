@@ -87,3 +87,15 @@ export {
   TooltipProvider,
   TooltipTrigger,
 } from './components/tooltip';
+
+export { LocationTest } from './location-test/location-test';
+export { LOCATION_TEST_FAILED, testLocation } from './location-test/location-test-api';
+export {
+  formatConfidence,
+  LOCATION_EXAMPLE_KIND_LABELS,
+  LOCATION_TEST_EXAMPLES,
+  locationTestErrorText,
+  type LocationExampleKind,
+  type LocationTestExample,
+} from './location-test/location-test-examples';
+export { useLocationTest } from './location-test/use-location-test';

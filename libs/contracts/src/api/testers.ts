@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import type { IsoDateTime } from './common';
 
+// What validateMessage answers: the spec's seven kinds, plus valid small talk, a bare location
+// reply and a text command, which the pipeline answers without a model call.
 export const VALIDATION_RESPONSE_TYPES = [
-  'valid',
+  'gardening_question',
+  'conversational',
+  'location_reply',
+  'command',
   'too_short',
   'spam',
   'non_gardening',

@@ -1,0 +1,18 @@
+import type { LocationTestResult } from '@sprout/contracts';
+import { ApiError, apiJson } from '../api/client';
+
+/** The spec's thrown text when the location test fails (spec 001 §8). */
+export const LOCATION_TEST_FAILED = 'Failed to test location detection';
+
+/**
+ * POST /api/test-location. Any failure (an error answer or no answer at all) raises an error whose
+ * message is LOCATION_TEST_FAILED; an ApiError keeps the status and the server's body for detail.
+ */
+export async function testLocation(message: string): Promise<LocationTestResult> {
+  try {
+    return await apiJson<LocationTestResult>('POST', '/api/test-location', { message });
+  } catch (error) {
+    if (error instanceof ApiError) throw new ApiError(error.status, '', error.bodyText, LOCATION_TEST_FAILED);
+    throw new Error(LOCATION_TEST_FAILED, { cause: error });
+  }
+}

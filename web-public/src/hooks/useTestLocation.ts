@@ -1,6 +1,0 @@
-import { useMutation } from '@tanstack/react-query';
-import { testLocation } from '../api/location';
-
-export function useTestLocation() {
-  return useMutation({ mutationFn: testLocation });
-}
