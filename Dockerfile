@@ -1,0 +1,61 @@
+# syntax=docker/dockerfile:1
+# One image for every Sprout process; docker-compose.yml and k8s/ pick the command per service:
+#   node services/<service>/dist/main.js   (api-gateway, sms-gateway, ai-responder, survey-scheduler,
+#                                           image-processor, monitor)
+#   node tools/dist/migrate.js             (migrations, one-shot)
+#   node tools/dist/seed.js --users N      (demo data, one-shot)
+#   node tools/dist/edge.main.js           (the one-origin edge)
+#   node libs/testing/dist/fakes/fake-twilio.main.js   (the SMS sandbox)
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# --- deps: the full dependency tree, from the lock file only (cached until a manifest changes)
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+# Every workspace's manifest (add a line when a workspace is added).
+COPY libs/platform/package.json libs/platform/
+COPY libs/domain/package.json libs/domain/
+COPY libs/contracts/package.json libs/contracts/
+COPY libs/gardening/package.json libs/gardening/
+COPY libs/llm/package.json libs/llm/
+COPY libs/sms/package.json libs/sms/
+COPY libs/ui/package.json libs/ui/
+COPY libs/testing/package.json libs/testing/
+COPY services/api-gateway/package.json services/api-gateway/
+COPY services/sms-gateway/package.json services/sms-gateway/
+COPY services/ai-responder/package.json services/ai-responder/
+COPY services/survey-scheduler/package.json services/survey-scheduler/
+COPY services/image-processor/package.json services/image-processor/
+COPY services/monitor/package.json services/monitor/
+COPY web-public/package.json web-public/
+COPY web-admin/package.json web-admin/
+COPY tools/package.json tools/
+COPY e2e/package.json e2e/
+RUN npm ci --no-audit --no-fund
+
+# --- build: every package's dist (Node services compiled by SWC, web apps by Vite)
+FROM deps AS build
+ENV NX_DAEMON=false NX_NO_CLOUD=true
+COPY . .
+RUN npx nx run-many -t build --outputStyle=static
+
+# --- prune: the same tree with production dependencies only
+FROM build AS prune
+RUN npm prune --omit=dev --no-audit --no-fund \
+  && rm -rf .nx
+
+# --- runtime
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=prune --chown=node:node /app /app
+USER node
+EXPOSE 3000 3001 3002 3003 3004 3005 8080
+# Every service answers /health/live and /health/ready on its PORT.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "services/api-gateway/dist/main.js"]

@@ -1,0 +1,229 @@
+// npm start: the whole product on one origin (http://localhost:8080), from a fresh checkout.
+// Installs dependencies, finds or starts Postgres and Redis, builds, migrates, seeds demo data
+// once, runs the SMS sandbox and all six services, and the edge in front of them. Ctrl-C stops it.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import {
+  DATA_DIR,
+  ROOT,
+  StackError,
+  ensureDependencies,
+  findFreePort,
+  persistentSecret,
+  portIsFree,
+  resolveDataServices,
+  say,
+} from './lib/stack.mjs';
+import { NPX, formatDuration, runOrFail, startChild, stopChild, waitForReady } from './lib/proc.mjs';
+
+const SERVICES = [
+  { name: 'api-gateway', port: 3000 },
+  { name: 'sms-gateway', port: 3001 },
+  { name: 'ai-responder', port: 3002 },
+  { name: 'survey-scheduler', port: 3003 },
+  { name: 'image-processor', port: 3004 },
+  { name: 'monitor', port: 3005 },
+];
+const SANDBOX_ACCOUNT_SID = 'AC00000000000000000000000000000000';
+const DEMO_USERS = Number(process.env.SEED_USERS ?? 2000);
+
+const startedAt = Date.now();
+const children = [];
+let dataServices = null;
+let edge = null;
+let stopping = false;
+
+async function shutdown(code) {
+  if (stopping) return;
+  stopping = true;
+  say('stopping: services first, then the data services this run started');
+  if (edge) await new Promise((resolve) => edge.close(resolve).closeAllConnections());
+  await Promise.all(children.map((child) => stopChild(child)));
+  if (dataServices) await dataServices.stop();
+  fs.rmSync(path.join(DATA_DIR, 'sandbox.json'), { force: true });
+  say('stopped');
+  process.exit(code);
+}
+
+/** The admin login; a generated password is shown in full only on the start that created it. */
+function adminLogin() {
+  const username = process.env.ADMIN_USERNAME || 'admin';
+  if (process.env.ADMIN_PASSWORD) {
+    return { username, password: process.env.ADMIN_PASSWORD, shown: 'the password in ADMIN_PASSWORD' };
+  }
+  const secret = persistentSecret('admin-password', { bytes: 12 });
+  return {
+    username,
+    password: secret.value,
+    shown: secret.created
+      ? `${secret.value}  (generated now and kept in .data/admin-password)`
+      : 'the password in .data/admin-password',
+  };
+}
+
+async function main() {
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void shutdown(0));
+
+  const phases = [];
+  const phase = (label, ms) => {
+    phases.push(`${label} ${formatDuration(ms)}`);
+    say(`${label}: ${formatDuration(ms)}`);
+  };
+
+  let t = Date.now();
+  ensureDependencies();
+  phase('dependencies', Date.now() - t);
+
+  const port = Number(process.env.PORT || 8080);
+  if (!(await portIsFree(port, '0.0.0.0'))) {
+    throw new StackError(`port ${port} is already in use; stop what uses it or run with PORT=<another port>`);
+  }
+
+  t = Date.now();
+  dataServices = await resolveDataServices({ purpose: 'start' });
+  const { databaseUrl, redisUrl } = dataServices;
+  phase('postgres and redis', Date.now() - t);
+
+  phase(
+    'build',
+    runOrFail('the build', NPX, ['nx', 'run-many', '-t', 'build', '--outputStyle=static'], {
+      env: process.env,
+    }),
+  );
+
+  const baseEnv = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl };
+  phase('migrate', runOrFail('migrations', process.execPath, ['tools/dist/migrate.js'], { env: baseEnv }));
+  phase(
+    'demo data',
+    runOrFail(
+      'seeding demo data',
+      process.execPath,
+      ['tools/dist/seed.js', '--once', '--users', String(DEMO_USERS)],
+      {
+        env: baseEnv,
+      },
+    ),
+  );
+
+  const publicBaseUrl = (process.env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  const admin = adminLogin();
+  const serviceEnv = {
+    ...baseEnv,
+    PUBLIC_BASE_URL: publicBaseUrl,
+    ADMIN_USERNAME: admin.username,
+    ADMIN_PASSWORD: admin.password,
+    SESSION_SECRET: process.env.SESSION_SECRET || persistentSecret('session-secret', { bytes: 32 }).value,
+  };
+
+  // The SMS sandbox: the fake Twilio, reached by the real twilio SDK through TWILIO_API_BASE_URL.
+  const sandbox = !process.env.TWILIO_ACCOUNT_SID || !process.env.TWILIO_AUTH_TOKEN;
+  let sandboxInfo = null;
+  const width = Math.max(...SERVICES.map((s) => s.name.length), 'fake-twilio'.length);
+  if (sandbox) {
+    const fakePath = path.join(ROOT, 'libs/testing/dist/fakes/fake-twilio.main.js');
+    if (!fs.existsSync(fakePath))
+      throw new StackError(`the SMS sandbox is missing: ${fakePath} (did the build run?)`);
+    const fakePort = await findFreePort(3010, { avoid: SERVICES.map((s) => s.port) });
+    const accountSid = SANDBOX_ACCOUNT_SID;
+    const authToken = process.env.TWILIO_AUTH_TOKEN || persistentSecret('twilio-sandbox-auth-token').value;
+    const phoneNumber = process.env.TWILIO_PHONE_NUMBER || '+15005550006';
+    const fake = startChild('fake-twilio', process.execPath, [fakePath], {
+      env: {
+        ...process.env,
+        FAKE_TWILIO_PORT: String(fakePort),
+        FAKE_TWILIO_HOST: '127.0.0.1',
+        TWILIO_ACCOUNT_SID: accountSid,
+        TWILIO_AUTH_TOKEN: authToken,
+      },
+      index: SERVICES.length,
+      width,
+    });
+    children.push(fake);
+    Object.assign(serviceEnv, {
+      TWILIO_ACCOUNT_SID: accountSid,
+      TWILIO_AUTH_TOKEN: authToken,
+      TWILIO_PHONE_NUMBER: phoneNumber,
+      TWILIO_API_BASE_URL: `http://127.0.0.1:${fakePort}`,
+      // Sandbox MMS media live on the fake Twilio, on this machine.
+      IMAGE_FETCH_ALLOW_PRIVATE_HOSTS: process.env.IMAGE_FETCH_ALLOW_PRIVATE_HOSTS || '127.0.0.1,::1',
+    });
+    sandboxInfo = { fakeTwilioUrl: `http://127.0.0.1:${fakePort}`, publicBaseUrl, phoneNumber };
+  }
+
+  // Default ports when free, else the next free ones: only the edge and this script need them.
+  const taken = [port];
+  for (const service of SERVICES) {
+    service.actualPort = await findFreePort(service.port, { avoid: taken });
+    taken.push(service.actualPort);
+  }
+
+  t = Date.now();
+  SERVICES.forEach((service, index) => {
+    const main = path.join(ROOT, 'services', service.name, 'dist/main.js');
+    if (!fs.existsSync(main)) throw new StackError(`${main} is missing (did the build run?)`);
+    service.child = startChild(service.name, process.execPath, [main], {
+      env: { ...serviceEnv, PORT: String(service.actualPort) },
+      cwd: path.join(ROOT, 'services', service.name),
+      index,
+      width,
+    });
+    children.push(service.child);
+  });
+
+  const { createEdge } = createRequire(import.meta.url)(path.join(ROOT, 'tools/dist/edge.js'));
+  const portOf = (name) => SERVICES.find((s) => s.name === name).actualPort;
+  edge = createEdge({
+    apiGatewayUrl: `http://127.0.0.1:${portOf('api-gateway')}`,
+    smsGatewayUrl: `http://127.0.0.1:${portOf('sms-gateway')}`,
+  });
+  await new Promise((resolve, reject) => {
+    edge.once('error', reject);
+    edge.listen(port, '0.0.0.0', resolve);
+  });
+
+  const results = await Promise.all(
+    SERVICES.map(async (service) => ({
+      service,
+      ...(await waitForReady(`http://127.0.0.1:${service.actualPort}/health/ready`, {
+        child: service.child,
+      })),
+    })),
+  );
+  const failed = results.filter((r) => !r.ok);
+  if (failed.length > 0) {
+    throw new StackError(`not ready: ${failed.map((r) => `${r.service.name} ${r.reason}`).join('; ')}`);
+  }
+  phase('services ready', Date.now() - t);
+
+  if (sandboxInfo)
+    fs.writeFileSync(path.join(DATA_DIR, 'sandbox.json'), `${JSON.stringify(sandboxInfo, null, 2)}\n`);
+
+  const lines = [
+    '',
+    `  Sprout is running at http://localhost:${port}  (admin console: http://localhost:${port}/admin)`,
+    `  Admin login: ${admin.username} / ${admin.shown}`,
+    `  Postgres: ${dataServices.sources.database}, Redis: ${dataServices.sources.redis}; ` +
+      `AI: ${process.env.OPENAI_API_KEY ? 'OpenAI' : 'the offline advisor (no OPENAI_API_KEY)'}; ` +
+      `SMS: ${sandbox ? 'sandbox (fake Twilio; try `npm run sms -- "When do I plant garlic?"`)' : 'Twilio'}`,
+    `  Started in ${formatDuration(Date.now() - startedAt)} (${phases.join(', ')}). Ctrl-C stops everything.`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  // A service that dies takes the stack down: half a product is more confusing than none.
+  for (const child of children) {
+    void child.exited.then(({ code, signal }) => {
+      if (stopping) return;
+      say(`a child process exited (${code ?? signal}); stopping everything`);
+      void shutdown(1);
+    });
+  }
+}
+
+main().catch(async (error) => {
+  process.stderr.write(
+    `\nnpm start failed: ${error instanceof StackError ? error.message : (error?.stack ?? error)}\n`,
+  );
+  await shutdown(1);
+});

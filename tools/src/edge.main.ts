@@ -1,0 +1,20 @@
+import { createEdge } from './edge';
+
+// Entry point of the edge as its own process (docker compose, Kubernetes); `npm start` runs it in-process.
+const port = Number(process.env.PORT ?? 8080);
+const edge = createEdge({
+  apiGatewayUrl: process.env.API_GATEWAY_URL ?? 'http://127.0.0.1:3000',
+  smsGatewayUrl: process.env.SMS_GATEWAY_URL ?? 'http://127.0.0.1:3001',
+});
+
+edge.listen(port, '0.0.0.0', () => {
+  process.stdout.write(`edge listening on :${port}\n`);
+});
+
+const shutdown = (): void => {
+  edge.close(() => process.exit(0));
+  edge.closeIdleConnections();
+  setTimeout(() => process.exit(0), 10_000).unref();
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
