@@ -213,10 +213,11 @@ describe('with seeded conversations', () => {
     expect(await page.getByTestId('conversation-total').count()).toBe(0);
 
     await search().fill('5550202');
-    await page.waitForFunction(
-      () => document.querySelectorAll('[data-testid="conversation-row"]').length === 1,
-    );
-    expect(await rows().first().getAttribute('data-conversation-id')).toBe(seed.conversationIds.succulents);
+    // One row was already showing (garlic): wait for the new answer's row, then count.
+    await page
+      .locator(`[data-testid="conversation-row"][data-conversation-id="${seed.conversationIds.succulents}"]`)
+      .waitFor();
+    expect(await rows().count()).toBe(1);
 
     await search().fill('zucchini blossom');
     const empty = page.getByTestId('conversations-empty');

@@ -50,7 +50,8 @@ describe('landing page', () => {
   it('reveals the six sample messages one every 800 ms', async () => {
     const start = new Date('2025-05-01T10:00:00Z');
     await page.clock.install({ time: start });
-    await page.clock.pauseAt(start);
+    // Pause ahead of the install time: the clock runs meanwhile, and pausing in its past throws.
+    await page.clock.pauseAt(new Date(start.getTime() + 60_000));
     await page.goto('/');
     await page.getByTestId('sample-conversation').waitFor();
     expect(await sampleMessages().count()).toBe(0);
