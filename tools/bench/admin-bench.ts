@@ -1,0 +1,764 @@
+// `npm run bench:admin`: the admin Users and Messages endpoints on 1M users, 2M conversations
+// and 10M messages. Seeds (or reuses) a database of its own, boots api-gateway in-process on
+// loopback with a logged-in admin session, then for every endpoint measures p50/p95 under
+// concurrent polling (HTTP, clients in a worker thread) and the same answer's hand-written SQL
+// run straight through pg at the same concurrency. Prints a table and writes
+// bench-results/admin.json.
+//
+// Options: --scale=<fraction of the full size, default 1> --db=<database, default sprout_bench>
+// --reseed --seed-only --concurrency=<8> --requests=<400 per endpoint and mode> --max-seconds=<30 per run>
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { Client } from 'pg';
+import { runMigrations } from '@sprout/domain';
+import { createServiceApp } from '@sprout/platform';
+import { Redis } from 'ioredis';
+import { AdminConversationsModule } from '../../services/api-gateway/src/admin-conversations/admin-conversations.module';
+import { AdminUsersModule } from '../../services/api-gateway/src/admin-users/admin-users.module';
+import { AppModule, SERVICE_NAME } from '../../services/api-gateway/src/app.module';
+import { loadApiGatewayConfig } from '../../services/api-gateway/src/config';
+import { readSeedState, seed, sizeFor, type SeedSize, type SeedState } from './admin-seed';
+
+const ROOT = path.resolve(__dirname, '../..');
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+const P95_TARGET_MS = 50;
+const RATIO_TARGET = 2;
+
+interface Options {
+  scale: number;
+  database: string;
+  reseed: boolean;
+  seedOnly: boolean;
+  concurrency: number;
+  requests: number;
+  maxSeconds: number;
+}
+
+const parseOptions = (argv: string[]): Options => {
+  const flags = new Map<string, string>();
+  for (const arg of argv) {
+    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
+    if (!match?.[1]) throw new Error(`Unknown argument ${arg}`);
+    flags.set(match[1], match[2] ?? 'true');
+  }
+  const number = (name: string, fallback: number): number => {
+    const raw = flags.get(name);
+    const value = raw === undefined ? fallback : Number(raw);
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
+    return value;
+  };
+  const scale = number('scale', 1);
+  return {
+    scale,
+    database:
+      flags.get('db') ?? (scale === 1 ? 'sprout_bench' : `sprout_bench_${String(scale).replace('.', '_')}`),
+    reseed: flags.has('reseed'),
+    seedOnly: flags.has('seed-only'),
+    concurrency: Math.round(number('concurrency', 8)),
+    requests: Math.round(number('requests', 400)),
+    maxSeconds: number('max-seconds', 30),
+  };
+};
+
+const log = (message: string): void => {
+  process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+};
+
+const withDatabaseName = (adminUrl: string, database: string): string => {
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+};
+
+// ---------------------------------------------------------------------------------------------
+// What is measured
+
+interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+interface Job {
+  url: string;
+  /** One statement, or several run in turn on one connection. */
+  sql: Statement | Statement[];
+}
+
+interface Scenario {
+  name: string;
+  /** The request the console makes, as a template for the table. */
+  route: string;
+  jobs: (i: number) => Job;
+  /** A plain query for the same figure without rollups or bounds, run a few times for contrast. */
+  naive?: Statement;
+}
+
+interface Samples {
+  userIds: string[];
+  heavyUserIds: string[];
+  conversationIds: string[];
+  userSearches: string[];
+  conversationSearches: string[];
+  /** The planner's estimate of each conversation search's matches (decides exact count or not). */
+  searchEstimates: Map<string, number>;
+}
+
+const MESSAGE_METRICS = `('messages_inbound', 'messages_reply', 'messages_proactive')`;
+const USER_COLS = `u.id, u.phone_number, u.created_at, u.is_active, u.last_message_at, u.profile_completion_score,
+  u.zip_code, u.region, u.profile, u.is_test_user, u.total_messages, u.total_cost, u.average_sentiment`;
+const CONV_COLS = `c.id, c.user_id, c.message_count, c.started_at, c.ended_at, c.last_message_at, c.sentiment,
+  c.topics, c.summary, c.key_outcomes, c.next_steps, c.region, c.experience_level, c.model_used, c.is_test_user`;
+
+const floorHour = (d: Date): Date => new Date(Math.floor(d.getTime() / HOUR) * HOUR);
+const utcDay = (d: Date): Date => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+const pick = <T>(values: T[], i: number): T => {
+  const value = values[i % values.length];
+  if (value === undefined) throw new Error('no samples');
+  return value;
+};
+const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const phoneLike = (search: string): string => {
+  const digits = search.replace(/\D/g, '');
+  return search.startsWith('+') ? `+${digits}%` : `%${digits}%`;
+};
+
+/**
+ * A conversation search by hand: every word in summary, region or topics (the trigram-indexed
+ * expression), or the user's phone when the text can be part of one. `matches(limit)` lists
+ * (id, last_message_at), newest first per branch (or unordered for an estimate).
+ */
+const searchSql = (term: string): { values: string[]; matches: (limit: number | null) => string } => {
+  const words = term.split(/\s+/).filter((w) => w !== '');
+  const digits = term.replace(/\D/g, '');
+  const phone = /^[\d\s+().-]+$/.test(term) && digits.length >= (term.startsWith('+') ? 1 : 3);
+  const values = words.map((w) => `%${likeEscape(w)}%`);
+  if (phone) values.push(phoneLike(term));
+  return {
+    values,
+    matches: (limit) => {
+      const order = limit === null ? '' : `ORDER BY last_message_at DESC, id DESC LIMIT ${limit}`;
+      const text = `SELECT id, last_message_at FROM conversations WHERE is_test_user = false AND ${words
+        .map((_, i) => `conversation_search_text(summary, region, topics) ILIKE $${i + 1}`)
+        .join(' AND ')} ${order}`;
+      if (!phone) return text;
+      const byPhone = `SELECT c.id, c.last_message_at FROM users u JOIN conversations c ON c.user_id = u.id
+        WHERE u.is_test_user = false AND c.is_test_user = false AND u.phone_number LIKE $${words.length + 1}
+        ${limit === null ? '' : `ORDER BY c.last_message_at DESC, c.id DESC LIMIT ${limit}`}`;
+      return limit === null ? `${text} UNION ALL ${byPhone}` : `(${text}) UNION (${byPhone})`;
+    },
+  };
+};
+
+/** The hand-written SQL baselines: as few statements as the answer needs, as an expert would write them. */
+const scenarios = (samples: Samples): Scenario[] => {
+  const now = new Date();
+  const dayAgo = new Date(now.getTime() - DAY);
+  const weekAgo = new Date(now.getTime() - 7 * DAY);
+  const weekHead = new Date(floorHour(weekAgo).getTime() + HOUR);
+  const today = utcDay(now);
+  const yesterday = new Date(today.getTime() - DAY);
+  const dayHead = floorHour(dayAgo);
+  const dayHeadEnd = new Date(dayHead.getTime() + HOUR);
+  const activitySince = new Date(today.getTime() - 29 * DAY);
+
+  // A page: ids from a walk in list order (index-only on the covering index when browsing), rows
+  // read in full only for the page, with the user and the latest message.
+  const conversationPage = (ids: string, total: string, ctes = ''): string => `
+    WITH ${ctes} page AS (SELECT ${CONV_COLS} FROM (${ids}) p JOIN conversations c ON c.id = p.id)
+    SELECT t.total, r.* FROM (SELECT (${total}) AS total) t LEFT JOIN LATERAL (
+      SELECT p.*, u.phone_number, u.is_active, lm.content AS last_message
+        FROM page p JOIN users u ON u.id = p.user_id
+        LEFT JOIN LATERAL (SELECT m.content FROM messages m WHERE m.conversation_id = p.id
+                           ORDER BY m.created_at DESC LIMIT 1) lm ON true) r ON true`;
+  const CONVERSATIONS_TOTAL = `SELECT sum(count) FROM rollup_totals WHERE metric = 'conversations' AND is_test_user = false`;
+
+  return [
+    {
+      name: 'users: stat cards',
+      route: 'GET /api/admin/users/stats/overview?showTestUsers=false',
+      jobs: () => ({
+        url: '/api/admin/users/stats/overview?showTestUsers=false',
+        sql: {
+          text: `SELECT
+            (SELECT sum(count) FROM rollup_totals WHERE metric = 'users' AND is_test_user = false) AS total_users,
+            (SELECT count(*) FROM users WHERE is_test_user = false AND last_message_at >= $1) AS active_users,
+            (SELECT coalesce(sum(count), 0) FROM rollup_hourly WHERE metric = 'users' AND is_test_user = false AND hour >= $3)
+              + (SELECT count(*) FROM users WHERE created_at >= $2 AND created_at < $3 AND is_test_user = false) AS new_users,
+            (SELECT sum(count) FROM rollup_totals WHERE metric IN ${MESSAGE_METRICS} AND is_test_user = false) AS messages`,
+          values: [dayAgo, weekAgo, weekHead],
+        },
+      }),
+      naive: {
+        text: `SELECT (SELECT count(*) FROM users WHERE NOT is_test_user),
+                      (SELECT count(DISTINCT user_id) FROM messages WHERE NOT is_test_user AND created_at >= $1),
+                      (SELECT count(*) FROM users WHERE NOT is_test_user AND created_at >= $2),
+                      (SELECT count(*) FROM messages WHERE NOT is_test_user)`,
+        values: [dayAgo, weekAgo],
+      },
+    },
+    {
+      name: 'users: list (200 most recent)',
+      route: 'GET /api/admin/users?search=&showTestUsers=false',
+      jobs: () => ({
+        url: '/api/admin/users?search=&showTestUsers=false',
+        sql: {
+          text: `SELECT (SELECT sum(count) FROM rollup_totals WHERE metric = 'users' AND is_test_user = false) AS total, p.*
+                   FROM ((SELECT ${USER_COLS} FROM users u WHERE u.is_test_user = false AND u.last_message_at IS NOT NULL
+                           ORDER BY u.last_message_at DESC, u.id LIMIT 200)
+                         UNION ALL
+                         (SELECT ${USER_COLS} FROM users u WHERE u.is_test_user = false AND u.last_message_at IS NULL
+                           ORDER BY u.created_at DESC, u.id LIMIT 200) LIMIT 200) p`,
+          values: [],
+        },
+      }),
+      naive: {
+        text: `SELECT ${USER_COLS}, count(*) OVER () FROM users u WHERE NOT u.is_test_user
+                ORDER BY u.last_message_at DESC NULLS LAST LIMIT 200`,
+        values: [],
+      },
+    },
+    {
+      name: 'users: phone search',
+      route: 'GET /api/admin/users?search={digits}&showTestUsers=false',
+      jobs: (i) => {
+        const term = pick(samples.userSearches, i);
+        return {
+          url: `/api/admin/users?search=${encodeURIComponent(term)}&showTestUsers=false`,
+          sql: {
+            text: `SELECT (SELECT count(*) FROM (SELECT 1 FROM users u WHERE u.is_test_user = false AND u.phone_number LIKE $1 LIMIT 1001) s) AS total, p.*
+                     FROM ((SELECT ${USER_COLS} FROM users u WHERE u.is_test_user = false AND u.last_message_at IS NOT NULL AND u.phone_number LIKE $1
+                             ORDER BY u.last_message_at DESC, u.id LIMIT 200)
+                           UNION ALL
+                           (SELECT ${USER_COLS} FROM users u WHERE u.is_test_user = false AND u.last_message_at IS NULL AND u.phone_number LIKE $1
+                             ORDER BY u.created_at DESC, u.id LIMIT 200) LIMIT 200) p`,
+            values: [phoneLike(term)],
+          },
+        };
+      },
+    },
+    {
+      name: 'users: one user (detail)',
+      route: 'GET /api/admin/users/{id}',
+      jobs: (i) => {
+        const id = i % 5 === 0 ? pick(samples.heavyUserIds, i) : pick(samples.userIds, i);
+        return {
+          url: `/api/admin/users/${id}`,
+          sql: {
+            text: `SELECT ${USER_COLS}, u.hardiness_zone, u.total_tokens,
+                     (SELECT count(*) FROM conversations c WHERE c.user_id = u.id) AS sessions,
+                     (SELECT json_agg(d ORDER BY d.day DESC) FROM (
+                        SELECT to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS messages, sum(m.cost) AS cost
+                          FROM messages m WHERE m.user_id = u.id AND m.created_at >= $2 GROUP BY 1) d) AS activity
+                   FROM users u WHERE u.id = $1`,
+            values: [id, activitySince],
+          },
+        };
+      },
+    },
+    {
+      name: 'conversations: page 1-5',
+      route: 'GET /api/admin/conversations?page={1-5}&limit=20&search=&showTestData=false',
+      jobs: (i) => {
+        const page = 1 + (i % 5);
+        return {
+          url: `/api/admin/conversations?page=${page}&limit=20&search=&showTestData=false`,
+          sql: {
+            text: conversationPage(
+              `SELECT id FROM conversations WHERE is_test_user = false
+                ORDER BY last_message_at DESC, id DESC LIMIT 20 OFFSET ${(page - 1) * 20}`,
+              CONVERSATIONS_TOTAL,
+            ),
+            values: [],
+          },
+        };
+      },
+      naive: { text: `SELECT count(*) FROM conversations WHERE NOT is_test_user`, values: [] },
+    },
+    {
+      name: 'conversations: deep page (500)',
+      route: 'GET /api/admin/conversations?page=500&limit=20&showTestData=false',
+      jobs: () => ({
+        url: '/api/admin/conversations?page=500&limit=20&search=&showTestData=false',
+        sql: {
+          text: conversationPage(
+            `SELECT id FROM conversations WHERE is_test_user = false
+              ORDER BY last_message_at DESC, id DESC LIMIT 20 OFFSET 9980`,
+            CONVERSATIONS_TOTAL,
+          ),
+          values: [],
+        },
+      }),
+    },
+    {
+      name: 'conversations: search',
+      route: 'GET /api/admin/conversations?page=1&limit=20&search={text}&showTestData=false',
+      jobs: (i) => {
+        const term = pick(samples.conversationSearches, i);
+        const search = searchSql(term);
+        // Few matches (by the planner's estimate): all of them, up to 1001, for an exact count;
+        // many: the page and one more, the estimate standing for the total.
+        const walk = (samples.searchEstimates.get(term) ?? 0) < 2000 ? 1001 : 21;
+        return {
+          url: `/api/admin/conversations?page=1&limit=20&search=${encodeURIComponent(term)}&showTestData=false`,
+          sql: [
+            { text: `EXPLAIN (FORMAT JSON) ${search.matches(null)}`, values: search.values },
+            {
+              text: conversationPage(
+                'SELECT id FROM matches ORDER BY last_message_at DESC, id DESC LIMIT 20',
+                'SELECT count(*) FROM matches',
+                `matches AS MATERIALIZED (${search.matches(walk)}),`,
+              ),
+              values: search.values,
+            },
+          ],
+        };
+      },
+    },
+    {
+      name: "conversations: one user's (panel)",
+      route: 'GET /api/admin/conversations?userId={id}&showTestData=false',
+      jobs: (i) => {
+        const id = i % 5 === 0 ? pick(samples.heavyUserIds, i) : pick(samples.userIds, i);
+        return {
+          url: `/api/admin/conversations?userId=${id}&showTestData=false`,
+          sql: {
+            text: conversationPage(
+              `SELECT id FROM conversations WHERE user_id = $1 AND is_test_user = false
+                ORDER BY last_message_at DESC, id DESC LIMIT 100`,
+              `SELECT count(*) FROM conversations WHERE user_id = $1 AND is_test_user = false`,
+            ),
+            values: [id],
+          },
+        };
+      },
+    },
+    {
+      name: 'conversations: messages',
+      route: 'GET /api/admin/conversations/{id}/messages?showTestData=false',
+      jobs: (i) => {
+        const id = pick(samples.conversationIds, i);
+        return {
+          url: `/api/admin/conversations/${id}/messages?showTestData=false`,
+          sql: {
+            text: `SELECT c.id AS conversation, m.* FROM conversations c LEFT JOIN LATERAL (
+                     SELECT m.id, m.content, m.direction, m.created_at, m.status, m.error_message, m.cost, m.token_usage,
+                            m.model_used, m.is_test_user, m.media -> 0 ->> 'url' AS image_url
+                       FROM messages m WHERE m.conversation_id = c.id AND m.is_test_user = false
+                      ORDER BY m.created_at DESC, m.id DESC LIMIT 500) m ON true
+                    WHERE c.id = $1`,
+            values: [id],
+          },
+        };
+      },
+    },
+    {
+      name: 'messages: stat cards',
+      route: 'GET /api/admin/messages/stats?showTestData=false',
+      jobs: () => ({
+        url: '/api/admin/messages/stats?showTestData=false',
+        sql: {
+          text: `WITH h AS (SELECT metric, hour, count FROM rollup_hourly
+                             WHERE metric IN ${MESSAGE_METRICS} AND is_test_user = false AND hour >= $1),
+                      head AS (SELECT created_at, rollup_message_metric(direction, kind) AS metric FROM messages
+                                WHERE is_test_user = false AND created_at >= $3 AND created_at < $4)
+                 SELECT (SELECT sum(count) FROM rollup_totals WHERE metric IN ${MESSAGE_METRICS} AND is_test_user = false) AS total,
+                        (SELECT sum(count) FROM rollup_totals WHERE metric = 'messages_failed' AND is_test_user = false) AS failed,
+                        (SELECT sum(count) FROM h WHERE hour >= $2) AS today,
+                        (SELECT coalesce(sum(count), 0) FROM h WHERE hour < $3) + (SELECT count(*) FROM head WHERE created_at < $5) AS yesterday,
+                        (SELECT coalesce(sum(count), 0) FROM h WHERE metric = 'messages_inbound' AND hour >= $4)
+                          + (SELECT count(*) FROM head WHERE created_at >= $5 AND metric = 'messages_inbound') AS inbound,
+                        (SELECT coalesce(sum(count), 0) FROM h WHERE metric = 'messages_reply' AND hour >= $4)
+                          + (SELECT count(*) FROM head WHERE created_at >= $5 AND metric = 'messages_reply') AS replies`,
+          values: [yesterday, today, dayHead, dayHeadEnd, dayAgo],
+        },
+      }),
+      naive: {
+        text: `SELECT (SELECT count(*) FROM messages WHERE NOT is_test_user),
+                      (SELECT count(*) FROM messages WHERE NOT is_test_user AND created_at >= $1),
+                      (SELECT count(*) FROM messages WHERE NOT is_test_user AND created_at >= $2 AND created_at < $3),
+                      (SELECT count(*) FILTER (WHERE direction = 'outbound') FROM messages WHERE NOT is_test_user AND created_at >= $3),
+                      (SELECT count(*) FROM messages WHERE NOT is_test_user AND status IN ('failed', 'undelivered'))`,
+        values: [today, yesterday, dayAgo],
+      },
+    },
+  ];
+};
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+interface RunResult {
+  latencies: number[];
+  errors: string[];
+  wallMs: number;
+}
+
+class LoadWorker {
+  private readonly worker: Worker;
+  private seq = 0;
+  private readonly pending = new Map<number, (message: Record<string, unknown>) => void>();
+
+  constructor(data: { baseUrl: string; cookie: string; databaseUrl: string; concurrency: number }) {
+    this.worker = new Worker(path.join(__dirname, 'load-worker.mjs'), { workerData: data });
+    this.worker.on('message', (message: Record<string, unknown>) => {
+      const id = message.id as number;
+      this.pending.get(id)?.(message);
+      this.pending.delete(id);
+    });
+  }
+
+  private send(message: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const id = ++this.seq;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.worker.postMessage({ ...message, id });
+    });
+  }
+
+  async run(kind: 'http' | 'sql', concurrency: number, jobs: unknown[]): Promise<RunResult> {
+    const reply = await this.send({ type: 'run', kind, concurrency, jobs });
+    if (typeof reply.fatal === 'string') throw new Error(reply.fatal);
+    return reply as unknown as RunResult;
+  }
+
+  async close(): Promise<void> {
+    await this.send({ type: 'close' });
+    await this.worker.terminate();
+  }
+}
+
+const quantile = (sorted: number[], q: number): number => {
+  if (sorted.length === 0) return NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[index] ?? NaN;
+};
+
+const summarize = (latencies: number[]): { p50: number; p95: number; max: number; n: number } => {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    p50: quantile(sorted, 0.5),
+    p95: quantile(sorted, 0.95),
+    max: sorted[sorted.length - 1] ?? NaN,
+    n: sorted.length,
+  };
+};
+
+const round = (value: number, digits = 2): number => Math.round(value * 10 ** digits) / 10 ** digits;
+
+interface ScenarioResult {
+  name: string;
+  route: string;
+  requests: number;
+  http: { p50: number; p95: number; max: number; requestsPerSecond: number; errors: number };
+  sql: { p50: number; p95: number; max: number };
+  ratioP50: number;
+  ratioP95: number;
+  naiveSqlMs?: number;
+  meetsTargets: boolean;
+  firstError?: string;
+}
+
+/** Jobs for one scenario: as many as fit `maxSeconds` at the warm-up's pace, at most `requests`. */
+const measure = async (
+  worker: LoadWorker,
+  scenario: Scenario,
+  options: Options,
+  naiveClient: Client,
+): Promise<ScenarioResult> => {
+  const warm = Array.from({ length: Math.min(40, options.requests) }, (_, i) => scenario.jobs(i));
+  const warmHttp = await worker.run(
+    'http',
+    options.concurrency,
+    warm.map((j) => ({ url: j.url })),
+  );
+  if (warmHttp.errors.length > 0)
+    throw new Error(`${scenario.name}: ${warmHttp.errors[0] ?? 'request failed'}`);
+  await worker.run(
+    'sql',
+    options.concurrency,
+    warm.map((j) => j.sql),
+  );
+  const perRequestMs = warmHttp.wallMs / warm.length;
+  const count = Math.max(
+    options.concurrency * 4,
+    Math.min(options.requests, Math.floor((options.maxSeconds * 1000) / Math.max(perRequestMs, 0.01))),
+  );
+  const jobs = Array.from({ length: count }, (_, i) => scenario.jobs(i + 1000));
+  const http = await worker.run(
+    'http',
+    options.concurrency,
+    jobs.map((j) => ({ url: j.url })),
+  );
+  const sql = await worker.run(
+    'sql',
+    options.concurrency,
+    jobs.map((j) => j.sql),
+  );
+  const h = summarize(http.latencies);
+  const s = summarize(sql.latencies);
+
+  let naiveSqlMs: number | undefined;
+  if (scenario.naive) {
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      await naiveClient.query(scenario.naive.text, scenario.naive.values);
+      times.push(performance.now() - started);
+    }
+    naiveSqlMs = round(summarize(times).p50, 1);
+  }
+  const ratioP50 = h.p50 / s.p50;
+  const ratioP95 = h.p95 / s.p95;
+  return {
+    name: scenario.name,
+    route: scenario.route,
+    requests: count,
+    http: {
+      p50: round(h.p50),
+      p95: round(h.p95),
+      max: round(h.max),
+      requestsPerSecond: round((count / http.wallMs) * 1000, 0),
+      errors: http.errors.length,
+    },
+    sql: { p50: round(s.p50), p95: round(s.p95), max: round(s.max) },
+    ratioP50: round(ratioP50),
+    ratioP95: round(ratioP95),
+    ...(naiveSqlMs === undefined ? {} : { naiveSqlMs }),
+    meetsTargets: http.errors.length === 0 && h.p95 < P95_TARGET_MS && ratioP50 <= RATIO_TARGET,
+    ...(http.errors[0] ? { firstError: http.errors[0] } : {}),
+  };
+};
+
+const sampleParameters = async (client: Client): Promise<Samples> => {
+  const ids = async (sql: string): Promise<string[]> =>
+    (await client.query<{ id: string }>(sql)).rows.map((r) => r.id);
+  const userIds = await ids(
+    `SELECT id FROM users TABLESAMPLE SYSTEM (1) REPEATABLE (42) WHERE NOT is_test_user LIMIT 50`,
+  );
+  // The busiest users (most conversations and messages): the users table's top counters.
+  const heavyUserIds = await ids(
+    `SELECT id FROM users WHERE NOT is_test_user AND last_message_at IS NOT NULL
+      ORDER BY total_messages DESC LIMIT 10`,
+  );
+  const conversationIds = await ids(
+    `SELECT id FROM conversations TABLESAMPLE SYSTEM (0.1) REPEATABLE (42) WHERE NOT is_test_user LIMIT 50`,
+  );
+  const phones = (
+    await client.query<{ phone_number: string }>(
+      `SELECT phone_number FROM users TABLESAMPLE SYSTEM (1) REPEATABLE (7) WHERE NOT is_test_user LIMIT 4`,
+    )
+  ).rows.map((r) => r.phone_number);
+  const full = phones[0] ?? '+15035550123';
+  const tail = (phones[1] ?? '+12065550188').slice(-7);
+  const last4 = (phones[2] ?? '+13125550142').slice(-4);
+  const conversationSearches = [
+    'tomatoes',
+    'Pacific Northwest',
+    'powdery mildew',
+    'blueberr',
+    'neem oil',
+    'frost',
+    'Alaska',
+    'tomatoes aphids',
+    'xyzzy',
+    '503555',
+    full,
+  ];
+  const searchEstimates = new Map<string, number>();
+  for (const term of conversationSearches) {
+    const search = searchSql(term);
+    const plan = await client.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
+      `EXPLAIN (FORMAT JSON) ${search.matches(null)}`,
+      search.values,
+    );
+    searchEstimates.set(term, plan.rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0);
+  }
+  return {
+    userIds,
+    heavyUserIds,
+    conversationIds,
+    // Full numbers (the Messages page links to /users?search={phone}), area-code prefixes, the
+    // last 4 digits shown on the Messages page, a middle run, and digits nobody has.
+    userSearches: [full, '+1503', tail, last4, '503555', '+1212', '99999999', full.slice(0, 8)],
+    conversationSearches,
+    searchEstimates,
+  };
+};
+
+// ---------------------------------------------------------------------------------------------
+
+const table = (results: ScenarioResult[]): string => {
+  const header = [
+    'endpoint',
+    'n',
+    'HTTP p50',
+    'HTTP p95',
+    'SQL p50',
+    'SQL p95',
+    'ratio p50',
+    'ratio p95',
+    'naive SQL',
+    'targets',
+  ];
+  const rows = results.map((r) => [
+    r.name,
+    String(r.requests),
+    `${r.http.p50.toFixed(1)} ms`,
+    `${r.http.p95.toFixed(1)} ms`,
+    `${r.sql.p50.toFixed(1)} ms`,
+    `${r.sql.p95.toFixed(1)} ms`,
+    r.ratioP50.toFixed(2),
+    r.ratioP95.toFixed(2),
+    r.naiveSqlMs === undefined ? '' : `${r.naiveSqlMs.toFixed(0)} ms`,
+    r.meetsTargets ? 'met' : 'MISSED',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]): string =>
+    `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+};
+
+export const main = async (argv: string[]): Promise<void> => {
+  const options = parseOptions(argv);
+  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const size = sizeFor(options.scale);
+
+  let state: SeedState | null = options.reseed ? null : await readSeedState(adminUrl, options.database);
+  const sameSize = (a: SeedSize, b: SeedSize): boolean =>
+    a.users === b.users && a.conversations === b.conversations && a.messages === b.messages;
+  if (state && !sameSize(state.size, size)) {
+    log(`${options.database} holds another size (${JSON.stringify(state.size)}): seeding again`);
+    state = null;
+  }
+  if (state === null) {
+    log(
+      `seeding ${options.database}: ${size.users} users, ${size.conversations} conversations, ${size.messages} messages`,
+    );
+    state = await seed({ adminUrl, database: options.database, size, log });
+  } else {
+    log(`reusing ${options.database} seeded ${state.seededAt.toISOString()} (${JSON.stringify(state.size)})`);
+    const ageDays = (Date.now() - state.seededAt.getTime()) / DAY;
+    if (ageDays > 1)
+      log(
+        `note: seeded ${ageDays.toFixed(1)} days ago, so "today" and "last 24 h" hold less data; --reseed refreshes`,
+      );
+  }
+  const databaseUrl = withDatabaseName(adminUrl, options.database);
+  // The schema may have gained migrations since the seed (they run on top of the data).
+  await runMigrations(databaseUrl);
+  if (options.seedOnly) return;
+
+  const prefix = `bench-${randomBytes(4).toString('hex')}`;
+  const password = randomBytes(12).toString('base64url');
+  const config = loadApiGatewayConfig({
+    databaseUrl,
+    redisUrl,
+    bullmqPrefix: prefix,
+    logLevel: 'warn',
+    host: '127.0.0.1',
+    adminUsername: 'bench-admin',
+    adminPassword: password,
+  });
+  // AppModule plus the two admin modules (Nest imports a module once, so this also works once
+  // AppModule imports them itself).
+  const service = await createServiceApp({
+    module: {
+      module: class AdminBenchRoot {},
+      imports: [AppModule.forRoot(config), AdminUsersModule, AdminConversationsModule],
+    },
+    name: SERVICE_NAME,
+    config,
+    listenPort: 0,
+  });
+  const naiveClient = new Client({ connectionString: databaseUrl, application_name: 'sprout-bench-naive' });
+  let worker: LoadWorker | undefined;
+  try {
+    const baseUrl = service.url;
+    if (baseUrl === undefined) throw new Error('api-gateway did not listen');
+    const login = await fetch(`${baseUrl}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench-admin', password }),
+    });
+    const cookie = (login.headers.getSetCookie().find((c) => c.startsWith('sprout_session=')) ?? '').split(
+      ';',
+    )[0];
+    if (login.status !== 200 || !cookie)
+      throw new Error(`login failed: ${login.status} ${await login.text()}`);
+    log(`api-gateway on ${baseUrl}, signed in`);
+
+    await naiveClient.connect();
+    const samples = await sampleParameters(naiveClient);
+    worker = new LoadWorker({ baseUrl, cookie, databaseUrl, concurrency: options.concurrency });
+
+    // The fixed cost of any admin request (routing, session check in Redis, no database), for context.
+    const floorJobs = Array.from({ length: options.requests }, () => ({ url: '/api/admin/auth-status' }));
+    await worker.run('http', options.concurrency, floorJobs.slice(0, 40));
+    const floor = summarize((await worker.run('http', options.concurrency, floorJobs)).latencies);
+    log(`floor (GET /api/admin/auth-status, no database): p50 ${round(floor.p50)} ms p95 ${round(floor.p95)} ms`);
+
+    const loadBefore = os.loadavg()[0] ?? 0;
+    const results: ScenarioResult[] = [];
+    for (const scenario of scenarios(samples)) {
+      const result = await measure(worker, scenario, options, naiveClient);
+      log(
+        `${result.name}: HTTP p50 ${result.http.p50} ms p95 ${result.http.p95} ms; SQL p50 ${result.sql.p50} ms ` +
+          `p95 ${result.sql.p95} ms; ratio ${result.ratioP50}${result.firstError ? `; error: ${result.firstError}` : ''}`,
+      );
+      results.push(result);
+    }
+
+    const pgVersion = (await naiveClient.query<{ v: string }>('SHOW server_version')).rows[0]?.v ?? '';
+    const report = {
+      generatedAt: new Date().toISOString(),
+      database: options.database,
+      seededAt: state.seededAt.toISOString(),
+      size: state.size,
+      concurrency: options.concurrency,
+      targets: { p95Ms: P95_TARGET_MS, ratioP50: RATIO_TARGET },
+      floor: { route: 'GET /api/admin/auth-status', p50: round(floor.p50), p95: round(floor.p95) },
+      machine: {
+        cpus: os.cpus().length,
+        node: process.version,
+        postgres: pgVersion,
+        // Other work on the machine shares its cores: the 1-minute load average before and after.
+        loadAverage: { before: round(loadBefore, 1), after: round(os.loadavg()[0] ?? 0, 1) },
+      },
+      results,
+    };
+    const out = path.join(ROOT, 'bench-results', 'admin.json');
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+    process.stdout.write(
+      `\n${table(results)}\n\n${options.concurrency} concurrent clients over loopback; SQL = the same answer's ` +
+        `hand-written statement through pg at the same concurrency; ratio = HTTP / SQL; naive SQL = a plain ` +
+        `count/sort without rollups or bounds (one client, median of 3).\nFloor: an authenticated request ` +
+        `that reads no data (GET /api/admin/auth-status) takes p50 ${round(floor.p50)} ms, p95 ${round(floor.p95)} ms ` +
+        `at the same concurrency.\nMachine: ${os.cpus().length} cores, 1-minute load average ${round(loadBefore, 1)} ` +
+        `before and ${round(os.loadavg()[0] ?? 0, 1)} after (other work shares the cores).\nWritten ${path.relative(ROOT, out)}\n`,
+    );
+    if (results.some((r) => !r.meetsTargets)) process.exitCode = 1;
+  } finally {
+    await worker?.close();
+    await naiveClient.end().catch(() => undefined);
+    await service.close();
+    // The session and counters this run left under its own prefix.
+    const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await redis.connect();
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+        if (keys.length > 0) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+    } finally {
+      redis.disconnect();
+    }
+  }
+};
