@@ -700,7 +700,9 @@ export const main = async (argv: string[]): Promise<void> => {
     const floorJobs = Array.from({ length: options.requests }, () => ({ url: '/api/admin/auth-status' }));
     await worker.run('http', options.concurrency, floorJobs.slice(0, 40));
     const floor = summarize((await worker.run('http', options.concurrency, floorJobs)).latencies);
-    log(`floor (GET /api/admin/auth-status, no database): p50 ${round(floor.p50)} ms p95 ${round(floor.p95)} ms`);
+    log(
+      `floor (GET /api/admin/auth-status, no database): p50 ${round(floor.p50)} ms p95 ${round(floor.p95)} ms`,
+    );
 
     const loadBefore = os.loadavg()[0] ?? 0;
     const results: ScenarioResult[] = [];
