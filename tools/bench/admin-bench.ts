@@ -113,6 +113,53 @@ const USER_COLS = `u.id, u.phone_number, u.created_at, u.is_active, u.last_messa
 const CONV_COLS = `c.id, c.user_id, c.message_count, c.started_at, c.ended_at, c.last_message_at, c.sentiment,
   c.topics, c.summary, c.key_outcomes, c.next_steps, c.region, c.experience_level, c.model_used, c.is_test_user`;
 
+/** A users row `u` as the API's user fields (json_build_object arguments). */
+const USER_FIELDS_JSON = `
+  'id', u.id, 'phoneNumber', u.phone_number,
+  'createdAt', to_char(u.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  'isActive', u.is_active,
+  'lastMessageAt', to_char(u.last_message_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  'profileCompletionScore', u.profile_completion_score, 'zipCode', u.zip_code, 'isTestUser', u.is_test_user,
+  'profile', json_build_object(
+    'region', coalesce(CASE WHEN jsonb_typeof(u.profile -> 'region') = 'string' AND btrim(u.profile ->> 'region') <> ''
+                            THEN u.profile ->> 'region' END, u.region),
+    'growingContext', CASE WHEN jsonb_typeof(u.profile -> 'growingContext') = 'string'
+                                AND btrim(u.profile ->> 'growingContext') <> '' THEN u.profile ->> 'growingContext' END,
+    'preferences', CASE jsonb_typeof(u.profile -> 'preferences')
+      WHEN 'array' THEN coalesce((SELECT jsonb_agg(p) FROM jsonb_array_elements(u.profile -> 'preferences') p
+                                   WHERE jsonb_typeof(p) = 'string'), '[]'::jsonb)
+      WHEN 'string' THEN jsonb_build_array(u.profile -> 'preferences') ELSE '[]'::jsonb END,
+    'conversationStyle', CASE WHEN jsonb_typeof(u.profile -> 'conversationStyle') = 'string'
+                                   AND btrim(u.profile ->> 'conversationStyle') <> '' THEN u.profile ->> 'conversationStyle' END)`;
+/** ... and AdminUserListItem: with the list's analytics. */
+const USER_JSON = `${USER_FIELDS_JSON},
+  'analytics', json_build_object('totalMessages', u.total_messages, 'totalCost', u.total_cost::float8,
+                                 'averageSentiment', u.average_sentiment)`;
+/** Ids of the 200 most recent users (matching `where`), read from the recency index. */
+const recentUserIds = (where: string): string => `(
+  (SELECT id FROM users WHERE is_test_user = false AND last_message_at IS NOT NULL ${where}
+    ORDER BY last_message_at DESC, id LIMIT 200)
+  UNION ALL
+  (SELECT id FROM users WHERE is_test_user = false AND last_message_at IS NULL ${where}
+    ORDER BY created_at DESC, id LIMIT 200) LIMIT 200)`;
+const USER_ORDER = `u.last_message_at DESC NULLS LAST,
+  CASE WHEN u.last_message_at IS NULL THEN u.created_at END DESC NULLS LAST, u.id`;
+
+const iso = (column: string): string =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const lines = (column: string): string => `(SELECT coalesce(json_agg(item ORDER BY n), '[]') FROM (
+    SELECT btrim(regexp_replace(line, '^\\s*(?:[-*•]|\\d+[.)])\\s+', '')) AS item, n
+      FROM regexp_split_to_table(${column}, E'\\r?\\n') WITH ORDINALITY AS l(line, n)) i WHERE item <> '')`;
+/** A conversation `c` with its user `u` as the API's ConversationDto. */
+const CONVERSATION_JSON = `json_build_object('id', c.id, 'userId', c.user_id, 'phoneNumber', u.phone_number,
+  'userActive', u.is_active, 'messageCount', c.message_count, 'startTime', ${iso('c.started_at')},
+  'firstMessageAt', ${iso('c.started_at')}, 'endTime', ${iso('c.ended_at')}, 'lastMessageAt', ${iso('c.last_message_at')},
+  'sentiment', c.sentiment, 'topicsDiscussed', coalesce(to_json(c.topics), '[]'), 'summary', c.summary,
+  'keyOutcomes', ${lines('c.key_outcomes')}, 'nextSteps', ${lines('c.next_steps')}, 'region', c.region,
+  'experienceLevel', c.experience_level, 'modelUsed', c.model_used,
+  'lastMessage', (SELECT content FROM messages m WHERE m.conversation_id = c.id ORDER BY m.created_at DESC LIMIT 1),
+  'isTestUser', c.is_test_user)`;
+
 const floorHour = (d: Date): Date => new Date(Math.floor(d.getTime() / HOUR) * HOUR);
 const utcDay = (d: Date): Date => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
 const pick = <T>(values: T[], i: number): T => {
@@ -127,28 +174,34 @@ const phoneLike = (search: string): string => {
 };
 
 /**
- * A conversation search by hand: every word in summary, region or topics (the trigram-indexed
- * expression), or the user's phone when the text can be part of one. `matches(limit)` lists
- * (id, last_message_at), newest first per branch (or unordered for an estimate).
+ * A conversation search by hand: the words in order in summary, region or topics (the
+ * trigram-indexed expression), or the user's phone when the text can be part of one, matching
+ * users first (at most 1000: their conversations one user at a time; more: the recency walk).
+ * `matches(limit)` lists (id, last_message_at), newest first per branch (or unordered for an estimate).
  */
 const searchSql = (term: string): { values: string[]; matches: (limit: number | null) => string } => {
   const words = term.split(/\s+/).filter((w) => w !== '');
   const digits = term.replace(/\D/g, '');
   const phone = /^[\d\s+().-]+$/.test(term) && digits.length >= (term.startsWith('+') ? 1 : 3);
-  const values = words.map((w) => `%${likeEscape(w)}%`);
+  const values = [`%${words.map(likeEscape).join('%')}%`];
   if (phone) values.push(phoneLike(term));
   return {
     values,
     matches: (limit) => {
       const order = limit === null ? '' : `ORDER BY last_message_at DESC, id DESC LIMIT ${limit}`;
-      const text = `SELECT id, last_message_at FROM conversations WHERE is_test_user = false AND ${words
-        .map((_, i) => `conversation_search_text(summary, region, topics) ILIKE $${i + 1}`)
-        .join(' AND ')} ${order}`;
+      const text = `SELECT id, last_message_at FROM conversations
+        WHERE is_test_user = false AND conversation_search_text(summary, region, topics) ILIKE $1 ${order}`;
       if (!phone) return text;
-      const byPhone = `SELECT c.id, c.last_message_at FROM users u JOIN conversations c ON c.user_id = u.id
-        WHERE u.is_test_user = false AND c.is_test_user = false AND u.phone_number LIKE $${words.length + 1}
-        ${limit === null ? '' : `ORDER BY c.last_message_at DESC, c.id DESC LIMIT ${limit}`}`;
-      return limit === null ? `${text} UNION ALL ${byPhone}` : `(${text}) UNION (${byPhone})`;
+      const few = `SELECT c.id, c.last_message_at FROM phone_users pu CROSS JOIN LATERAL (
+          SELECT id, last_message_at FROM conversations WHERE user_id = pu.id AND is_test_user = false ${order}) c
+        WHERE (SELECT count(*) FROM phone_users) <= 1000 ${order}`;
+      const many = `SELECT c.id, c.last_message_at FROM conversations c JOIN users u ON u.id = c.user_id
+        WHERE (SELECT count(*) FROM phone_users) > 1000 AND c.is_test_user = false AND u.is_test_user = false
+          AND u.phone_number LIKE $2 ${limit === null ? '' : `ORDER BY c.last_message_at DESC, c.id DESC LIMIT ${limit}`}`;
+      const users = `phone_users AS MATERIALIZED (SELECT id FROM users WHERE is_test_user = false AND phone_number LIKE $2 LIMIT 1001)`;
+      return limit === null
+        ? `WITH ${users} ${text} UNION ALL ${few}`
+        : `WITH ${users} (${text}) UNION (${few}) UNION (${many})`;
     },
   };
 };
@@ -169,11 +222,9 @@ const scenarios = (samples: Samples): Scenario[] => {
   // read in full only for the page, with the user and the latest message.
   const conversationPage = (ids: string, total: string, ctes = ''): string => `
     WITH ${ctes} page AS (SELECT ${CONV_COLS} FROM (${ids}) p JOIN conversations c ON c.id = p.id)
-    SELECT t.total, r.* FROM (SELECT (${total}) AS total) t LEFT JOIN LATERAL (
-      SELECT p.*, u.phone_number, u.is_active, lm.content AS last_message
-        FROM page p JOIN users u ON u.id = p.user_id
-        LEFT JOIN LATERAL (SELECT m.content FROM messages m WHERE m.conversation_id = p.id
-                           ORDER BY m.created_at DESC LIMIT 1) lm ON true) r ON true`;
+    SELECT (${total}) AS total,
+           (SELECT json_agg(${CONVERSATION_JSON} ORDER BY c.last_message_at DESC, c.id DESC)::text
+              FROM page c JOIN users u ON u.id = c.user_id) AS conversations`;
   const CONVERSATIONS_TOTAL = `SELECT sum(count) FROM rollup_totals WHERE metric = 'conversations' AND is_test_user = false`;
 
   return [
@@ -206,12 +257,9 @@ const scenarios = (samples: Samples): Scenario[] => {
       jobs: () => ({
         url: '/api/admin/users?search=&showTestUsers=false',
         sql: {
-          text: `SELECT (SELECT sum(count) FROM rollup_totals WHERE metric = 'users' AND is_test_user = false) AS total, p.*
-                   FROM ((SELECT ${USER_COLS} FROM users u WHERE u.is_test_user = false AND u.last_message_at IS NOT NULL
-                           ORDER BY u.last_message_at DESC, u.id LIMIT 200)
-                         UNION ALL
-                         (SELECT ${USER_COLS} FROM users u WHERE u.is_test_user = false AND u.last_message_at IS NULL
-                           ORDER BY u.created_at DESC, u.id LIMIT 200) LIMIT 200) p`,
+          text: `SELECT (SELECT sum(count) FROM rollup_totals WHERE metric = 'users' AND is_test_user = false) AS total,
+                        (SELECT json_agg(json_build_object(${USER_JSON}) ORDER BY ${USER_ORDER})::text
+                           FROM users u JOIN ${recentUserIds('')} p ON p.id = u.id) AS users`,
           values: [],
         },
       }),
@@ -229,12 +277,19 @@ const scenarios = (samples: Samples): Scenario[] => {
         return {
           url: `/api/admin/users?search=${encodeURIComponent(term)}&showTestUsers=false`,
           sql: {
-            text: `SELECT (SELECT count(*) FROM (SELECT 1 FROM users u WHERE u.is_test_user = false AND u.phone_number LIKE $1 LIMIT 1001) s) AS total, p.*
-                     FROM ((SELECT ${USER_COLS} FROM users u WHERE u.is_test_user = false AND u.last_message_at IS NOT NULL AND u.phone_number LIKE $1
-                             ORDER BY u.last_message_at DESC, u.id LIMIT 200)
-                           UNION ALL
-                           (SELECT ${USER_COLS} FROM users u WHERE u.is_test_user = false AND u.last_message_at IS NULL AND u.phone_number LIKE $1
-                             ORDER BY u.created_at DESC, u.id LIMIT 200) LIMIT 200) p`,
+            // Matches first (phone indexes), capped: few, and the page is their newest; many,
+            // and the recency walk finds the page.
+            text: `WITH m AS MATERIALIZED (SELECT id, last_message_at, created_at FROM users
+                                            WHERE is_test_user = false AND phone_number LIKE $1 LIMIT 1001),
+                        n AS MATERIALIZED (SELECT count(*) AS n FROM m),
+                        page AS (
+                          (SELECT u.* FROM users u JOIN (SELECT id FROM m u ORDER BY ${USER_ORDER} LIMIT 200) p ON p.id = u.id
+                            WHERE (SELECT n FROM n) <= 1000)
+                          UNION ALL
+                          (SELECT u.* FROM users u JOIN ${recentUserIds('AND phone_number LIKE $1')} p ON p.id = u.id
+                            WHERE (SELECT n FROM n) > 1000))
+                   SELECT (SELECT n FROM n) AS total,
+                          (SELECT json_agg(json_build_object(${USER_JSON}) ORDER BY ${USER_ORDER})::text FROM page u) AS users`,
             values: [phoneLike(term)],
           },
         };
@@ -248,11 +303,19 @@ const scenarios = (samples: Samples): Scenario[] => {
         return {
           url: `/api/admin/users/${id}`,
           sql: {
-            text: `SELECT ${USER_COLS}, u.hardiness_zone, u.total_tokens,
-                     (SELECT count(*) FROM conversations c WHERE c.user_id = u.id) AS sessions,
-                     (SELECT json_agg(d ORDER BY d.day DESC) FROM (
-                        SELECT to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS messages, sum(m.cost) AS cost
-                          FROM messages m WHERE m.user_id = u.id AND m.created_at >= $2 GROUP BY 1) d) AS activity
+            text: `SELECT json_build_object(${USER_FIELDS_JSON}, 'region', u.region, 'hardinessZone', u.hardiness_zone,
+                     'analytics', json_build_object(
+                       'totalMessages', u.total_messages,
+                       'conversationSessions', (SELECT count(*) FROM conversations c WHERE c.user_id = u.id),
+                       'totalTokens', u.total_tokens,
+                       'avgTokensPerMessage', CASE WHEN u.total_messages > 0
+                         THEN round(u.total_tokens::numeric / u.total_messages, 1)::float8 ELSE 0 END,
+                       'totalCost', u.total_cost::float8,
+                       'averageSentiment', u.average_sentiment,
+                       'recentActivity', (SELECT coalesce(json_agg(d ORDER BY d.date DESC), '[]') FROM (
+                          SELECT to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*) AS messages,
+                                 sum(m.cost)::float8 AS cost
+                            FROM messages m WHERE m.user_id = u.id AND m.created_at >= $2 GROUP BY 1) d)))::text
                    FROM users u WHERE u.id = $1`,
             values: [id, activitySince],
           },
@@ -344,12 +407,14 @@ const scenarios = (samples: Samples): Scenario[] => {
         return {
           url: `/api/admin/conversations/${id}/messages?showTestData=false`,
           sql: {
-            text: `SELECT c.id AS conversation, m.* FROM conversations c LEFT JOIN LATERAL (
-                     SELECT m.id, m.content, m.direction, m.created_at, m.status, m.error_message, m.cost, m.token_usage,
-                            m.model_used, m.is_test_user, m.media -> 0 ->> 'url' AS image_url
-                       FROM messages m WHERE m.conversation_id = c.id AND m.is_test_user = false
-                      ORDER BY m.created_at DESC, m.id DESC LIMIT 500) m ON true
-                    WHERE c.id = $1`,
+            text: `SELECT (SELECT coalesce(json_agg(json_build_object('id', m.id, 'content', m.content,
+                       'direction', m.direction, 'createdAt', ${iso('m.created_at')}, 'status', m.status,
+                       'errorMessage', m.error_message, 'cost', m.cost::float8, 'tokenUsage', m.token_usage,
+                       'modelUsed', m.model_used, 'isTestUser', m.is_test_user, 'imageUrl', m.media -> 0 ->> 'url')
+                       ORDER BY m.created_at, m.id), '[]')::text
+                     FROM (SELECT * FROM messages m WHERE m.conversation_id = c.id AND m.is_test_user = false
+                            ORDER BY m.created_at DESC, m.id DESC LIMIT 500) m) AS messages
+                     FROM conversations c WHERE c.id = $1`,
             values: [id],
           },
         };
@@ -703,6 +768,9 @@ export const main = async (argv: string[]): Promise<void> => {
     log(
       `floor (GET /api/admin/auth-status, no database): p50 ${round(floor.p50)} ms p95 ${round(floor.p95)} ms`,
     );
+    const probeJobs = Array.from({ length: options.requests }, () => ({ url: '/health/live' }));
+    const probe = summarize((await worker.run('http', options.concurrency, probeJobs)).latencies);
+    log(`no session (GET /health/live): p50 ${round(probe.p50)} ms p95 ${round(probe.p95)} ms`);
 
     const loadBefore = os.loadavg()[0] ?? 0;
     const results: ScenarioResult[] = [];
@@ -724,6 +792,7 @@ export const main = async (argv: string[]): Promise<void> => {
       concurrency: options.concurrency,
       targets: { p95Ms: P95_TARGET_MS, ratioP50: RATIO_TARGET },
       floor: { route: 'GET /api/admin/auth-status', p50: round(floor.p50), p95: round(floor.p95) },
+      noSession: { route: 'GET /health/live', p50: round(probe.p50), p95: round(probe.p95) },
       machine: {
         cpus: os.cpus().length,
         node: process.version,
@@ -741,7 +810,8 @@ export const main = async (argv: string[]): Promise<void> => {
         `hand-written statement through pg at the same concurrency; ratio = HTTP / SQL; naive SQL = a plain ` +
         `count/sort without rollups or bounds (one client, median of 3).\nFloor: an authenticated request ` +
         `that reads no data (GET /api/admin/auth-status) takes p50 ${round(floor.p50)} ms, p95 ${round(floor.p95)} ms ` +
-        `at the same concurrency.\nMachine: ${os.cpus().length} cores, 1-minute load average ${round(loadBefore, 1)} ` +
+        `at the same concurrency (GET /health/live, no session check: p50 ${round(probe.p50)} ms, p95 ` +
+        `${round(probe.p95)} ms).\nMachine: ${os.cpus().length} cores, 1-minute load average ${round(loadBefore, 1)} ` +
         `before and ${round(os.loadavg()[0] ?? 0, 1)} after (other work shares the cores).\nWritten ${path.relative(ROOT, out)}\n`,
     );
     if (results.some((r) => !r.meetsTargets)) process.exitCode = 1;

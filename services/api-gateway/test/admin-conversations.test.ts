@@ -174,7 +174,7 @@ beforeAll(async () => {
     topics: ['tomatoes', 'early blight', 'mulching', 'watering'],
     summary: 'Talked through early blight on Roma tomatoes.',
     keyOutcomes: '- Identified early blight\n- Plan to mulch the beds',
-    nextSteps: '["Remove lower leaves", "Water at the base"]',
+    nextSteps: '1. Remove lower leaves\n2. Water at the base',
     region: 'Pacific Northwest',
     experienceLevel: 'beginner',
     modelUsed: 'gpt-4o-mini',

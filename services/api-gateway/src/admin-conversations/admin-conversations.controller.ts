@@ -1,8 +1,10 @@
-import { Controller, Get, NotFoundException, Param, Query } from '@nestjs/common';
+import { Controller, Get, NotFoundException, Param, Query, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { ConversationMessage, MessageStats } from '@sprout/contracts';
 import { ZodValidationPipe } from '@sprout/platform';
+import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
+import { type JsonText, asJson } from '../common/json-text';
 import { AdminConversationsQueryService } from './admin-conversations.service';
 import {
   type AdminConversationListResponse,
@@ -52,7 +54,8 @@ export class AdminConversationsController {
   async list(
     // Typed through z.output: the schema's own name would be emitted as the parameter's design type.
     @Query(new ZodValidationPipe(ConversationListQuery)) query: z.output<typeof ConversationListQuery>,
-  ): Promise<AdminConversationListResponse> {
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<JsonText<AdminConversationListResponse>> {
     const list = await this.conversations.list({
       testData: query.showTestData,
       page: query.page,
@@ -61,7 +64,7 @@ export class AdminConversationsController {
       userId: query.userId,
     });
     if (list === null) throw new NotFoundException(USER_NOT_FOUND);
-    return list;
+    return asJson(reply, list);
   }
 
   @Get(':id/messages')
@@ -71,10 +74,11 @@ export class AdminConversationsController {
   async messages(
     @Param('id', new ZodValidationPipe(ConversationIdParam)) id: string,
     @Query(new ZodValidationPipe(TestDataQuery)) query: z.output<typeof TestDataQuery>,
-  ): Promise<ConversationMessage[]> {
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<JsonText<ConversationMessage[]>> {
     const messages = await this.conversations.messages(id, query.showTestData);
     if (messages === null) throw new NotFoundException(CONVERSATION_NOT_FOUND);
-    return messages;
+    return asJson(reply, messages);
   }
 }
 

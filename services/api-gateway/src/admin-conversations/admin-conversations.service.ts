@@ -1,13 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type {
-  ConversationDto,
-  ConversationMessage,
-  MessageDirectionValue,
-  SentimentLabel,
-} from '@sprout/contracts';
+import type { ConversationMessage } from '@sprout/contracts';
 import { DataSource } from 'typeorm';
 import { TRIGRAM_MIN_LENGTH, escapeLike, phonePattern } from '../admin-users/search';
-import type { AdminConversationListResponse } from './dto';
+import { type JsonText, isoJson } from '../common/json-text';
+import type { AdminConversationListResponse, AdminConversationPagination } from './dto';
 
 /** Browsing pages through the this-many most recent conversations (an index-only walk). */
 export const BROWSE_WINDOW = 10_000;
@@ -21,6 +17,8 @@ export const SEARCH_WINDOW = 1000;
 export const SEARCH_EXACT_COUNT_BELOW = 2000;
 /** Searches whose words are all too short for the trigram index look at this many newest conversations. */
 export const SHORT_SEARCH_WINDOW = 1000;
+/** A phone search looks up its users' conversations one user at a time when at most this many users match. */
+export const PHONE_USERS_CAP = 1000;
 /** A conversation's messages: the most recent this many, oldest first. */
 export const CONVERSATION_MESSAGES_LIMIT = 500;
 
@@ -32,47 +30,6 @@ const CONVERSATION_COLUMNS = `c.id, c.user_id, c.message_count, c.started_at, c.
 const searchText = (alias: string): string =>
   `conversation_search_text(${alias}.summary, ${alias}.region, ${alias}.topics)`;
 
-interface ConversationRow {
-  id: string;
-  user_id: string;
-  message_count: number;
-  started_at: Date;
-  ended_at: Date | null;
-  last_message_at: Date;
-  sentiment: SentimentLabel | null;
-  topics: string[] | null;
-  summary: string | null;
-  key_outcomes: string | null;
-  next_steps: string | null;
-  region: string | null;
-  experience_level: string | null;
-  model_used: string | null;
-  is_test_user: boolean;
-  phone_number: string;
-  is_active: boolean;
-  last_message: string | null;
-}
-
-interface ListRow extends Partial<ConversationRow> {
-  total_count: string;
-  user_exists: boolean;
-}
-
-interface MessageRow {
-  conversation_id: string;
-  id: string | null;
-  content: string;
-  direction: MessageDirectionValue;
-  created_at: Date;
-  status: string | null;
-  error_message: string | null;
-  cost: string;
-  token_usage: number;
-  model_used: string | null;
-  is_test_user: boolean;
-  image_url: string | null;
-}
-
 export interface ConversationListOptions {
   testData: boolean;
   page: number;
@@ -80,26 +37,6 @@ export interface ConversationListOptions {
   search: string;
   userId?: string | undefined;
 }
-
-const BULLET = /^\s*(?:[-*•]|\d+[.)])\s+/;
-
-/** Key outcomes and next steps are stored as text: a JSON array, or one item per line. */
-export const textItems = (value: string | null): string[] => {
-  if (value === null || value.trim() === '') return [];
-  const trimmed = value.trim();
-  if (trimmed.startsWith('[')) {
-    try {
-      const parsed: unknown = JSON.parse(trimmed);
-      if (Array.isArray(parsed)) return parsed.map(String).filter((item) => item.trim() !== '');
-    } catch {
-      // Not JSON after all: read it as lines.
-    }
-  }
-  return trimmed
-    .split(/\r?\n/)
-    .map((line) => line.replace(BULLET, '').trim())
-    .filter((line) => line !== '');
-};
 
 interface ExplainRow {
   'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }>;
@@ -141,43 +78,59 @@ const searchMatcher = (search: string): SearchMatcher => {
               WHERE c.is_test_user = $1 ORDER BY c.last_message_at DESC, c.id DESC LIMIT ${SHORT_SEARCH_WINDOW}
            ) c WHERE ${searchText('c')} ILIKE ${text} ${ordered}`;
       if (phoneNumber === undefined) return textBranch;
-      const phoneBranch = `SELECT c.id, c.last_message_at FROM users u JOIN conversations c ON c.user_id = u.id
-         WHERE u.is_test_user = $1 AND c.is_test_user = $1 AND u.phone_number LIKE ${phoneNumber}
+      // The users whose number matches first (the phone indexes), up to a cap: few, and their
+      // conversations come from (user_id, last_message_at) one user at a time; many (a broad
+      // prefix), and the recency walk meets them quickly. Ordering by recency in one step lets
+      // the planner walk every conversation for a rare number it misjudges as common.
+      const few = `(SELECT count(*) FROM phone_users) <= ${PHONE_USERS_CAP}`;
+      const ofFewUsers = `SELECT c.id, c.last_message_at FROM phone_users pu CROSS JOIN LATERAL (
+           SELECT c.id, c.last_message_at FROM conversations c
+            WHERE c.user_id = pu.id AND c.is_test_user = $1 ${ordered}) c
+         WHERE ${few} ${ordered}`;
+      const ofManyUsers = `SELECT c.id, c.last_message_at FROM conversations c JOIN users u ON u.id = c.user_id
+         WHERE NOT ${few} AND c.is_test_user = $1 AND u.is_test_user = $1 AND u.phone_number LIKE ${phoneNumber}
          ${ordered}`;
+      const phoneUsers = `phone_users AS MATERIALIZED (
+         SELECT u.id FROM users u WHERE u.is_test_user = $1 AND u.phone_number LIKE ${phoneNumber}
+          LIMIT ${PHONE_USERS_CAP + 1})`;
       return limit === null
-        ? `${textBranch} UNION ALL ${phoneBranch}`
-        : `(${textBranch}) UNION (${phoneBranch})`;
+        ? `WITH ${phoneUsers} ${textBranch} UNION ALL ${ofFewUsers}`
+        : `WITH ${phoneUsers} (${textBranch}) UNION (${ofFewUsers}) UNION (${ofManyUsers})`;
     },
   };
 };
 
-const toConversation = (row: ConversationRow): ConversationDto => ({
-  id: row.id,
-  userId: row.user_id,
-  phoneNumber: row.phone_number,
-  userActive: row.is_active,
-  messageCount: row.message_count,
-  startTime: row.started_at.toISOString(),
-  firstMessageAt: row.started_at.toISOString(),
-  endTime: row.ended_at?.toISOString() ?? null,
-  lastMessageAt: row.last_message_at.toISOString(),
-  sentiment: row.sentiment,
-  topicsDiscussed: row.topics ?? [],
-  summary: row.summary,
-  keyOutcomes: textItems(row.key_outcomes),
-  nextSteps: textItems(row.next_steps),
-  region: row.region,
-  experienceLevel: row.experience_level,
-  modelUsed: row.model_used,
-  lastMessage: row.last_message,
-  isTestUser: row.is_test_user,
-});
+/**
+ * One ConversationDto (contracts) as JSON, for a page row `c` joined to its user `u`. Key outcomes
+ * and next steps are stored one per line (the summary job joins its lists with newlines); list
+ * markers are dropped.
+ */
+const textItemsJson = (column: string): string => `(
+  SELECT coalesce(json_agg(item ORDER BY n), '[]')
+    FROM (SELECT btrim(regexp_replace(line, '^\\s*(?:[-*•]|\\d+[.)])\\s+', '')) AS item, n
+            FROM regexp_split_to_table(${column}, E'\\r?\\n') WITH ORDINALITY AS lines(line, n)) items
+   WHERE item <> '')`;
 
-const newestFirst = (a: ConversationRow, b: ConversationRow): number => {
-  const diff = b.last_message_at.getTime() - a.last_message_at.getTime();
-  if (diff !== 0) return diff;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-};
+const CONVERSATION_JSON = `json_build_object(
+  'id', c.id,
+  'userId', c.user_id,
+  'phoneNumber', u.phone_number,
+  'userActive', u.is_active,
+  'messageCount', c.message_count,
+  'startTime', ${isoJson('c.started_at')},
+  'firstMessageAt', ${isoJson('c.started_at')},
+  'endTime', ${isoJson('c.ended_at')},
+  'lastMessageAt', ${isoJson('c.last_message_at')},
+  'sentiment', c.sentiment,
+  'topicsDiscussed', coalesce(to_json(c.topics), '[]'),
+  'summary', c.summary,
+  'keyOutcomes', ${textItemsJson('c.key_outcomes')},
+  'nextSteps', ${textItemsJson('c.next_steps')},
+  'region', c.region,
+  'experienceLevel', c.experience_level,
+  'modelUsed', c.model_used,
+  'lastMessage', (SELECT m.content FROM messages m WHERE m.conversation_id = c.id ORDER BY m.created_at DESC LIMIT 1),
+  'isTestUser', c.is_test_user)`;
 
 /**
  * Reads of the Messages and Conversations screen and the user panel. One round trip per answer;
@@ -189,7 +142,7 @@ export class AdminConversationsQueryService {
   constructor(private readonly dataSource: DataSource) {}
 
   /** The page of conversations, newest activity first; null when `userId` names no user. */
-  async list(options: ConversationListOptions): Promise<AdminConversationListResponse | null> {
+  async list(options: ConversationListOptions): Promise<JsonText<AdminConversationListResponse> | null> {
     const { testData, page, limit, search, userId } = options;
     const searching = userId === undefined && search !== '';
     const window = searching ? SEARCH_WINDOW : BROWSE_WINDOW;
@@ -241,25 +194,18 @@ export class AdminConversationsQueryService {
       totalSql = 'SELECT count(*) FROM matches';
     }
 
-    const result: ListRow[] = await this.dataSource.query(
-      `WITH ${ctes.join(', ')}
-       SELECT t.total_count, t.user_exists, r.*
-         FROM (SELECT (${totalSql}) AS total_count, ${userExistsSql} AS user_exists) t
-         LEFT JOIN LATERAL (
-           SELECT p.*, u.phone_number, u.is_active, lm.content AS last_message
-             FROM page p
-             JOIN users u ON u.id = p.user_id
-             LEFT JOIN LATERAL (
-               SELECT m.content FROM messages m
-                WHERE m.conversation_id = p.id ORDER BY m.created_at DESC LIMIT 1
-             ) lm ON true
-         ) r ON true`,
-      params,
-    );
-    const head = result[0];
-    if (head === undefined || !head.user_exists) return null;
+    const result: Array<{ total_count: string; user_exists: boolean; conversations: string }> =
+      await this.dataSource.query(
+        `WITH ${ctes.join(', ')}
+         SELECT (${totalSql}) AS total_count, ${userExistsSql} AS user_exists,
+                (SELECT coalesce(json_agg(${CONVERSATION_JSON} ORDER BY c.last_message_at DESC, c.id DESC), '[]')::text
+                   FROM page c JOIN users u ON u.id = c.user_id) AS conversations`,
+        params,
+      );
+    const row = result[0];
+    if (row === undefined || !row.user_exists) return null;
 
-    const counted = Number(head.total_count);
+    const counted = Number(row.total_count);
     let total = counted;
     let totalIsExact = true;
     if (searching && counted >= walked) {
@@ -267,20 +213,14 @@ export class AdminConversationsQueryService {
       totalIsExact = false;
       total = walked > SEARCH_WINDOW ? SEARCH_WINDOW : Math.max(estimate, counted);
     }
-    const conversations = result
-      .filter((r): r is ListRow & ConversationRow => typeof r.id === 'string')
-      .sort(newestFirst)
-      .map(toConversation);
-    return {
-      conversations,
-      pagination: {
-        page,
-        limit,
-        total,
-        totalPages: Math.max(1, Math.min(Math.ceil(total / limit), Math.ceil(window / limit))),
-        totalIsExact,
-      },
+    const pagination: AdminConversationPagination = {
+      page,
+      limit,
+      total,
+      totalPages: Math.max(1, Math.min(Math.ceil(total / limit), Math.ceil(window / limit))),
+      totalIsExact,
     };
+    return `{"conversations":${row.conversations},"pagination":${JSON.stringify(pagination)}}`;
   }
 
   /** The planner's estimate of the number of matches (EXPLAIN: planning only, no execution). */
@@ -294,39 +234,28 @@ export class AdminConversationsQueryService {
   }
 
   /** The conversation's latest messages of the chosen kind, oldest first; null when it does not exist. */
-  async messages(conversationId: string, testData: boolean): Promise<ConversationMessage[] | null> {
-    const rows: MessageRow[] = await this.dataSource.query(
-      `SELECT c.id AS conversation_id, m.*
+  async messages(conversationId: string, testData: boolean): Promise<JsonText<ConversationMessage[]> | null> {
+    const rows: Array<{ messages: JsonText<ConversationMessage[]> }> = await this.dataSource.query(
+      `SELECT (SELECT coalesce(json_agg(json_build_object(
+                 'id', m.id,
+                 'content', m.content,
+                 'direction', m.direction,
+                 'createdAt', ${isoJson('m.created_at')},
+                 'status', m.status,
+                 'errorMessage', m.error_message,
+                 'cost', m.cost::float8,
+                 'tokenUsage', m.token_usage,
+                 'modelUsed', m.model_used,
+                 'isTestUser', m.is_test_user,
+                 'imageUrl', m.media -> 0 ->> 'url') ORDER BY m.created_at, m.id), '[]')::text
+                 FROM (SELECT * FROM messages m
+                        WHERE m.conversation_id = c.id AND m.is_test_user = $2
+                        ORDER BY m.created_at DESC, m.id DESC
+                        LIMIT ${CONVERSATION_MESSAGES_LIMIT}) m) AS messages
          FROM conversations c
-         LEFT JOIN LATERAL (
-           SELECT m.id, m.content, m.direction, m.created_at, m.status, m.error_message, m.cost,
-                  m.token_usage, m.model_used, m.is_test_user, m.media -> 0 ->> 'url' AS image_url
-             FROM messages m
-            WHERE m.conversation_id = c.id AND m.is_test_user = $2
-            ORDER BY m.created_at DESC, m.id DESC
-            LIMIT ${CONVERSATION_MESSAGES_LIMIT}
-         ) m ON true
         WHERE c.id = $1`,
       [conversationId, testData],
     );
-    if (rows.length === 0) return null;
-    return rows
-      .filter((row): row is MessageRow & { id: string } => row.id !== null)
-      .sort(
-        (a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-      )
-      .map((row) => ({
-        id: row.id,
-        content: row.content,
-        direction: row.direction,
-        createdAt: row.created_at.toISOString(),
-        status: row.status,
-        errorMessage: row.error_message,
-        cost: Number(row.cost),
-        tokenUsage: row.token_usage,
-        modelUsed: row.model_used,
-        isTestUser: row.is_test_user,
-        imageUrl: row.image_url,
-      }));
+    return rows[0]?.messages ?? null;
   }
 }

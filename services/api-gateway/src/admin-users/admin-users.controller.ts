@@ -4,9 +4,9 @@ import type { AdminUserListItem, UserDetail, UserOverviewStats } from '@sprout/c
 import { ZodValidationPipe } from '@sprout/platform';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
+import { type JsonText, asJson } from '../common/json-text';
 import { AdminUsersQueryService } from './admin-users.service';
 import {
-  type JsonText,
   TOTAL_COUNT_CAPPED_HEADER,
   TOTAL_COUNT_HEADER,
   UserIdParam,
@@ -15,7 +15,6 @@ import {
 } from './dto';
 
 export const USER_NOT_FOUND = 'User not found.';
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 const SHOW_TEST_USERS = {
   name: 'showTestUsers',
@@ -64,8 +63,7 @@ export class AdminUsersController {
     });
     void reply.header(TOTAL_COUNT_HEADER, String(total));
     void reply.header(TOTAL_COUNT_CAPPED_HEADER, String(totalIsCapped));
-    void reply.type(JSON_CONTENT_TYPE);
-    return json;
+    return asJson(reply, json);
   }
 
   @Get(':id')
@@ -77,7 +75,6 @@ export class AdminUsersController {
   ): Promise<JsonText<UserDetail>> {
     const user = await this.users.detail(id);
     if (user === null) throw new NotFoundException(USER_NOT_FOUND);
-    void reply.type(JSON_CONTENT_TYPE);
-    return user;
+    return asJson(reply, user);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AdminUserListItem, UserDetail, UserOverviewStats } from '@sprout/contracts';
 import { DataSource } from 'typeorm';
-import type { JsonText } from './dto';
+import { type JsonText, isoJson } from '../common/json-text';
 import { phonePattern } from './search';
 import { DAY_MS, percent, rollingWindow, startOfUtcDay } from './time-windows';
 
@@ -15,10 +15,6 @@ const MESSAGE_METRICS = `('messages_inbound', 'messages_reply', 'messages_proact
 const USER_COLUMNS = `u.id, u.phone_number, u.created_at, u.is_active, u.last_message_at,
   u.profile_completion_score, u.zip_code, u.region, u.hardiness_zone, u.profile, u.is_test_user,
   u.total_messages, u.total_tokens, u.total_cost, u.average_sentiment`;
-
-/** A timestamptz as JSON the way Date.toISOString() writes it (UTC, milliseconds). */
-const isoJson = (column: string): string =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** A profile field that is a string with something in it, else NULL. */
 const profileText = (key: string): string =>
@@ -113,21 +109,25 @@ export class AdminUsersQueryService {
     // The list's order: most recent message first; users who never wrote last, newest first.
     const recency = `u.last_message_at DESC NULLS LAST,
       CASE WHEN u.last_message_at IS NULL THEN u.created_at END DESC NULLS LAST, u.id`;
-    // Recency walk in two index-ordered halves (the index keeps NULL last_message_at apart), the
-    // second only read when the first has fewer than `limit` rows.
+    // The ids of the `limit` most recent users (matching `where`), in two index-ordered halves
+    // (the index keeps NULL last_message_at apart; the second is read only when the first has
+    // fewer than `limit` rows). The first half reads idx_users_is_test_user_recent alone, phone
+    // filter included; only the page's rows are then read in full.
     const walk = (where: string): string => `
-      (SELECT ${USER_COLUMNS} FROM users u
+      (SELECT u.id FROM users u
         WHERE u.is_test_user = $1 AND u.last_message_at IS NOT NULL ${where}
         ORDER BY u.last_message_at DESC, u.id LIMIT $2)
       UNION ALL
-      (SELECT ${USER_COLUMNS} FROM users u
+      (SELECT u.id FROM users u
         WHERE u.is_test_user = $1 AND u.last_message_at IS NULL ${where}
         ORDER BY u.created_at DESC, u.id LIMIT $2)
       LIMIT $2`;
+    const pageOf = (ids: string): string =>
+      `SELECT ${USER_COLUMNS} FROM users u JOIN (${ids}) p ON p.id = u.id`;
     let sql: string;
     const params: unknown[] = [testUsers, limit];
     if (search === '') {
-      sql = `WITH page AS (${walk('')})
+      sql = `WITH page AS (${pageOf(walk(''))})
         SELECT (SELECT coalesce(sum(count), 0) FROM rollup_totals
                  WHERE metric = 'users' AND is_test_user = $1) AS total_count,
                (SELECT coalesce(json_agg(json_build_object(${USER_FIELDS}, 'analytics', ${LIST_ANALYTICS})
@@ -146,11 +146,9 @@ export class AdminUsersQueryService {
            WHERE u.is_test_user = $1 AND u.phone_number LIKE $3 LIMIT $4::int + 1
         ), counted AS MATERIALIZED (SELECT count(*) AS n FROM matches),
         page AS (
-          (SELECT ${USER_COLUMNS} FROM users u
-            JOIN (SELECT u.id FROM matches u ORDER BY ${recency} LIMIT $2) m ON m.id = u.id
-           WHERE (SELECT n FROM counted) <= $4)
+          (${pageOf(`SELECT u.id FROM matches u ORDER BY ${recency} LIMIT $2`)} WHERE (SELECT n FROM counted) <= $4)
           UNION ALL
-          (SELECT * FROM (${walk('AND u.phone_number LIKE $3')}) w WHERE (SELECT n FROM counted) > $4)
+          (${pageOf(walk('AND u.phone_number LIKE $3'))} WHERE (SELECT n FROM counted) > $4)
         )
         SELECT (SELECT n FROM counted) AS total_count,
                (SELECT coalesce(json_agg(json_build_object(${USER_FIELDS}, 'analytics', ${LIST_ANALYTICS})

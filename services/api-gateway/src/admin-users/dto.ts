@@ -54,12 +54,6 @@ export const UserListQuery = z.object({
 
 export const UserIdParam = uuidParam('User id must be a UUID');
 
-/**
- * JSON text Postgres built in the shape of T (json_build_object), answered as is: the type names
- * the shape the text must have (the tests check it), without parsing and re-serialising it.
- */
-export type JsonText<T> = string & { readonly __jsonOf?: T };
-
 /** Response headers of GET /api/admin/users (the body stays the spec's bare array). */
 export const TOTAL_COUNT_HEADER = 'x-total-count';
 /** 'true' when a search matched more users than were counted (X-Total-Count is then the cap). */

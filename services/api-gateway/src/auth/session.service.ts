@@ -13,9 +13,8 @@ export const SESSION_COOKIE = 'sprout_session';
 const SessionRecord = z.object({
   adminUserId: z.string(),
   username: z.string(),
-  /** Epoch milliseconds. */
+  /** Epoch milliseconds. The idle timeout is the key's TTL, slid on every authenticated request. */
   createdAt: z.number(),
-  lastSeenAt: z.number(),
 });
 type SessionRecord = z.infer<typeof SessionRecord>;
 
@@ -27,8 +26,8 @@ export interface AdminSession {
 
 /**
  * Server-side admin sessions in Redis (`<prefix>:sess:<id>`), referenced by a signed, httpOnly,
- * SameSite=Strict cookie. Each authenticated request slides the idle timeout; the absolute
- * timeout caps a session's life however active it is.
+ * SameSite=Strict cookie. Each authenticated request slides the idle timeout (the key's TTL); the
+ * absolute timeout caps a session's life however active it is.
  */
 @Injectable()
 export class SessionService {
@@ -55,7 +54,6 @@ export class SessionService {
       adminUserId: admin.id,
       username: admin.username,
       createdAt: now,
-      lastSeenAt: now,
     };
     await this.redis.set(this.key(id), JSON.stringify(record), 'PX', this.ttlMs(record, now));
     reply.setCookie(SESSION_COOKIE, id, {
@@ -70,7 +68,12 @@ export class SessionService {
     return session;
   }
 
-  /** The request's live session (and extends it), or null when absent, tampered with or expired. */
+  /**
+   * The request's live session (and extends it), or null when absent, tampered with or expired.
+   * One Redis round trip per request: GETEX reads the record and slides the idle timeout (the
+   * key's TTL) together, and never recreates a key that logout deleted. The absolute timeout is
+   * checked from the record.
+   */
   async resume(request: FastifyRequest): Promise<AdminSession | null> {
     const cached = this.byRequest.get(request);
     if (cached !== undefined) return cached;
@@ -78,18 +81,19 @@ export class SessionService {
     if (id === null) return null;
 
     const key = this.key(id);
-    const stored = await this.redis.get(key);
+    const idleMs = this.config.sessionIdleTimeoutSeconds * 1000;
+    const stored = await this.redis.getex(key, 'PX', idleMs);
     if (stored === null) return null;
     const parsed = SessionRecord.safeParse(safeJson(stored));
     const now = Date.now();
-    if (!parsed.success || this.isExpired(parsed.data, now)) {
+    if (!parsed.success || this.absoluteMsLeft(parsed.data, now) <= 0) {
       await this.redis.del(key);
       return null;
     }
-    const record = { ...parsed.data, lastSeenAt: now };
-    // XX: never resurrect a session that logout deleted in the meantime.
-    await this.redis.set(key, JSON.stringify(record), 'PX', this.ttlMs(record, now), 'XX');
-    const session = { id, adminUserId: record.adminUserId, username: record.username };
+    // Near the absolute timeout the key must go before a full idle period (rare: once a session).
+    const absoluteLeft = this.absoluteMsLeft(parsed.data, now);
+    if (absoluteLeft < idleMs) await this.redis.pexpire(key, absoluteLeft);
+    const session = { id, adminUserId: parsed.data.adminUserId, username: parsed.data.username };
     this.byRequest.set(request, session);
     return session;
   }
@@ -125,18 +129,14 @@ export class SessionService {
     return this.keys.key('sess', id);
   }
 
-  private isExpired(record: SessionRecord, now: number): boolean {
-    return (
-      now - record.createdAt >= this.config.sessionAbsoluteTimeoutSeconds * 1000 ||
-      now - record.lastSeenAt >= this.config.sessionIdleTimeoutSeconds * 1000
-    );
+  private absoluteMsLeft(record: SessionRecord, now: number): number {
+    return record.createdAt + this.config.sessionAbsoluteTimeoutSeconds * 1000 - now;
   }
 
   /** Redis drops the key at whichever timeout comes first. */
   private ttlMs(record: SessionRecord, now: number): number {
     const idle = this.config.sessionIdleTimeoutSeconds * 1000;
-    const absoluteLeft = record.createdAt + this.config.sessionAbsoluteTimeoutSeconds * 1000 - now;
-    return Math.max(1, Math.min(idle, absoluteLeft));
+    return Math.max(1, Math.min(idle, this.absoluteMsLeft(record, now)));
   }
 }
 
