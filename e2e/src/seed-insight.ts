@@ -1,6 +1,8 @@
 // Known users, conversations and messages for the browser tests of the Users and Messages screens,
-// written straight to the test database (the rollup triggers keep the stat cards' counts).
+// written straight to the test database (the rollup triggers keep the stat cards' counts), and
+// the probe those tests use to measure the screens' polling.
 import type { FakeTwilio } from '@sprout/testing';
+import type { Page } from '@sprout/testing/browser';
 import type { DataSource } from 'typeorm';
 
 const MINUTE_MS = 60_000;
@@ -172,6 +174,8 @@ export const DELIVERY_TOOLTIPS = [
 
 export const DELIVERIES_TOPICS = ['tomatoes', 'watering', 'pests', 'soil', 'frost'] as const;
 
+export const DELIVERIES_KEY_OUTCOMES = ['Cover the plants below 50°F', 'Water at the base in the morning'];
+
 /** Real-user filler conversations of the Midwest and Northeast users, for a second page. */
 const FILLERS = { midwest: 9, northeast: 12 } as const;
 
@@ -254,7 +258,8 @@ export async function seedInsight(db: DataSource, now: Date = new Date()): Promi
     topics: [...DELIVERIES_TOPICS],
     sentiment: 'frustrated',
     summary: 'Tomato leaves curling after a cold night on the balcony',
-    keyOutcomes: JSON.stringify(['Cover the plants below 50°F', 'Water at the base in the morning']),
+    // One item per line, as the summary job stores them.
+    keyOutcomes: DELIVERIES_KEY_OUTCOMES.join('\n'),
     nextSteps: '- Check the undersides of leaves for aphids\n- Mulch the beds',
     region: 'Pacific Northwest',
     experienceLevel: 'beginner',
@@ -432,4 +437,67 @@ export async function sendThroughFakeTwilio(twilio: FakeTwilio, to: string, body
   if (response.status !== 201) throw new Error(`The fake Twilio answered ${response.status}`);
   const { sid } = (await response.json()) as { sid: string };
   return sid;
+}
+
+interface FetchLog {
+  /** Path and the page clock's Date.now() of every fetch the page started. */
+  calls: { path: string; at: number }[];
+  inFlight: number;
+}
+
+declare global {
+  interface Window {
+    __sproutFetches?: FetchLog;
+  }
+}
+
+/**
+ * Installs Playwright's clock on the page and logs each fetch with the page's clock time, so
+ * `advanceClock` and `pollGaps` can measure polling. Call before the page's first navigation.
+ */
+export async function recordFetches(page: Page): Promise<void> {
+  await page.clock.install();
+  await page.addInitScript(() => {
+    const log: FetchLog = { calls: [], inFlight: 0 };
+    window.__sproutFetches = log;
+    const fetch = window.fetch.bind(window);
+    window.fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      log.calls.push({ path: new URL(url, window.location.href).pathname, at: Date.now() });
+      log.inFlight += 1;
+      try {
+        return await fetch(input, init);
+      } finally {
+        log.inFlight -= 1;
+      }
+    };
+  });
+}
+
+/** Runs the page clock `totalMs` ahead in `stepMs` steps, letting every fetch finish between steps. */
+export async function advanceClock(page: Page, totalMs: number, stepMs: number): Promise<void> {
+  for (let ran = 0; ran < totalMs; ran += stepMs) {
+    await page.clock.runFor(stepMs);
+    // Polled from Node: waiting inside the page would run on the page's (fake) timers.
+    const deadline = Date.now() + 10_000;
+    while ((await page.evaluate(() => window.__sproutFetches?.inFlight ?? 0)) > 0) {
+      if (Date.now() > deadline) throw new Error('A fetch did not finish within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+/**
+ * The first `count` gaps between polls of `path` (the query string ignored), to the nearest second
+ * of the page clock (which also runs in real time between steps). The gap from the initial fetch to
+ * the first poll is left out: polling starts when the query's observer subscribes, not at that fetch.
+ */
+export async function pollGaps(page: Page, path: string, count: number): Promise<number[]> {
+  const times = await page.evaluate(
+    (wanted) => (window.__sproutFetches?.calls ?? []).filter((c) => c.path === wanted).map((c) => c.at),
+    path,
+  );
+  return times
+    .slice(2, count + 2)
+    .map((at, index) => Math.round((at - (times[index + 1] ?? at)) / 1000) * 1000);
 }

@@ -12,11 +12,15 @@ import {
 } from '@sprout/testing/browser';
 import { toastWithTitle } from '../src/helpers';
 import {
+  advanceClock,
+  DELIVERIES_KEY_OUTCOMES,
   DELIVERIES_TOPICS,
   DELIVERY_TOOLTIPS,
   INSIGHT_STATS,
   type InsightSeed,
   phoneOf,
+  pollGaps,
+  recordFetches,
   seedInsight,
   sendThroughFakeTwilio,
 } from '../src/seed-insight';
@@ -297,8 +301,15 @@ describe('with seeded conversations', () => {
       'gpt-4o-mini',
       'Tomato leaves curling after a cold night on the balcony',
     ]);
-    expect(values[12]).toContain('Cover the plants below 50°F');
-    expect(values[13]).toContain('Check the undersides of leaves for aphids');
+    const items = (label: string) => details.locator(`dt:text-is("${label}") + dd li`).allInnerTexts();
+    expect(await items('Key Outcomes')).toEqual(DELIVERIES_KEY_OUTCOMES);
+    expect(await items('Next Steps')).toEqual([
+      'Check the undersides of leaves for aphids',
+      'Mulch the beds',
+    ]);
+    // The block closes again.
+    await details.getByRole('button', { name: 'Conversation Details' }).click();
+    await details.getByTestId('detail-row').first().waitFor({ state: 'detached' });
     expect(await checkA11y(page)).toEqual([]);
   });
 
@@ -389,5 +400,90 @@ describe('with seeded conversations', () => {
     expect(await messages.count()).toBe(3);
     expect(await pane().locator('[data-direction="outbound"]').count()).toBe(1);
     expect(await pane().getByTestId('delivery-status').count()).toBe(0);
+  });
+  it('shows relative times with the thresholds 60 s, 60 min, 24 h, 30 days and 12 months', async () => {
+    await openMessages();
+    const time = rowOf(seed.conversationIds.deliveries).getByTestId('conversation-time');
+    const at = Date.parse((await time.getAttribute('datetime')) ?? '');
+    const second = 1000;
+    const minute = 60 * second;
+    const hour = 60 * minute;
+    const day = 24 * hour;
+    const cases: [number, string][] = [
+      [0, 'Just now'],
+      [59 * second, '59 seconds ago'],
+      [60 * second, '1 minute ago'],
+      [60 * minute - second, '59 minutes ago'],
+      [60 * minute, '1 hour ago'],
+      [24 * hour - second, '23 hours ago'],
+      [24 * hour, '1 day ago'],
+      [30 * day - second, '29 days ago'],
+      [30 * day, '1 month ago'],
+      [360 * day - second, '11 months ago'],
+      [360 * day, '1 year ago'],
+    ];
+    const shown: [number, string][] = [];
+    for (const [after] of cases) {
+      await page.clock.setFixedTime(at + after);
+      await page.goto('/admin/messages');
+      shown.push([after, await time.innerText()]);
+    }
+    expect(shown).toEqual(cases);
+  });
+
+  it('starts again at page 1 when Test Data Mode changes', async () => {
+    await openMessages();
+    await rows().first().waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByTestId('page-indicator').filter({ hasText: 'Page 2 of 2' }).waitFor();
+    const mode = page.getByRole('switch', { name: 'Test Data Mode' });
+    await mode.click();
+    await page.getByTestId('page-indicator').filter({ hasText: 'Page 1 of 1' }).waitFor();
+    await rowOf(seed.conversationIds.tester).waitFor();
+    expect(await rows().count()).toBe(1);
+    await mode.click();
+    await page.getByTestId('page-indicator').filter({ hasText: 'Page 1 of 2' }).waitFor();
+    await rowOf(seed.conversationIds.deliveries).waitFor();
+  });
+
+  it('moves to the last page when a poll finds the list shorter than the page shown', async () => {
+    // 20 more conversations, older than any other: a third page, holding 4 of them.
+    const extra = await stack.db.dataSource.query<{ id: string }[]>(
+      `INSERT INTO conversations (user_id, message_count, topics, started_at, last_message_at)
+       SELECT $1, 1, '{}', now() - interval '400 days', now() - interval '400 days' - n * interval '1 minute'
+         FROM generate_series(1, 20) AS n RETURNING id`,
+      [seed.userIds.northeast],
+    );
+    try {
+      await recordFetches(page);
+      await openMessages();
+      await rows().first().waitFor();
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByTestId('page-indicator').filter({ hasText: 'Page 2 of 3' }).waitFor();
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByTestId('page-indicator').filter({ hasText: 'Page 3 of 3' }).waitFor();
+    } finally {
+      await stack.db.dataSource.query('DELETE FROM conversations WHERE id = ANY($1)', [
+        extra.map((c) => c.id),
+      ]);
+    }
+    await advanceClock(page, 30_000, 10_000);
+    await page.getByTestId('page-indicator').filter({ hasText: 'Page 2 of 2' }).waitFor();
+    await page.waitForFunction(
+      (count) => document.querySelectorAll('[data-testid="conversation-row"]').length === count,
+      seed.realConversations - 20,
+    );
+  });
+
+  it("polls the conversations, the open conversation's messages and the stats every 30 s", async () => {
+    await recordFetches(page);
+    await openMessages();
+    await rowOf(seed.conversationIds.deliveries).getByTestId('conversation-last4').click();
+    await pane().getByTestId('message').first().waitFor();
+    await advanceClock(page, 90_000, 10_000);
+    const messagesPath = `/api/admin/conversations/${seed.conversationIds.deliveries}/messages`;
+    expect(await pollGaps(page, '/api/admin/conversations', 2)).toEqual([30_000, 30_000]);
+    expect(await pollGaps(page, messagesPath, 2)).toEqual([30_000, 30_000]);
+    expect(await pollGaps(page, '/api/admin/messages/stats', 2)).toEqual([30_000, 30_000]);
   });
 });

@@ -7,7 +7,16 @@ import {
   openPage,
   type Page,
 } from '@sprout/testing/browser';
-import { INSIGHT_STATS, type InsightSeed, phoneOf, seedInsight } from '../src/seed-insight';
+import {
+  advanceClock,
+  DELIVERIES_KEY_OUTCOMES,
+  INSIGHT_STATS,
+  type InsightSeed,
+  phoneOf,
+  pollGaps,
+  recordFetches,
+  seedInsight,
+} from '../src/seed-insight';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, startWebStack, type WebStack } from '../src/stack';
 
 let stack: WebStack;
@@ -111,6 +120,8 @@ describe('with seeded users', () => {
     );
     const box = await page.getByTestId('users-table-scroll').boundingBox();
     expect(box?.height).toBe(500);
+    // Every user is listed: no 'Showing the N most recently active' note.
+    expect(await page.getByTestId('users-shown').count()).toBe(0);
 
     const pnwRow = rows().filter({ has: page.locator(`[data-value="${P.pnw}"]`) });
     const cell = (column: string) => pnwRow.locator(`[data-column="${column}"]`).innerText();
@@ -206,8 +217,9 @@ describe('with seeded users', () => {
     await openUsers();
     await rows().first().waitFor();
     const header = page.locator('thead');
+    const sortOf = (column: string) => page.locator(`th[data-column="${column}"]`).getAttribute('aria-sort');
+    // Each column is left sorted descending: the next column's first click must still sort ascending.
     for (const [column, label, ascending, descending] of orders) {
-      const th = page.locator(`th[data-column="${column}"]`);
       const button = header.getByRole('button', { name: label, exact: true });
       await button.click();
       await page.waitForFunction(
@@ -216,11 +228,15 @@ describe('with seeded users', () => {
       );
       expect({ column, order: await phonesShown() }).toEqual({ column, order: ascending.map((k) => P[k]) });
       await button.click();
-      expect(await th.getAttribute('aria-sort')).toBe('descending');
+      expect(await sortOf(column)).toBe('descending');
       expect({ column, order: await phonesShown() }).toEqual({ column, order: descending.map((k) => P[k]) });
-      await button.click();
-      expect(await th.getAttribute('aria-sort')).toBe('ascending');
     }
+    // Only one column is sorted at a time, and a third click toggles back to ascending.
+    const sorted = await page.locator('th[aria-sort]:not([aria-sort="none"])').count();
+    expect(sorted).toBe(1);
+    await header.getByRole('button', { name: 'Last Message', exact: true }).click();
+    expect(await sortOf('lastMessageAt')).toBe('ascending');
+    expect(await phonesShown()).toEqual(orders.at(-1)?.[2].map((k) => P[k]));
   });
 
   it('searches by phone number, and says when nothing matches', async () => {
@@ -276,6 +292,8 @@ describe('with seeded users', () => {
 
     // Analytics
     await page.getByRole('tab', { name: 'Analytics' }).click();
+    expect(await page.getByRole('tab', { name: 'Analytics' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByTestId('basic-information').count()).toBe(0);
     const metrics = await page.getByTestId('engagement-metrics').innerText();
     for (const text of ['24', '2', '9,600', '400', '$0.4321']) expect(metrics).toContain(text);
     const activity = page.getByTestId('activity-row');
@@ -287,6 +305,7 @@ describe('with seeded users', () => {
     await page.getByRole('tab', { name: 'Conversations' }).click();
     const list = page.getByTestId('user-conversations');
     await list.waitFor();
+    expect(await page.getByTestId('engagement-metrics').count()).toBe(0);
     expect((await list.boundingBox())?.height).toBe(600);
     const items = page.getByTestId('user-conversation');
     expect(await items.count()).toBe(2);
@@ -304,20 +323,39 @@ describe('with seeded users', () => {
     });
 
     const details = page.getByTestId('user-conversation-details');
+    // Collapsed until asked for.
+    expect(await details.getByTestId('detail-row').count()).toBe(0);
     await details.getByRole('button', { name: 'Conversation Details' }).click();
-    const shown = await details.innerText();
-    expect(shown).toContain(seed.conversationIds.deliveries);
-    expect(shown).toContain('Ongoing');
-    expect(shown).toContain('Tomato leaves curling after a cold night on the balcony');
-    expect(shown).toContain('Cover the plants below 50°F');
-    expect(shown).toContain('Mulch the beds');
+    expect(await details.locator('dt').allInnerTexts()).toEqual([
+      'Conversation ID',
+      'Message Count',
+      'Start Time',
+      'End Time',
+      'Summary',
+      'Key Outcomes',
+      'Next Steps',
+    ]);
+    const value = (label: string) => details.locator(`dt:text-is("${label}") + dd`);
+    expect(await value('Conversation ID').innerText()).toBe(seed.conversationIds.deliveries);
+    expect(await value('Message Count').innerText()).toBe('10');
+    expect(await value('End Time').innerText()).toBe('Ongoing');
+    expect(await value('Summary').innerText()).toBe(
+      'Tomato leaves curling after a cold night on the balcony',
+    );
+    expect(await value('Key Outcomes').locator('li').allInnerTexts()).toEqual(DELIVERIES_KEY_OUTCOMES);
+    expect(await value('Next Steps').locator('li').allInnerTexts()).toEqual([
+      'Check the undersides of leaves for aphids',
+      'Mulch the beds',
+    ]);
 
     await items.nth(1).click();
     await details.getByText(seed.conversationIds.garlic).waitFor();
-    const garlic = await details.innerText();
-    expect(garlic).not.toContain('Ongoing');
-    expect(garlic).toContain('Planning a fall garlic bed');
-    expect(garlic).toContain('Use hardneck varieties');
+    expect(await value('End Time').innerText()).not.toBe('Ongoing');
+    expect(await value('Summary').innerText()).toBe('Planning a fall garlic bed');
+    expect(await value('Key Outcomes').locator('li').allInnerTexts()).toEqual([
+      'Plant in October',
+      'Use hardneck varieties',
+    ]);
     expect(await thread.getByTestId('message').count()).toBe(14);
     expect(await checkA11y(page)).toEqual([]);
     expect(errors).toEqual([]);
@@ -372,6 +410,46 @@ describe('with seeded users', () => {
     );
     expect(await page.getByTestId('stat-total-messages-value').innerText()).toBe(
       INSIGHT_STATS.users.test.totalMessages,
+    );
+  });
+  it('polls the users list every 10 s, the stats every 30 s and the selected user every 5 s', async () => {
+    await recordFetches(page);
+    await openUsers();
+    await page.getByRole('button', { name: '(503) 555-0201' }).click();
+    await detail().getByRole('heading', { name: '(503) 555-0201' }).waitFor();
+    await advanceClock(page, 90_000, 5_000);
+    expect(await pollGaps(page, '/api/admin/users', 8)).toEqual(Array(8).fill(10_000));
+    expect(await pollGaps(page, '/api/admin/users/stats/overview', 2)).toEqual(Array(2).fill(30_000));
+    expect(await pollGaps(page, `/api/admin/users/${seed.userIds.pnw}`, 17)).toEqual(Array(17).fill(5_000));
+  });
+
+  it('says how many users a large list holds beyond the most recent ones it shows', async () => {
+    // As the API answers for a large data set: the most recent users, and the total in X-Total-Count.
+    await page.route(
+      (url) => url.pathname === '/api/admin/users',
+      async (route) => {
+        const response = await route.fetch();
+        const searching = new URL(route.request().url()).searchParams.has('search');
+        await route.fulfill({
+          response,
+          headers: {
+            ...response.headers(),
+            'x-total-count': searching ? '1000' : '1234567',
+            'x-total-count-capped': String(searching),
+          },
+        });
+      },
+    );
+    await openUsers();
+    const note = page.getByTestId('users-shown');
+    await note.waitFor();
+    expect(await note.innerText()).toBe(
+      'Showing the 5 most recently active of 1,234,567 users. Search by phone number to find the others.',
+    );
+    await page.getByRole('searchbox', { name: 'Search users by phone number' }).fill('555');
+    await note.filter({ hasText: 'matching' }).waitFor();
+    expect(await note.innerText()).toBe(
+      'Showing the 5 most recently active of more than 1,000 matching users.',
     );
   });
 });

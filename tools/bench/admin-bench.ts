@@ -7,6 +7,7 @@
 //
 // Options: --scale=<fraction of the full size, default 1> --db=<database, default sprout_bench>
 // --reseed --seed-only --concurrency=<8> --requests=<400 per endpoint and mode> --max-seconds=<30 per run>
+// --only=<text: measure just the endpoints whose name contains it>
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,6 +34,7 @@ interface Options {
   database: string;
   reseed: boolean;
   seedOnly: boolean;
+  only: string | undefined;
   concurrency: number;
   requests: number;
   maxSeconds: number;
@@ -58,6 +60,7 @@ const parseOptions = (argv: string[]): Options => {
       flags.get('db') ?? (scale === 1 ? 'sprout_bench' : `sprout_bench_${String(scale).replace('.', '_')}`),
     reseed: flags.has('reseed'),
     seedOnly: flags.has('seed-only'),
+    only: flags.get('only'),
     concurrency: Math.round(number('concurrency', 8)),
     requests: Math.round(number('requests', 400)),
     maxSeconds: number('max-seconds', 30),
@@ -174,8 +177,8 @@ const phoneLike = (search: string): string => {
 };
 
 /**
- * A conversation search by hand: the words in order in summary, region or topics (the
- * trigram-indexed expression), or the user's phone when the text can be part of one, matching
+ * A conversation search by hand: every word in search_text (lower-cased summary, region and
+ * topics: trigram-indexed, and carried by a recency index), or the user's phone when the text can be part of one, matching
  * users first (at most 1000: their conversations one user at a time; more: the recency walk).
  * `matches(limit)` lists (id, last_message_at), newest first per branch (or unordered for an estimate).
  */
@@ -183,22 +186,23 @@ const searchSql = (term: string): { values: string[]; matches: (limit: number | 
   const words = term.split(/\s+/).filter((w) => w !== '');
   const digits = term.replace(/\D/g, '');
   const phone = /^[\d\s+().-]+$/.test(term) && digits.length >= (term.startsWith('+') ? 1 : 3);
-  const values = [`%${words.map(likeEscape).join('%')}%`];
+  const values = words.map((w) => `%${likeEscape(w.toLowerCase())}%`);
+  const phoneParam = `$${values.length + 1}`;
   if (phone) values.push(phoneLike(term));
   return {
     values,
     matches: (limit) => {
       const order = limit === null ? '' : `ORDER BY last_message_at DESC, id DESC LIMIT ${limit}`;
       const text = `SELECT id, last_message_at FROM conversations
-        WHERE is_test_user = false AND conversation_search_text(summary, region, topics) ILIKE $1 ${order}`;
+        WHERE is_test_user = false AND ${words.map((_, i) => `search_text LIKE $${i + 1}`).join(' AND ')} ${order}`;
       if (!phone) return text;
       const few = `SELECT c.id, c.last_message_at FROM phone_users pu CROSS JOIN LATERAL (
           SELECT id, last_message_at FROM conversations WHERE user_id = pu.id AND is_test_user = false ${order}) c
         WHERE (SELECT count(*) FROM phone_users) <= 1000 ${order}`;
       const many = `SELECT c.id, c.last_message_at FROM conversations c JOIN users u ON u.id = c.user_id
         WHERE (SELECT count(*) FROM phone_users) > 1000 AND c.is_test_user = false AND u.is_test_user = false
-          AND u.phone_number LIKE $2 ${limit === null ? '' : `ORDER BY c.last_message_at DESC, c.id DESC LIMIT ${limit}`}`;
-      const users = `phone_users AS MATERIALIZED (SELECT id FROM users WHERE is_test_user = false AND phone_number LIKE $2 LIMIT 1001)`;
+          AND u.phone_number LIKE ${phoneParam} ${limit === null ? '' : `ORDER BY c.last_message_at DESC, c.id DESC LIMIT ${limit}`}`;
+      const users = `phone_users AS MATERIALIZED (SELECT id FROM users WHERE is_test_user = false AND phone_number LIKE ${phoneParam} LIMIT 1001)`;
       return limit === null
         ? `WITH ${users} ${text} UNION ALL ${few}`
         : `WITH ${users} (${text}) UNION (${few}) UNION (${many})`;
@@ -714,8 +718,24 @@ export const main = async (argv: string[]): Promise<void> => {
       );
   }
   const databaseUrl = withDatabaseName(adminUrl, options.database);
-  // The schema may have gained migrations since the seed (they run on top of the data).
-  await runMigrations(databaseUrl);
+  // The schema may have gained migrations since the seed (they run on top of the data); as after
+  // the seed, statistics and the visibility map are then brought up to date, as autovacuum would.
+  const applied = await runMigrations(databaseUrl);
+  if (applied.length > 0) {
+    const client = new Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      for (const table of ['users', 'conversations', 'messages']) {
+        const started = performance.now();
+        await client.query(`VACUUM (ANALYZE) ${table}`);
+        log(
+          `migrated (${applied.join(', ')}): VACUUM (ANALYZE) ${table} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+        );
+      }
+    } finally {
+      await client.end();
+    }
+  }
   if (options.seedOnly) return;
 
   const prefix = `bench-${randomBytes(4).toString('hex')}`;
@@ -774,7 +794,8 @@ export const main = async (argv: string[]): Promise<void> => {
 
     const loadBefore = os.loadavg()[0] ?? 0;
     const results: ScenarioResult[] = [];
-    for (const scenario of scenarios(samples)) {
+    const only = options.only;
+    for (const scenario of scenarios(samples).filter((s) => only === undefined || s.name.includes(only))) {
       const result = await measure(worker, scenario, options, naiveClient);
       log(
         `${result.name}: HTTP p50 ${result.http.p50} ms p95 ${result.http.p95} ms; SQL p50 ${result.sql.p50} ms ` +
@@ -802,7 +823,7 @@ export const main = async (argv: string[]): Promise<void> => {
       },
       results,
     };
-    const out = path.join(ROOT, 'bench-results', 'admin.json');
+    const out = path.join(ROOT, 'bench-results', only === undefined ? 'admin.json' : 'admin-partial.json');
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     process.stdout.write(

@@ -7,8 +7,10 @@ export const QueryKeys = {
   userStats: (showTestUsers: boolean) => ['/api/admin/users/stats/overview', { showTestUsers }] as const,
   users: (search: string, showTestUsers: boolean) => ['/api/admin/users', { search, showTestUsers }] as const,
   userDetail: (id: string) => [`/api/admin/users/${id}`] as const,
-  userConversations: (userId: string, showTestData: boolean) =>
-    ['/api/admin/conversations', { userId, showTestData }] as const,
+  userConversations: (userId: string) =>
+    ['/api/admin/conversations', { userId, showTestData: false }] as const,
+  /** Every conversation list (user panel and Messages pages), for invalidation. */
+  allConversations: ['/api/admin/conversations'] as const,
   conversations: (page: number, search: string, showTestData: boolean) =>
     ['/api/admin/conversations', { page, search, showTestData }] as const,
   conversationMessages: (conversationId: string, showTestData: boolean) =>

@@ -270,6 +270,10 @@ describe('users routes and query keys', () => {
       { search: '555', showTestUsers: false },
     ]);
     expect(QueryKeys.userDetail('abc')).toEqual(['/api/admin/users/abc']);
-    expect(QueryKeys.userConversations('abc', false)[0]).toBe('/api/admin/conversations');
+    // The user panel always asks with showTestData=false (spec 000 §7).
+    expect(QueryKeys.userConversations('abc')).toEqual([
+      '/api/admin/conversations',
+      { userId: 'abc', showTestData: false },
+    ]);
   });
 });

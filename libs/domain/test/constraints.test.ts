@@ -109,4 +109,33 @@ describe('database constraints', () => {
     expect(await manager.countBy(Conversation, { userId: other.id })).toBe(0);
     expect(await manager.countBy(Message, { userId: other.id })).toBe(0);
   });
+
+  it('keeps conversations.search_text as lower-cased summary, region and topics, bulk loads included', async () => {
+    const repo = db.dataSource.getRepository(Conversation);
+    const searchText = async (id: string): Promise<string> =>
+      (await db.dataSource.query('SELECT search_text FROM conversations WHERE id = $1', [id]))[0].search_text;
+    const saved = await repo.save(
+      repo.create({
+        userId: user.id,
+        summary: 'Early Blight on Romas',
+        region: 'Pacific Northwest',
+        topics: ['Tomatoes'],
+      }),
+    );
+    expect(await searchText(saved.id)).toBe('early blight on romas pacific northwest tomatoes');
+    await repo.update(saved.id, { summary: 'Powdery mildew' });
+    expect(await searchText(saved.id)).toBe('powdery mildew pacific northwest tomatoes');
+    await repo.update(saved.id, { lastMessageAt: new Date() });
+    expect(await searchText(saved.id)).toBe('powdery mildew pacific northwest tomatoes');
+
+    // The seeds load in replica mode, where ordinary triggers are off: this one still fires.
+    const [bulk] = await db.dataSource.transaction(async (manager) => {
+      await manager.query('SET LOCAL session_replication_role = replica');
+      return manager.query(
+        `INSERT INTO conversations (user_id, summary, topics) VALUES ($1, 'Bulk Aphids', '{Roses}') RETURNING id`,
+        [user.id],
+      );
+    });
+    expect(await searchText(bulk.id)).toBe('bulk aphids  roses');
+  });
 });

@@ -15,6 +15,7 @@ export {
   apiRequest,
   createQueryClient,
   fetchJson,
+  fetchJsonWithHeaders,
   getQueryFn,
   isUnauthorized,
   serverMessage,

@@ -282,6 +282,53 @@ describe('sessions', () => {
   });
 });
 
+describe('sessions confirmed in memory', () => {
+  const statusOn = async (gateway: NestFastifyApplication, cookie: string): Promise<boolean> =>
+    (await gateway.inject({ method: 'GET', url: '/api/admin/auth-status', headers: { cookie } })).json()
+      .authenticated;
+  const until = async (check: () => Promise<boolean>): Promise<boolean> => {
+    for (let i = 0; i < 50; i++) {
+      if (await check()) return true;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return false;
+  };
+
+  it('ends at once on every gateway when it logs out on one of them', async () => {
+    const other = await gw.startAnother();
+    const cookie = await login(app);
+    const key = `${gw.redis.prefix}:sess:${cookie.split('=')[1]?.split('.')[0] ?? ''}`;
+    // The other gateway trusts the session from memory once its revocation channel is up: with
+    // the key moved away it still answers authenticated.
+    const trustedFromMemory = async (): Promise<boolean> => {
+      expect(await statusOn(other, cookie)).toBe(true);
+      await gw.redis.connection.rename(key, `${key}:away`);
+      const trusted = await statusOn(other, cookie);
+      await gw.redis.connection.rename(`${key}:away`, key);
+      return trusted;
+    };
+    expect(await until(trustedFromMemory)).toBe(true);
+
+    const res = await app.inject({ method: 'POST', url: '/api/admin/logout', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    // Well before its 5 s recheck: the other gateway heard of the logout through Redis.
+    expect(await until(async () => !(await statusOn(other, cookie)))).toBe(true);
+    const metrics = await other.inject({ method: 'GET', url: '/api/dashboard/metrics', headers: { cookie } });
+    expect(metrics.statusCode).toBe(401);
+  });
+
+  it('asks Redis again after the recheck interval (a tenth of the idle timeout at most)', async () => {
+    const short = await gw.startAnother({ sessionIdleTimeoutSeconds: 3 }); // recheck after 300 ms
+    const cookie = await login(short);
+    expect(await statusOn(short, cookie)).toBe(true);
+    const id = cookie.split('=')[1]?.split('.')[0] ?? '';
+    // Deleted behind the gateways' back (no revocation message): memory still trusts it briefly.
+    await gw.redis.connection.del(`${gw.redis.prefix}:sess:${id}`);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await statusOn(short, cookie)).toBe(false);
+  });
+});
+
 describe('cross-site requests', () => {
   it.each([[{ origin: 'https://evil.example' }], [{ origin: 'null' }], [{ 'sec-fetch-site': 'cross-site' }]])(
     'refuses unsafe API calls from another site (%j)',

@@ -1,5 +1,6 @@
 import { apiJson, fetchJson, withQuery } from '@sprout/ui';
-import type { CheckDeliveryResponse, ConversationListResponse, ConversationMessage } from '@sprout/contracts';
+import type { CheckDeliveryResponse, ConversationMessage } from '@sprout/contracts';
+import type { ConversationPage } from './types';
 
 /** Conversation page size of the Messages screen (spec 000 §9). */
 export const CONVERSATION_PAGE_SIZE = 20;
@@ -11,8 +12,8 @@ export function getConversations(
   page: number,
   search: string,
   showTestData: boolean,
-): Promise<ConversationListResponse> {
-  return fetchJson<ConversationListResponse>(
+): Promise<ConversationPage> {
+  return fetchJson<ConversationPage>(
     withQuery('/api/admin/conversations', {
       page,
       limit: CONVERSATION_PAGE_SIZE,
@@ -24,12 +25,9 @@ export function getConversations(
 }
 
 /** One user's conversations (the user panel). */
-export function getUserConversations(
-  userId: string,
-  showTestData: boolean,
-): Promise<ConversationListResponse> {
-  return fetchJson<ConversationListResponse>(
-    withQuery('/api/admin/conversations', { userId, showTestData }),
+export function getUserConversations(userId: string): Promise<ConversationPage> {
+  return fetchJson<ConversationPage>(
+    withQuery('/api/admin/conversations', { userId, showTestData: false }),
     conversationsFailed,
   );
 }

@@ -17,9 +17,9 @@ import { User } from './user.entity';
 @Check('chk_conversations_sentiment', inList('sentiment', SENTIMENTS))
 @Index('idx_conversations_last_message_at', { synchronize: false }) // (last_message_at DESC)
 @Index('idx_conversations_user_id_last_message_at', { synchronize: false }) // (user_id, last_message_at DESC)
-@Index('idx_conversations_is_test_user_last_message_at', { synchronize: false }) // (is_test_user, last_message_at DESC)
 @Index('idx_conversations_is_test_user_recent', { synchronize: false }) // (is_test_user, last_message_at DESC, id DESC)
-@Index('idx_conversations_search_text_trgm', { synchronize: false }) // gin (conversation_search_text(summary, region, topics) gin_trgm_ops)
+@Index('idx_conversations_search_text_trgm', { synchronize: false }) // gin (search_text gin_trgm_ops)
+@Index('idx_conversations_search_recent', { synchronize: false }) // (is_test_user, last_message_at DESC, id DESC) INCLUDE (search_text)
 export class Conversation {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_conversations' })
   id!: string;
@@ -69,6 +69,10 @@ export class Conversation {
 
   @Column({ name: 'is_test_user', type: 'boolean', default: false })
   isTestUser!: boolean;
+
+  /** Lower-cased summary, region and topics for the console's search; the database fills it (trigger). */
+  @Column({ name: 'search_text', type: 'text', default: '', select: false, insert: false, update: false })
+  searchText?: string;
 
   @Column({ name: 'summarized_at', type: 'timestamptz', nullable: true })
   summarizedAt!: Date | null;

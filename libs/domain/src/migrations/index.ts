@@ -3,12 +3,14 @@ import { InitialSchema1763500000000 } from './1763500000000-InitialSchema';
 import { AdminInsightIndexes1795319400000 } from './1795319400000-AdminInsightIndexes';
 import { SmsLocationHintAndConsentReplies1795400000000 } from './1795400000000-SmsLocationHintAndConsentReplies';
 import { AdminUserRecencyIndex1795500000000 } from './1795500000000-AdminUserRecencyIndex';
+import { ConversationSearchText1795600000000 } from './1795600000000-ConversationSearchText';
 
 export {
   InitialSchema1763500000000,
   AdminInsightIndexes1795319400000,
   SmsLocationHintAndConsentReplies1795400000000,
   AdminUserRecencyIndex1795500000000,
+  ConversationSearchText1795600000000,
 };
 
 // Append new migrations here, in order. The test harness hashes these class names to name its template database.
@@ -17,4 +19,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   AdminInsightIndexes1795319400000,
   SmsLocationHintAndConsentReplies1795400000000,
   AdminUserRecencyIndex1795500000000,
+  ConversationSearchText1795600000000,
 ];

@@ -49,9 +49,17 @@ export async function apiJson<T>(method: HttpMethod, url: string, body?: unknown
  * `failureMessage` is given it is the error's message (the spec's 'Failed to fetch ...' texts).
  */
 export async function fetchJson<T>(url: string, failureMessage?: string): Promise<T> {
+  return (await fetchJsonWithHeaders<T>(url, failureMessage)).body;
+}
+
+/** `fetchJson`, with the answer's headers (for totals an API sends beside a bare array). */
+export async function fetchJsonWithHeaders<T>(
+  url: string,
+  failureMessage?: string,
+): Promise<{ body: T; headers: Headers }> {
   const res = await fetch(url, { credentials: 'include' });
   await throwIfNotOk(res, failureMessage);
-  return (await res.json()) as T;
+  return { body: (await res.json()) as T, headers: res.headers };
 }
 
 export type QueryParamValue = string | number | boolean | null | undefined;

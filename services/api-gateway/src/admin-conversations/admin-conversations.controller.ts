@@ -35,7 +35,8 @@ export class AdminConversationsController {
   @ApiOperation({
     summary: "Conversations, newest activity first: one user's (userId) or all, paged and searchable",
     description:
-      'A search matches conversations whose summary, region and topics hold its words in that order, or whose ' +
+      'A search matches conversations whose summary, region and topics hold every one of its words (any order, ' +
+      'any case, inside other words too), or whose ' +
       "user's phone number matches the digits. Browsing pages through the 10,000 most recent " +
       'conversations, a search through its 1000 most recent matches. A search with many matches ' +
       "answers the planner's estimate (or 1000) as total, with pagination.totalIsExact false. " +
@@ -49,7 +50,7 @@ export class AdminConversationsController {
     name: 'search',
     required: false,
     description:
-      'Words (in order) in summary, region or topics, or phone digits ("+1503" prefix, "5550123" anywhere)',
+      'Words (all of them, any order) in summary, region or topics, or phone digits ("+1503" prefix, "5550123" anywhere)',
   })
   async list(
     // Typed through z.output: the schema's own name would be emitted as the parameter's design type.

@@ -26,10 +26,6 @@ const CONVERSATION_COLUMNS = `c.id, c.user_id, c.message_count, c.started_at, c.
   c.sentiment, c.topics, c.summary, c.key_outcomes, c.next_steps, c.region, c.experience_level,
   c.model_used, c.is_test_user`;
 
-/** The expression of idx_conversations_search_text_trgm (migration AdminInsightIndexes). */
-const searchText = (alias: string): string =>
-  `conversation_search_text(${alias}.summary, ${alias}.region, ${alias}.topics)`;
-
 export interface ConversationListOptions {
   testData: boolean;
   page: number;
@@ -46,11 +42,13 @@ interface ExplainRow {
  * A search as SQL: `sql(placeholders, limit)` selects `(id, last_message_at)` of matching
  * conversations, newest first and at most `limit` (an SQL expression) per branch, or unordered
  * and unlimited (limit null, for the estimate). $1 is the test-data flag; `params` fill the
- * placeholders. A conversation matches when its summary, region and topics contain the search's
- * words in the order given (any case, anything between them: one LIKE pattern, which the planner
- * estimates well and the trigram index serves), or, when the search can be part of a phone number
- * (search.ts), when its user's number matches. Each branch is trigram-indexed or index-ordered;
- * a search with no word long enough for the trigram index only looks at the newest conversations.
+ * placeholders. A conversation matches when its search_text (lower-cased summary, region and
+ * topics) holds every word of the search, in any order, inside other words too; or, when the
+ * search can be part of a phone number (search.ts), when its user's number matches. One LIKE per
+ * word lets the planner estimate the matches from each word's statistics. A word of three or more
+ * characters lets it choose between the trigram index (few matches) and the covering recency
+ * index, read newest first without touching the table (many); a search whose words are all
+ * shorter only looks at the newest conversations.
  */
 interface SearchMatcher {
   params: string[];
@@ -59,7 +57,7 @@ interface SearchMatcher {
 
 const searchMatcher = (search: string): SearchMatcher => {
   const words = search.split(/\s+/).filter((word) => word !== '');
-  const params = [`%${words.map(escapeLike).join('%')}%`];
+  const params = words.map((word) => `%${escapeLike(word)}%`);
   const phone = phonePattern(search);
   const byPhone =
     phone !== null && (phone.prefix ? phone.digits.length >= 1 : phone.digits.length >= TRIGRAM_MIN_LENGTH);
@@ -68,15 +66,20 @@ const searchMatcher = (search: string): SearchMatcher => {
 
   return {
     params,
-    sql: ([text, phoneNumber], limit) => {
+    sql: (placeholders, limit) => {
+      const phoneNumber = placeholders[words.length];
       const ordered = limit === null ? '' : `ORDER BY c.last_message_at DESC, c.id DESC LIMIT ${limit}`;
+      const hasWords = placeholders
+        .slice(0, words.length)
+        .map((word) => `c.search_text LIKE lower(${word})`)
+        .join(' AND ');
       const textBranch = indexable
         ? `SELECT c.id, c.last_message_at FROM conversations c
-            WHERE c.is_test_user = $1 AND ${searchText('c')} ILIKE ${text} ${ordered}`
+            WHERE c.is_test_user = $1 AND ${hasWords} ${ordered}`
         : `SELECT c.id, c.last_message_at FROM (
-             SELECT c.id, c.last_message_at, c.summary, c.region, c.topics FROM conversations c
+             SELECT c.id, c.last_message_at, c.search_text FROM conversations c
               WHERE c.is_test_user = $1 ORDER BY c.last_message_at DESC, c.id DESC LIMIT ${SHORT_SEARCH_WINDOW}
-           ) c WHERE ${searchText('c')} ILIKE ${text} ${ordered}`;
+           ) c WHERE ${hasWords} ${ordered}`;
       if (phoneNumber === undefined) return textBranch;
       // The users whose number matches first (the phone indexes), up to a cap: few, and their
       // conversations come from (user_id, last_message_at) one user at a time; many (a broad
@@ -149,7 +152,9 @@ export class AdminConversationsQueryService {
     const offset = (page - 1) * limit;
     const rows = Math.max(0, Math.min(limit, window - offset));
 
-    const params: unknown[] = [testData];
+    // $1 is the test-data flag, except for one user's conversations: those are all of the
+    // user's own kind, so the panel shows them whichever mode the console is in.
+    const params: unknown[] = userId === undefined ? [testData] : [];
     const param = (value: unknown): string => `$${params.push(value)}`;
     const lim = `${param(rows)}::int`;
     const off = `${param(rows === 0 ? 0 : offset)}::int`;
@@ -168,9 +173,9 @@ export class AdminConversationsQueryService {
       const user = param(userId);
       ctes = [
         pageOf(`SELECT c.id FROM conversations c
-          WHERE c.user_id = ${user} AND c.is_test_user = $1 ${order} LIMIT ${lim} OFFSET ${off}`),
+          WHERE c.user_id = ${user} ${order} LIMIT ${lim} OFFSET ${off}`),
       ];
-      totalSql = `SELECT count(*) FROM conversations c WHERE c.user_id = ${user} AND c.is_test_user = $1`;
+      totalSql = `SELECT count(*) FROM conversations c WHERE c.user_id = ${user}`;
       userExistsSql = `EXISTS (SELECT 1 FROM users WHERE id = ${user})`;
     } else if (!searching) {
       ctes = [

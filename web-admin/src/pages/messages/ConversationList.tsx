@@ -1,8 +1,9 @@
-import type { ConversationDto, Pagination } from '@sprout/contracts';
+import type { ConversationDto } from '@sprout/contracts';
 import { Badge, Button, cn, formatNumber, formatPhoneNumber, formatRelativeTime } from '@sprout/ui';
 import { ChevronLeft, ChevronRight, MapPin, MessageSquare } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
+import type { ConversationPagination } from '../../api/types';
 import { sentimentBadgeVariant, sentimentLabel } from '../users/engagement';
 import { lastFourDigits, userSearchPath, visibleTopics } from './texts';
 
@@ -153,17 +154,20 @@ function TopicsToggle({ onClick, children }: { onClick: () => void; children: Re
   );
 }
 
-/** Previous / Next, 'Page X of Y', and the total only when there is more than one page. */
+/**
+ * Previous / Next, 'Page X of Y', and the total only when there is more than one page ('about'
+ * when the API estimated it for a broad search).
+ */
 export function ConversationPager({
   pagination,
   onPage,
   disabled,
 }: {
-  pagination: Pagination;
+  pagination: ConversationPagination;
   onPage: (page: number) => void;
   disabled: boolean;
 }) {
-  const { page, totalPages, total } = pagination;
+  const { page, totalPages, total, totalIsExact } = pagination;
   return (
     <nav
       aria-label="Conversation pages"
@@ -173,12 +177,15 @@ export function ConversationPager({
       <Button variant="outline" size="sm" disabled={disabled || page <= 1} onClick={() => onPage(page - 1)}>
         <ChevronLeft aria-hidden="true" /> Previous
       </Button>
-      <p className="text-center text-sm text-muted-foreground">
+      <p className="flex flex-col items-center text-center text-sm text-muted-foreground">
         <span data-testid="page-indicator">
           Page {page} of {Math.max(totalPages, 1)}
         </span>
         {totalPages > 1 && (
-          <span data-testid="conversation-total"> · {formatNumber(total)} conversations</span>
+          <span data-testid="conversation-total" className="text-xs whitespace-nowrap">
+            {totalIsExact === false && 'about '}
+            {formatNumber(total)} conversations
+          </span>
         )}
       </p>
       <Button

@@ -15,6 +15,7 @@ import {
 import { MessagesSquare, RefreshCw } from 'lucide-react';
 import { useCheckDelivery } from '../../hooks/useCheckDelivery';
 import { useConversationMessages } from '../../hooks/useConversationMessages';
+import { EmptyState } from '../../components/EmptyState';
 import { sentimentLabel } from '../users/engagement';
 import { DetailsCollapsible, ItemList } from './DetailsCollapsible';
 import { MessageThread } from './MessageThread';
@@ -26,13 +27,15 @@ const none = <span className="text-muted-foreground">—</span>;
 export function ConversationPane({ conversation }: { conversation: ConversationDto | null }) {
   if (conversation === null) {
     return (
-      <Card
-        className="flex min-h-96 flex-col items-center justify-center gap-2 p-8 text-center"
-        data-testid="no-selection"
-      >
-        <MessagesSquare className="size-10 text-muted-foreground" aria-hidden="true" />
-        <h2 className="text-lg font-semibold">{messagesTexts.noSelection}</h2>
-        <p className="text-sm text-muted-foreground">{messagesTexts.noSelectionHint}</p>
+      <Card className="flex min-h-96 items-center justify-center p-8">
+        <EmptyState
+          icon={MessagesSquare}
+          title={messagesTexts.noSelection}
+          hint={messagesTexts.noSelectionHint}
+          testId="no-selection"
+          headingLevel={2}
+          className="py-0"
+        />
       </Card>
     );
   }
@@ -60,7 +63,6 @@ function SelectedConversation({ conversation }: { conversation: ConversationDto 
           messages={messages.data}
           isPending={messages.isPending}
           isError={messages.isError}
-          errorText={messages.error?.message ?? 'Failed to fetch conversation messages'}
           className="h-[520px]"
         />
         <DetailsCollapsible

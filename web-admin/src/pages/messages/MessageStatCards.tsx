@@ -7,8 +7,8 @@ import { changeFromYesterday, messagesTexts } from './texts';
 
 /** Total Messages, Messages Today, Response Rate (24 h) and Failed Messages. */
 export function MessageStatCards() {
-  const { data: stats, isPending, isError, error } = useMessageStats();
-  if (isError) return <FailureNotice>{error.message}</FailureNotice>;
+  const { data: stats, isPending, isError } = useMessageStats();
+  if (isError) return <FailureNotice>{messagesTexts.statsFailed}</FailureNotice>;
   const loading = messagesTexts.loadingStats;
   return (
     <section aria-label="Message stats" className="grid grid-cols-2 gap-4 xl:grid-cols-4">

@@ -13,13 +13,11 @@ export function MessageThread({
   messages,
   isPending,
   isError,
-  errorText,
   className,
 }: {
   messages: ConversationMessage[] | undefined;
   isPending: boolean;
   isError: boolean;
-  errorText: string;
   className?: string;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -36,7 +34,7 @@ export function MessageThread({
   else if (isError)
     body = (
       <p role="alert" className="py-6 text-center text-sm text-destructive">
-        {errorText}
+        {messagesTexts.messagesFailed}
       </p>
     );
   else if (!messages || messages.length === 0)

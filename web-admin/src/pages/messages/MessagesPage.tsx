@@ -1,10 +1,14 @@
 import type { ConversationDto } from '@sprout/contracts';
-import { Card, CardContent, CardHeader, CardTitle, Input, LoadingText } from '@sprout/ui';
-import { MessagesSquare, Search } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { Card, CardContent, CardHeader, CardTitle, LoadingText } from '@sprout/ui';
+import { MessagesSquare } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { useConversations } from '../../hooks/useConversations';
 import { useTestDataMode } from '../../hooks/useTestDataMode';
+import { QueryKeys } from '../../query-keys';
+import { EmptyState } from '../../components/EmptyState';
+import { SearchBox } from '../../components/SearchBox';
 import { MessageStatCards } from './MessageStatCards';
 import { ConversationList, ConversationPager } from './ConversationList';
 import { ConversationPane } from './ConversationPane';
@@ -14,10 +18,27 @@ import { messagesTexts } from './texts';
 export default function MessagesPage() {
   const { showTestData } = useTestDataMode();
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
+  // The page belongs to the Test Data Mode it was chosen in: a change of mode starts at page 1.
+  const [paging, setPaging] = useState({ page: 1, showTestData });
+  if (paging.showTestData !== showTestData) setPaging({ page: 1, showTestData });
+  const page = paging.showTestData === showTestData ? paging.page : 1;
+  const setPage = (next: number) => setPaging({ page: next, showTestData });
   // The chosen conversation belongs to the Test Data Mode it was chosen in; it stays open on other pages.
   const [chosen, setChosen] = useState<{ conversation: ConversationDto; showTestData: boolean } | null>(null);
-  const { data, isPending, isError, error, isPlaceholderData } = useConversations(page, search);
+  const { data, isPending, isError, isPlaceholderData } = useConversations(page, search);
+  // A page past the last one (the list shrank since it was chosen) gives way to the last page,
+  // asked for again: answers are never stale by themselves (spec 000 §7), and a page seen before
+  // the list shrank would otherwise show until its next poll.
+  const lastPage = isPlaceholderData ? undefined : data?.pagination.totalPages;
+  const pastTheEnd = lastPage !== undefined && page > Math.max(lastPage, 1);
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!pastTheEnd) return;
+    const last = Math.max(lastPage ?? 1, 1);
+    void queryClient
+      .invalidateQueries({ queryKey: QueryKeys.allConversations, refetchType: 'none' })
+      .then(() => setPaging({ page: last, showTestData }));
+  }, [pastTheEnd, lastPage, showTestData, queryClient]);
   const paneRef = useRef<HTMLDivElement>(null);
 
   const select = (conversation: ConversationDto) => {
@@ -45,40 +66,30 @@ export default function MessagesPage() {
               <CardTitle asChild>
                 <h2>Conversations</h2>
               </CardTitle>
-              <div className="relative">
-                <Search
-                  className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-                  aria-hidden="true"
-                />
-                <Input
-                  type="search"
-                  aria-label="Search conversations"
-                  placeholder={messagesTexts.searchPlaceholder}
-                  value={search}
-                  onChange={(event) => {
-                    setSearch(event.target.value);
-                    setPage(1);
-                  }}
-                  className="pl-9"
-                />
-              </div>
+              <SearchBox
+                label="Search conversations"
+                placeholder={messagesTexts.searchPlaceholder}
+                value={search}
+                onChange={(value) => {
+                  setSearch(value);
+                  setPage(1);
+                }}
+              />
             </CardHeader>
             <CardContent>
               {isPending ? (
                 <LoadingText>{messagesTexts.loadingConversations}</LoadingText>
               ) : isError ? (
                 <p role="alert" className="py-6 text-center text-sm text-destructive">
-                  {error.message}
+                  {messagesTexts.conversationsFailed}
                 </p>
               ) : data.conversations.length === 0 ? (
-                <div
-                  className="flex flex-col items-center gap-2 py-12 text-center"
-                  data-testid="conversations-empty"
-                >
-                  <MessagesSquare className="size-10 text-muted-foreground" aria-hidden="true" />
-                  <h3 className="text-lg font-semibold">{messagesTexts.noConversations}</h3>
-                  <p className="text-sm text-muted-foreground">{messagesTexts.noConversationsHint}</p>
-                </div>
+                <EmptyState
+                  icon={MessagesSquare}
+                  title={messagesTexts.noConversations}
+                  hint={messagesTexts.noConversationsHint}
+                  testId="conversations-empty"
+                />
               ) : (
                 <>
                   <ConversationList

@@ -3,13 +3,16 @@
 
 export const messagesTexts = {
   loadingStats: 'Loading...',
+  statsFailed: 'Failed to fetch message stats',
   searchPlaceholder: 'Search conversations...',
   loadingConversations: 'Loading conversations...',
+  conversationsFailed: 'Failed to fetch conversations',
   noConversations: 'No conversations found',
   noConversationsHint: 'Try adjusting your search terms.',
   noSelection: 'No conversation selected',
   noSelectionHint: 'Choose a conversation from the list to read its messages.',
   loadingMessages: 'Loading messages...',
+  messagesFailed: 'Failed to fetch conversation messages',
   noMessages: 'No messages in this conversation',
   noChange: 'No change from yesterday',
   requiresAttention: 'Requires attention',

@@ -5,6 +5,7 @@ import { useConversationMessages } from '../../hooks/useConversationMessages';
 import { useUserConversations } from '../../hooks/useUserConversations';
 import { DetailsCollapsible, ItemList } from '../messages/DetailsCollapsible';
 import { MessageThread } from '../messages/MessageThread';
+import { messagesTexts } from '../messages/texts';
 import { usersTexts } from './texts';
 
 /** The user's conversations (a 600 px list) and the selected one's messages and details. */
@@ -14,15 +15,15 @@ export function UserConversationsTab({ userId }: { userId: string }) {
   const conversations = data?.conversations ?? [];
   const selected = conversations.find((c) => c.id === chosenId) ?? conversations[0] ?? null;
 
-  if (isPending) return <LoadingText>Loading conversations...</LoadingText>;
+  if (isPending) return <LoadingText>{messagesTexts.loadingConversations}</LoadingText>;
   if (isError)
     return (
       <p role="alert" className="py-6 text-center text-sm text-destructive">
-        Failed to fetch conversations
+        {messagesTexts.conversationsFailed}
       </p>
     );
   if (conversations.length === 0)
-    return <p className="py-6 text-center text-sm text-muted-foreground">No conversations yet</p>;
+    return <p className="py-6 text-center text-sm text-muted-foreground">{usersTexts.noConversations}</p>;
 
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(0,18rem)_minmax(0,1fr)]">
@@ -74,7 +75,6 @@ function SelectedConversation({ conversation }: { conversation: ConversationDto 
         messages={messages.data}
         isPending={messages.isPending}
         isError={messages.isError}
-        errorText="Failed to fetch conversation messages"
         className="h-[480px]"
       />
       <DetailsCollapsible

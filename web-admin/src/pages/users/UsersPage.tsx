@@ -1,10 +1,21 @@
-import { Card, CardContent, CardDescription, CardHeader, CardTitle, Input, LoadingText } from '@sprout/ui';
-import { Search, Users } from 'lucide-react';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  formatNumber,
+  LoadingText,
+} from '@sprout/ui';
+import { Users } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import type { UserList } from '../../api/types';
 import { PageHeader } from '../../components/PageHeader';
 import { useTestDataMode } from '../../hooks/useTestDataMode';
 import { useUsers } from '../../hooks/useUsers';
+import { EmptyState } from '../../components/EmptyState';
+import { SearchBox } from '../../components/SearchBox';
 import { FailureNotice } from './StatCard';
 import { usersTexts } from './texts';
 import { UserDetailPanel } from './UserDetailPanel';
@@ -20,10 +31,10 @@ export default function UsersPage() {
   const [sort, setSort] = useState<UserSort>(DEFAULT_USER_SORT);
   // The chosen user belongs to the Test Data Mode it was chosen in.
   const [chosen, setChosen] = useState<{ id: string; showTestData: boolean } | null>(null);
-  const { data: users, isPending, isError } = useUsers(search);
+  const { data, isPending, isError, isPlaceholderData } = useUsers(search);
 
   // A search finding exactly one user (the Messages screen's phone link) opens that user.
-  const onlyMatch = search.trim() !== '' && users?.length === 1 ? (users[0]?.id ?? null) : null;
+  const onlyMatch = search.trim() !== '' && data?.users.length === 1 ? (data.users[0]?.id ?? null) : null;
   const selectedId = (chosen?.showTestData === showTestData ? chosen.id : null) ?? onlyMatch;
 
   // A click on a user brings their panel (under the table) into view when it is off screen.
@@ -57,42 +68,38 @@ export default function UsersPage() {
                 Click a user to see their profile, analytics and conversations.
               </CardDescription>
             </div>
-            <div className="relative w-full sm:max-w-xs">
-              <Search
-                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-                aria-hidden="true"
-              />
-              <Input
-                type="search"
-                aria-label="Search users by phone number"
-                placeholder={usersTexts.searchPlaceholder}
-                value={search}
-                onChange={(event) => onSearch(event.target.value)}
-                className="pl-9"
-              />
-            </div>
+            <SearchBox
+              label="Search users by phone number"
+              placeholder={usersTexts.searchPlaceholder}
+              value={search}
+              onChange={onSearch}
+              className="w-full sm:max-w-xs"
+            />
           </CardHeader>
           <CardContent>
             {isPending ? (
               <LoadingText>{usersTexts.loadingUsers}</LoadingText>
             ) : isError ? (
               <FailureNotice>{usersTexts.usersFailed}</FailureNotice>
-            ) : users.length === 0 ? (
-              <div className="flex flex-col items-center gap-2 py-12 text-center" data-testid="users-empty">
-                <Users className="size-10 text-muted-foreground" aria-hidden="true" />
-                <h3 className="text-lg font-semibold">{usersTexts.noUsersTitle}</h3>
-                <p className="text-sm text-muted-foreground">
-                  {search.trim() !== '' ? usersTexts.noSearchMatch : usersTexts.noUsersYet}
-                </p>
-              </div>
-            ) : (
-              <UserTable
-                users={users}
-                sort={sort}
-                onSort={(key) => setSort((current) => nextUserSort(current, key))}
-                selectedId={selectedId}
-                onSelect={(id) => setChosen({ id, showTestData })}
+            ) : data.users.length === 0 ? (
+              <EmptyState
+                icon={Users}
+                title={usersTexts.noUsersTitle}
+                hint={search.trim() !== '' ? usersTexts.noSearchMatch : usersTexts.noUsersYet}
+                testId="users-empty"
               />
+            ) : (
+              <>
+                <UserTable
+                  users={data.users}
+                  sort={sort}
+                  onSort={(key) => setSort((current) => nextUserSort(current, key))}
+                  selectedId={selectedId}
+                  onSelect={(id) => setChosen({ id, showTestData })}
+                />
+                {/* The previous search's list stays while the new one loads: no count for it. */}
+                {!isPlaceholderData && <ShownOfTotal list={data} searching={search.trim() !== ''} />}
+              </>
             )}
           </CardContent>
         </Card>
@@ -101,5 +108,20 @@ export default function UsersPage() {
         </div>
       </div>
     </>
+  );
+}
+
+/**
+ * Under the table when the API sent only the most recently active users (a large data set): the
+ * table, and so its sorting, covers those; a search by phone reaches the others.
+ */
+function ShownOfTotal({ list, searching }: { list: UserList; searching: boolean }) {
+  if (list.total <= list.users.length && !list.totalIsCapped) return null;
+  const total = `${list.totalIsCapped ? 'more than ' : ''}${formatNumber(list.total)}`;
+  return (
+    <p className="mt-2 text-xs text-muted-foreground" data-testid="users-shown">
+      Showing the {formatNumber(list.users.length)} most recently active of {total}{' '}
+      {searching ? 'matching users.' : 'users. Search by phone number to find the others.'}
+    </p>
   );
 }

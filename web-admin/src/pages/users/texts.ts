@@ -13,5 +13,6 @@ export const usersTexts = {
   noProfileData: 'No profile data available',
   noRecentActivity: 'No recent activity',
   ongoing: 'Ongoing',
+  noConversations: 'No conversations yet',
   searchPlaceholder: 'Search by phone number...',
 } as const;
