@@ -6,9 +6,9 @@
 // bench-results/admin.json.
 //
 // Options: --scale=<fraction of the full size, default 1> --db=<database, default sprout_bench>
-// --reseed --seed-only --concurrency=<8> --requests=<400 per endpoint and mode> --max-seconds=<30 per run>
+// --reseed --seed-only --concurrency=<8> --requests=<800 per endpoint and mode> --max-seconds=<30 per run>
 // --only=<text: measure just the endpoints whose name contains it>
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +27,10 @@ const ROOT = path.resolve(__dirname, '../..');
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 const P95_TARGET_MS = 50;
+/** Requests per endpoint and mode before measuring. */
+const WARM_UP_REQUESTS = 200;
+/** Measured requests are split into this many alternating HTTP / SQL rounds. */
+const MEASURE_ROUNDS = 4;
 const RATIO_TARGET = 2;
 
 interface Options {
@@ -62,7 +66,7 @@ const parseOptions = (argv: string[]): Options => {
     seedOnly: flags.has('seed-only'),
     only: flags.get('only'),
     concurrency: Math.round(number('concurrency', 8)),
-    requests: Math.round(number('requests', 400)),
+    requests: Math.round(number('requests', 800)),
     maxSeconds: number('max-seconds', 30),
   };
 };
@@ -81,6 +85,8 @@ const withDatabaseName = (adminUrl: string, database: string): string => {
 // What is measured
 
 interface Statement {
+  /** Set: run as a named prepared statement, as the gateway runs the same answer's statement. */
+  name?: string;
   text: string;
   values: unknown[];
 }
@@ -96,6 +102,11 @@ interface Scenario {
   /** The request the console makes, as a template for the table. */
   route: string;
   jobs: (i: number) => Job;
+  /**
+   * The gateway runs this answer's statement prepared (a fixed text, queryPrepared): the baseline
+   * is then also measured prepared, beside the statement planned on every call.
+   */
+  prepared?: boolean;
   /** A plain query for the same figure without rollups or bounds, run a few times for contrast. */
   naive?: Statement;
 }
@@ -235,6 +246,7 @@ const scenarios = (samples: Samples): Scenario[] => {
     {
       name: 'users: stat cards',
       route: 'GET /api/admin/users/stats/overview?showTestUsers=false',
+      prepared: true,
       jobs: () => ({
         url: '/api/admin/users/stats/overview?showTestUsers=false',
         sql: {
@@ -258,6 +270,7 @@ const scenarios = (samples: Samples): Scenario[] => {
     {
       name: 'users: list (200 most recent)',
       route: 'GET /api/admin/users?search=&showTestUsers=false',
+      prepared: true,
       jobs: () => ({
         url: '/api/admin/users?search=&showTestUsers=false',
         sql: {
@@ -302,6 +315,7 @@ const scenarios = (samples: Samples): Scenario[] => {
     {
       name: 'users: one user (detail)',
       route: 'GET /api/admin/users/{id}',
+      prepared: true,
       jobs: (i) => {
         const id = i % 5 === 0 ? pick(samples.heavyUserIds, i) : pick(samples.userIds, i);
         return {
@@ -329,6 +343,7 @@ const scenarios = (samples: Samples): Scenario[] => {
     {
       name: 'conversations: page 1-5',
       route: 'GET /api/admin/conversations?page={1-5}&limit=20&search=&showTestData=false',
+      prepared: true,
       jobs: (i) => {
         const page = 1 + (i % 5);
         return {
@@ -348,6 +363,7 @@ const scenarios = (samples: Samples): Scenario[] => {
     {
       name: 'conversations: deep page (500)',
       route: 'GET /api/admin/conversations?page=500&limit=20&showTestData=false',
+      prepared: true,
       jobs: () => ({
         url: '/api/admin/conversations?page=500&limit=20&search=&showTestData=false',
         sql: {
@@ -388,15 +404,15 @@ const scenarios = (samples: Samples): Scenario[] => {
     {
       name: "conversations: one user's (panel)",
       route: 'GET /api/admin/conversations?userId={id}&showTestData=false',
+      prepared: true,
       jobs: (i) => {
         const id = i % 5 === 0 ? pick(samples.heavyUserIds, i) : pick(samples.userIds, i);
         return {
           url: `/api/admin/conversations?userId=${id}&showTestData=false`,
           sql: {
             text: conversationPage(
-              `SELECT id FROM conversations WHERE user_id = $1 AND is_test_user = false
-                ORDER BY last_message_at DESC, id DESC LIMIT 100`,
-              `SELECT count(*) FROM conversations WHERE user_id = $1 AND is_test_user = false`,
+              `SELECT id FROM conversations WHERE user_id = $1 ORDER BY last_message_at DESC, id DESC LIMIT 100`,
+              `SELECT count(*) FROM conversations WHERE user_id = $1`,
             ),
             values: [id],
           },
@@ -406,6 +422,7 @@ const scenarios = (samples: Samples): Scenario[] => {
     {
       name: 'conversations: messages',
       route: 'GET /api/admin/conversations/{id}/messages?showTestData=false',
+      prepared: true,
       jobs: (i) => {
         const id = pick(samples.conversationIds, i);
         return {
@@ -427,6 +444,7 @@ const scenarios = (samples: Samples): Scenario[] => {
     {
       name: 'messages: stat cards',
       route: 'GET /api/admin/messages/stats?showTestData=false',
+      prepared: true,
       jobs: () => ({
         url: '/api/admin/messages/stats?showTestData=false',
         sql: {
@@ -524,12 +542,21 @@ interface ScenarioResult {
   requests: number;
   http: { p50: number; p95: number; max: number; requestsPerSecond: number; errors: number };
   sql: { p50: number; p95: number; max: number };
+  /** The baseline run prepared, where the gateway prepares the answer's statement. */
+  sqlPrepared?: { p50: number; p95: number; max: number };
+  ratioPreparedP50?: number;
   ratioP50: number;
   ratioP95: number;
   naiveSqlMs?: number;
   meetsTargets: boolean;
   firstError?: string;
 }
+
+/** A job's baseline statement run as a named prepared statement, as the gateway runs it. */
+const preparedBaseline = (job: Job): Statement | Statement[] =>
+  Array.isArray(job.sql)
+    ? job.sql
+    : { ...job.sql, name: `bench_${createHash('sha1').update(job.sql.text).digest('hex').slice(0, 24)}` };
 
 /** Jobs for one scenario: as many as fit `maxSeconds` at the warm-up's pace, at most `requests`. */
 const measure = async (
@@ -538,7 +565,10 @@ const measure = async (
   options: Options,
   naiveClient: Client,
 ): Promise<ScenarioResult> => {
-  const warm = Array.from({ length: Math.min(40, options.requests) }, (_, i) => scenario.jobs(i));
+  // Warm-up: JIT, plan and connection caches on both sides (its timings are not kept).
+  const warm = Array.from({ length: Math.min(WARM_UP_REQUESTS, options.requests) }, (_, i) =>
+    scenario.jobs(i),
+  );
   const warmHttp = await worker.run(
     'http',
     options.concurrency,
@@ -551,24 +581,48 @@ const measure = async (
     options.concurrency,
     warm.map((j) => j.sql),
   );
+  if (scenario.prepared === true) await worker.run('sql', options.concurrency, warm.map(preparedBaseline));
   const perRequestMs = warmHttp.wallMs / warm.length;
   const count = Math.max(
     options.concurrency * 4,
     Math.min(options.requests, Math.floor((options.maxSeconds * 1000) / Math.max(perRequestMs, 0.01))),
   );
   const jobs = Array.from({ length: count }, (_, i) => scenario.jobs(i + 1000));
-  const http = await worker.run(
-    'http',
-    options.concurrency,
-    jobs.map((j) => ({ url: j.url })),
-  );
-  const sql = await worker.run(
-    'sql',
-    options.concurrency,
-    jobs.map((j) => j.sql),
-  );
-  const h = summarize(http.latencies);
-  const s = summarize(sql.latencies);
+  // HTTP and SQL take turns in rounds, so a change in the machine's other load weighs on both alike.
+  const httpLatencies: number[] = [];
+  const sqlLatencies: number[] = [];
+  const preparedLatencies: number[] = [];
+  const httpErrors: string[] = [];
+  let httpWallMs = 0;
+  const roundSize = Math.ceil(count / MEASURE_ROUNDS);
+  for (let start = 0; start < count; start += roundSize) {
+    const round = jobs.slice(start, start + roundSize);
+    const http = await worker.run(
+      'http',
+      options.concurrency,
+      round.map((j) => ({ url: j.url })),
+    );
+    httpLatencies.push(...http.latencies);
+    httpErrors.push(...http.errors);
+    httpWallMs += http.wallMs;
+    sqlLatencies.push(
+      ...(
+        await worker.run(
+          'sql',
+          options.concurrency,
+          round.map((j) => j.sql),
+        )
+      ).latencies,
+    );
+    if (scenario.prepared === true)
+      preparedLatencies.push(
+        ...(await worker.run('sql', options.concurrency, round.map(preparedBaseline))).latencies,
+      );
+  }
+  const http = { wallMs: httpWallMs, errors: httpErrors };
+  const h = summarize(httpLatencies);
+  const s = summarize(sqlLatencies);
+  const p = scenario.prepared === true ? summarize(preparedLatencies) : undefined;
 
   let naiveSqlMs: number | undefined;
   if (scenario.naive) {
@@ -594,6 +648,12 @@ const measure = async (
       errors: http.errors.length,
     },
     sql: { p50: round(s.p50), p95: round(s.p95), max: round(s.max) },
+    ...(p === undefined
+      ? {}
+      : {
+          sqlPrepared: { p50: round(p.p50), p95: round(p.p95), max: round(p.max) },
+          ratioPreparedP50: round(h.p50 / p.p50),
+        }),
     ratioP50: round(ratioP50),
     ratioP95: round(ratioP95),
     ...(naiveSqlMs === undefined ? {} : { naiveSqlMs }),
@@ -670,6 +730,8 @@ const table = (results: ScenarioResult[]): string => {
     'SQL p95',
     'ratio p50',
     'ratio p95',
+    'SQL prepared p50',
+    'ratio (prepared)',
     'naive SQL',
     'targets',
   ];
@@ -682,6 +744,8 @@ const table = (results: ScenarioResult[]): string => {
     `${r.sql.p95.toFixed(1)} ms`,
     r.ratioP50.toFixed(2),
     r.ratioP95.toFixed(2),
+    r.sqlPrepared === undefined ? '' : `${r.sqlPrepared.p50.toFixed(1)} ms`,
+    r.ratioPreparedP50 === undefined ? '' : r.ratioPreparedP50.toFixed(2),
     r.naiveSqlMs === undefined ? '' : `${r.naiveSqlMs.toFixed(0)} ms`,
     r.meetsTargets ? 'met' : 'MISSED',
   ]);
@@ -828,7 +892,8 @@ export const main = async (argv: string[]): Promise<void> => {
     fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     process.stdout.write(
       `\n${table(results)}\n\n${options.concurrency} concurrent clients over loopback; SQL = the same answer's ` +
-        `hand-written statement through pg at the same concurrency; ratio = HTTP / SQL; naive SQL = a plain ` +
+        `hand-written statement through pg at the same concurrency, planned on every call; ratio = HTTP / SQL; ` +
+        `SQL prepared = the same statement prepared, where the gateway prepares it; naive SQL = a plain ` +
         `count/sort without rollups or bounds (one client, median of 3).\nFloor: an authenticated request ` +
         `that reads no data (GET /api/admin/auth-status) takes p50 ${round(floor.p50)} ms, p95 ${round(floor.p95)} ms ` +
         `at the same concurrency (GET /health/live, no session check: p50 ${round(probe.p50)} ms, p95 ` +

@@ -1,6 +1,6 @@
 // Load generator of the admin benchmark, in a worker thread so the clients do not share an event
 // loop with the api-gateway they measure. Messages in: { id, kind: 'http' | 'sql', concurrency,
-// jobs: [{ url } | { text, values } | [{ text, values }, ...]] }. Out: { id, latencies (ms, in job order), errors, wallMs }.
+// jobs: [{ url } | { name?, text, values } | [{ text, values }, ...]] }. Out: { id, latencies (ms, in job order), errors, wallMs }.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -44,8 +44,9 @@ const httpJob = (job) =>
   });
 
 // A job is one statement, or several run in turn on one connection (e.g. an estimate, then a page).
+// A statement with a name runs prepared, as the gateway runs its fixed polled statements.
 const sqlJob = async (job) => {
-  if (!Array.isArray(job)) return (await pool.query(job.text, job.values)).rowCount ?? 0;
+  if (!Array.isArray(job)) return (await pool.query(job)).rowCount ?? 0;
   const client = await pool.connect();
   try {
     let rows = 0;

@@ -112,8 +112,13 @@ describe('database constraints', () => {
 
   it('keeps conversations.search_text as lower-cased summary, region and topics, bulk loads included', async () => {
     const repo = db.dataSource.getRepository(Conversation);
-    const searchText = async (id: string): Promise<string> =>
-      (await db.dataSource.query('SELECT search_text FROM conversations WHERE id = $1', [id]))[0].search_text;
+    const searchText = async (id: string): Promise<string | undefined> => {
+      const rows: Array<{ search_text: string }> = await db.dataSource.query(
+        'SELECT search_text FROM conversations WHERE id = $1',
+        [id],
+      );
+      return rows[0]?.search_text;
+    };
     const saved = await repo.save(
       repo.create({
         userId: user.id,
@@ -129,13 +134,13 @@ describe('database constraints', () => {
     expect(await searchText(saved.id)).toBe('powdery mildew pacific northwest tomatoes');
 
     // The seeds load in replica mode, where ordinary triggers are off: this one still fires.
-    const [bulk] = await db.dataSource.transaction(async (manager) => {
+    const bulk = await db.dataSource.transaction(async (manager): Promise<Array<{ id: string }>> => {
       await manager.query('SET LOCAL session_replication_role = replica');
       return manager.query(
         `INSERT INTO conversations (user_id, summary, topics) VALUES ($1, 'Bulk Aphids', '{Roses}') RETURNING id`,
         [user.id],
       );
     });
-    expect(await searchText(bulk.id)).toBe('bulk aphids  roses');
+    expect(await searchText(bulk[0]?.id ?? '')).toBe('bulk aphids  roses');
   });
 });

@@ -7,6 +7,7 @@ export * from './logging/mask';
 export * from './logging/logger';
 export * from './metrics/metrics';
 export * from './database/connections';
+export * from './database/prepared-query';
 export * from './health/health.controller';
 export * from './jobs/job-queues';
 export * from './jobs/worker-host';

@@ -284,8 +284,9 @@ describe('sessions', () => {
 
 describe('sessions confirmed in memory', () => {
   const statusOn = async (gateway: NestFastifyApplication, cookie: string): Promise<boolean> =>
-    (await gateway.inject({ method: 'GET', url: '/api/admin/auth-status', headers: { cookie } })).json()
-      .authenticated;
+    (await gateway.inject({ method: 'GET', url: '/api/admin/auth-status', headers: { cookie } })).json<{
+      authenticated: boolean;
+    }>().authenticated;
   const until = async (check: () => Promise<boolean>): Promise<boolean> => {
     for (let i = 0; i < 50; i++) {
       if (await check()) return true;

@@ -4,6 +4,7 @@ import { AdminInsightIndexes1795319400000 } from './1795319400000-AdminInsightIn
 import { SmsLocationHintAndConsentReplies1795400000000 } from './1795400000000-SmsLocationHintAndConsentReplies';
 import { AdminUserRecencyIndex1795500000000 } from './1795500000000-AdminUserRecencyIndex';
 import { ConversationSearchText1795600000000 } from './1795600000000-ConversationSearchText';
+import { UserPhonePrefixCovering1795700000000 } from './1795700000000-UserPhonePrefixCovering';
 
 export {
   InitialSchema1763500000000,
@@ -11,6 +12,7 @@ export {
   SmsLocationHintAndConsentReplies1795400000000,
   AdminUserRecencyIndex1795500000000,
   ConversationSearchText1795600000000,
+  UserPhonePrefixCovering1795700000000,
 };
 
 // Append new migrations here, in order. The test harness hashes these class names to name its template database.
@@ -20,4 +22,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   SmsLocationHintAndConsentReplies1795400000000,
   AdminUserRecencyIndex1795500000000,
   ConversationSearchText1795600000000,
+  UserPhonePrefixCovering1795700000000,
 ];

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ConversationMessage } from '@sprout/contracts';
 import { DataSource } from 'typeorm';
+import { queryPrepared } from '@sprout/platform';
 import { TRIGRAM_MIN_LENGTH, escapeLike, phonePattern } from '../admin-users/search';
 import { type JsonText, isoJson } from '../common/json-text';
 import type { AdminConversationListResponse, AdminConversationPagination } from './dto';
@@ -191,23 +192,37 @@ export class AdminConversationsQueryService {
       // the page, which tells whether more exist, and let the estimate stand for the total.
       walked = estimate < SEARCH_EXACT_COUNT_BELOW ? SEARCH_WINDOW + 1 : offset + rows + 1;
       const placeholders = matcher.params.map(param);
-      ctes = [
-        `matches AS MATERIALIZED (${matcher.sql(placeholders, `${param(walked)}::int`)})`,
-        pageOf(`SELECT m.id FROM matches m
-          ORDER BY m.last_message_at DESC, m.id DESC LIMIT ${lim} OFFSET ${off}`),
-      ];
+      ctes = [`matches AS MATERIALIZED (${matcher.sql(placeholders, `${param(walked)}::int`)})`];
       totalSql = 'SELECT count(*) FROM matches';
     }
 
-    const result: Array<{ total_count: string; user_exists: boolean; conversations: string }> =
-      await this.dataSource.query(
+    type ListRow = { total_count: string; user_exists: boolean; conversations: string };
+    let row: ListRow | undefined;
+    if (searching) {
+      // Planned for its words, this statement finds the page's ids only; their JSON comes from
+      // a prepared statement, so the planner's work stays small.
+      const found: Array<{ total_count: string; ids: string[] | null }> = await this.dataSource.query(
+        `WITH ${ctes.join(', ')}
+         SELECT (${totalSql}) AS total_count,
+                (SELECT array_agg(p.id) FROM (SELECT m.id FROM matches m
+                   ORDER BY m.last_message_at DESC, m.id DESC LIMIT ${lim} OFFSET ${off}) p) AS ids`,
+        params,
+      );
+      const head = found[0];
+      if (head !== undefined)
+        row = { ...head, user_exists: true, conversations: await this.conversationsJson(head.ids ?? []) };
+    } else {
+      // Browsing and one user's list are fixed statements, prepared.
+      const result = await queryPrepared<ListRow>(
+        this.dataSource,
         `WITH ${ctes.join(', ')}
          SELECT (${totalSql}) AS total_count, ${userExistsSql} AS user_exists,
                 (SELECT coalesce(json_agg(${CONVERSATION_JSON} ORDER BY c.last_message_at DESC, c.id DESC), '[]')::text
                    FROM page c JOIN users u ON u.id = c.user_id) AS conversations`,
         params,
       );
-    const row = result[0];
+      row = result[0];
+    }
     if (row === undefined || !row.user_exists) return null;
 
     const counted = Number(row.total_count);
@@ -228,6 +243,20 @@ export class AdminConversationsQueryService {
     return `{"conversations":${row.conversations},"pagination":${JSON.stringify(pagination)}}`;
   }
 
+  /** These conversations as the list's JSON, newest activity first (a prepared statement). */
+  private async conversationsJson(ids: string[]): Promise<string> {
+    if (ids.length === 0) return '[]';
+    const rows = await queryPrepared<{ conversations: string }>(
+      this.dataSource,
+      `SELECT coalesce(json_agg(${CONVERSATION_JSON} ORDER BY c.last_message_at DESC, c.id DESC), '[]')::text
+              AS conversations
+         FROM conversations c JOIN users u ON u.id = c.user_id
+        WHERE c.id = ANY($1::uuid[])`,
+      [ids],
+    );
+    return rows[0]?.conversations ?? '[]';
+  }
+
   /** The planner's estimate of the number of matches (EXPLAIN: planning only, no execution). */
   private async estimateMatches(matcher: SearchMatcher, testData: boolean): Promise<number> {
     const placeholders = matcher.params.map((_, i) => `$${i + 2}`);
@@ -240,7 +269,8 @@ export class AdminConversationsQueryService {
 
   /** The conversation's latest messages of the chosen kind, oldest first; null when it does not exist. */
   async messages(conversationId: string, testData: boolean): Promise<JsonText<ConversationMessage[]> | null> {
-    const rows: Array<{ messages: JsonText<ConversationMessage[]> }> = await this.dataSource.query(
+    const rows = await queryPrepared<{ messages: JsonText<ConversationMessage[]> }>(
+      this.dataSource,
       `SELECT (SELECT coalesce(json_agg(json_build_object(
                  'id', m.id,
                  'content', m.content,

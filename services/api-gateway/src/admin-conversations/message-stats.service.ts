@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { MessageStats } from '@sprout/contracts';
 import { DataSource } from 'typeorm';
+import { queryPrepared } from '@sprout/platform';
 import { DAY_MS, percent, rollingWindow, startOfUtcDay } from '../admin-users/time-windows';
 
 type StatsRow = Record<
@@ -27,7 +28,8 @@ export class MessageStatsService {
     const today = startOfUtcDay(now);
     const yesterday = new Date(today.getTime() - DAY_MS);
     const day = rollingWindow(now, DAY_MS);
-    const rows: StatsRow[] = await this.dataSource.query(
+    const rows = await queryPrepared<StatsRow>(
+      this.dataSource,
       `WITH hourly AS (
          SELECT metric, hour, count FROM rollup_hourly
           WHERE metric IN ('messages_inbound', 'messages_reply', 'messages_proactive')

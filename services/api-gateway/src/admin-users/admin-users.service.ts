@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AdminUserListItem, UserDetail, UserOverviewStats } from '@sprout/contracts';
 import { DataSource } from 'typeorm';
+import { queryPrepared } from '@sprout/platform';
 import { type JsonText, isoJson } from '../common/json-text';
 import { phonePattern } from './search';
 import { DAY_MS, percent, rollingWindow, startOfUtcDay } from './time-windows';
@@ -51,6 +52,25 @@ const LIST_ANALYTICS = `json_build_object(
   'totalCost', u.total_cost::float8,
   'averageSentiment', u.average_sentiment)`;
 
+/** The list's order: most recent message first; users who never wrote last, newest first. */
+const LIST_ORDER = `u.last_message_at DESC NULLS LAST,
+  CASE WHEN u.last_message_at IS NULL THEN u.created_at END DESC NULLS LAST, u.id`;
+
+/**
+ * The ids of the $2 most recent users of kind $1 (matching `where`), in two index-ordered halves
+ * (the index keeps NULL last_message_at apart; the second is read only when the first has fewer
+ * rows). The first half reads idx_users_is_test_user_recent alone, phone filter included.
+ */
+const recentUserIds = (where: string): string => `
+  (SELECT u.id FROM users u
+    WHERE u.is_test_user = $1 AND u.last_message_at IS NOT NULL ${where}
+    ORDER BY u.last_message_at DESC, u.id LIMIT $2)
+  UNION ALL
+  (SELECT u.id FROM users u
+    WHERE u.is_test_user = $1 AND u.last_message_at IS NULL ${where}
+    ORDER BY u.created_at DESC, u.id LIMIT $2)
+  LIMIT $2`;
+
 export interface UserList {
   /** Most recently active first. */
   json: JsonText<AdminUserListItem[]>;
@@ -71,9 +91,11 @@ export class AdminUsersQueryService {
 
   async overview(testUsers: boolean, now: Date = new Date()): Promise<UserOverviewStats> {
     const week = rollingWindow(now, 7 * DAY_MS);
-    const rows: Array<Record<'total_users' | 'active_users' | 'new_users' | 'total_messages', string>> =
-      await this.dataSource.query(
-        `SELECT
+    const rows = await queryPrepared<
+      Record<'total_users' | 'active_users' | 'new_users' | 'total_messages', string>
+    >(
+      this.dataSource,
+      `SELECT
            (SELECT coalesce(sum(count), 0) FROM rollup_totals
              WHERE metric = 'users' AND is_test_user = $1) AS total_users,
            (SELECT count(*) FROM users
@@ -84,8 +106,8 @@ export class AdminUsersQueryService {
                WHERE created_at >= $3 AND created_at < $4 AND is_test_user = $1) AS new_users,
            (SELECT coalesce(sum(count), 0) FROM rollup_totals
              WHERE metric IN ${MESSAGE_METRICS} AND is_test_user = $1) AS total_messages`,
-        [testUsers, new Date(now.getTime() - DAY_MS), week.from, week.wholeHoursFrom],
-      );
+      [testUsers, new Date(now.getTime() - DAY_MS), week.from, week.wholeHoursFrom],
+    );
     const row = rows[0];
     if (row === undefined) throw new Error('User overview query returned no row');
     const totalUsers = Number(row.total_users);
@@ -106,67 +128,75 @@ export class AdminUsersQueryService {
    */
   async list(options: { testUsers: boolean; search: string; limit: number }): Promise<UserList> {
     const { testUsers, search, limit } = options;
-    // The list's order: most recent message first; users who never wrote last, newest first.
-    const recency = `u.last_message_at DESC NULLS LAST,
-      CASE WHEN u.last_message_at IS NULL THEN u.created_at END DESC NULLS LAST, u.id`;
-    // The ids of the `limit` most recent users (matching `where`), in two index-ordered halves
-    // (the index keeps NULL last_message_at apart; the second is read only when the first has
-    // fewer than `limit` rows). The first half reads idx_users_is_test_user_recent alone, phone
-    // filter included; only the page's rows are then read in full.
-    const walk = (where: string): string => `
-      (SELECT u.id FROM users u
-        WHERE u.is_test_user = $1 AND u.last_message_at IS NOT NULL ${where}
-        ORDER BY u.last_message_at DESC, u.id LIMIT $2)
-      UNION ALL
-      (SELECT u.id FROM users u
-        WHERE u.is_test_user = $1 AND u.last_message_at IS NULL ${where}
-        ORDER BY u.created_at DESC, u.id LIMIT $2)
-      LIMIT $2`;
-    const pageOf = (ids: string): string =>
-      `SELECT ${USER_COLUMNS} FROM users u JOIN (${ids}) p ON p.id = u.id`;
-    let sql: string;
-    const params: unknown[] = [testUsers, limit];
-    if (search === '') {
-      sql = `WITH page AS (${pageOf(walk(''))})
-        SELECT (SELECT coalesce(sum(count), 0) FROM rollup_totals
-                 WHERE metric = 'users' AND is_test_user = $1) AS total_count,
-               (SELECT coalesce(json_agg(json_build_object(${USER_FIELDS}, 'analytics', ${LIST_ANALYTICS})
-                         ORDER BY ${recency}), '[]')::text FROM page u) AS users`;
-    } else {
-      const phone = phonePattern(search);
-      if (phone === null) return { json: '[]', total: 0, totalIsCapped: false };
-      params.push(phone.pattern, USER_SEARCH_COUNT_CAP);
-      // Matches first, up to the cap + 1, in whatever order the planner finds cheapest (the
-      // phone indexes for a narrow search, a short scan for a broad one): their number is the
-      // count. At most the cap: the page is their newest. More: the search is broad, and the
-      // recency walk finds the page's matches quickly. (Ordering matches by recency in one step
-      // lets the planner walk the whole recency index for a rare number it misjudges as common.)
-      sql = `WITH matches AS MATERIALIZED (
-          SELECT u.id, u.last_message_at, u.created_at FROM users u
-           WHERE u.is_test_user = $1 AND u.phone_number LIKE $3 LIMIT $4::int + 1
-        ), counted AS MATERIALIZED (SELECT count(*) AS n FROM matches),
-        page AS (
-          (${pageOf(`SELECT u.id FROM matches u ORDER BY ${recency} LIMIT $2`)} WHERE (SELECT n FROM counted) <= $4)
-          UNION ALL
-          (${pageOf(walk('AND u.phone_number LIKE $3'))} WHERE (SELECT n FROM counted) > $4)
-        )
-        SELECT (SELECT n FROM counted) AS total_count,
-               (SELECT coalesce(json_agg(json_build_object(${USER_FIELDS}, 'analytics', ${LIST_ANALYTICS})
-                         ORDER BY ${recency}), '[]')::text FROM page u) AS users`;
-    }
-    const rows: Array<{ total_count: string; users: JsonText<AdminUserListItem[]> }> =
-      await this.dataSource.query(sql, params);
+    if (search !== '') return this.search(testUsers, search, limit);
+    // Browsing is one fixed statement, prepared.
+    const rows = await queryPrepared<{ total_count: string; users: JsonText<AdminUserListItem[]> }>(
+      this.dataSource,
+      `WITH page AS (SELECT ${USER_COLUMNS} FROM users u JOIN (${recentUserIds('')}) p ON p.id = u.id)
+       SELECT (SELECT coalesce(sum(count), 0) FROM rollup_totals
+                WHERE metric = 'users' AND is_test_user = $1) AS total_count,
+              (SELECT coalesce(json_agg(json_build_object(${USER_FIELDS}, 'analytics', ${LIST_ANALYTICS})
+                        ORDER BY ${LIST_ORDER}), '[]')::text FROM page u) AS users`,
+      [testUsers, limit],
+    );
     const row = rows[0];
     if (row === undefined) throw new Error('User list query returned no row');
-    const count = Number(row.total_count);
-    const totalIsCapped = search !== '' && count > USER_SEARCH_COUNT_CAP;
-    return { json: row.users, total: totalIsCapped ? USER_SEARCH_COUNT_CAP : count, totalIsCapped };
+    return { json: row.users, total: Number(row.total_count), totalIsCapped: false };
+  }
+
+  /**
+   * Matches first, up to the cap + 1, in whatever order the planner finds cheapest (the phone
+   * indexes): their number is the count. At most the cap: the page is their newest. More: the
+   * search is broad, and the recency walk finds the page's matches quickly. (Ordering matches by
+   * recency in one step lets the planner walk the whole recency index for a rare number it
+   * misjudges as common.) This statement, planned for its pattern, finds ids only; the page's
+   * JSON comes from a prepared one, so planning stays small.
+   */
+  private async search(testUsers: boolean, search: string, limit: number): Promise<UserList> {
+    const phone = phonePattern(search);
+    if (phone === null) return { json: '[]', total: 0, totalIsCapped: false };
+    const found: Array<{ total_count: string; ids: string[] | null }> = await this.dataSource.query(
+      `WITH matches AS MATERIALIZED (
+         SELECT u.id, u.last_message_at, u.created_at FROM users u
+          WHERE u.is_test_user = $1 AND u.phone_number LIKE $3 LIMIT $4::int + 1
+       ), counted AS MATERIALIZED (SELECT count(*) AS n FROM matches),
+       page AS (
+         (SELECT u.id FROM matches u WHERE (SELECT n FROM counted) <= $4 ORDER BY ${LIST_ORDER} LIMIT $2)
+         UNION ALL
+         (SELECT w.id FROM (${recentUserIds('AND u.phone_number LIKE $3')}) w WHERE (SELECT n FROM counted) > $4)
+       )
+       SELECT (SELECT n FROM counted) AS total_count, (SELECT array_agg(id) FROM page) AS ids`,
+      [testUsers, limit, phone.pattern, USER_SEARCH_COUNT_CAP],
+    );
+    const head = found[0];
+    if (head === undefined) throw new Error('User search returned no row');
+    const count = Number(head.total_count);
+    const totalIsCapped = count > USER_SEARCH_COUNT_CAP;
+    return {
+      json: await this.usersJson(head.ids ?? []),
+      total: totalIsCapped ? USER_SEARCH_COUNT_CAP : count,
+      totalIsCapped,
+    };
+  }
+
+  /** These users as the list's JSON, most recently active first (a prepared statement). */
+  private async usersJson(ids: string[]): Promise<JsonText<AdminUserListItem[]>> {
+    if (ids.length === 0) return '[]';
+    const rows = await queryPrepared<{ users: JsonText<AdminUserListItem[]> }>(
+      this.dataSource,
+      `SELECT coalesce(json_agg(json_build_object(${USER_FIELDS}, 'analytics', ${LIST_ANALYTICS})
+                ORDER BY ${LIST_ORDER}), '[]')::text AS users
+         FROM users u WHERE u.id = ANY($1::uuid[])`,
+      [ids],
+    );
+    return rows[0]?.users ?? '[]';
   }
 
   /** The user with profile and analytics, or null when there is no such user. */
   async detail(id: string, now: Date = new Date()): Promise<JsonText<UserDetail> | null> {
     const since = new Date(startOfUtcDay(now).getTime() - (RECENT_ACTIVITY_DAYS - 1) * DAY_MS);
-    const rows: Array<{ detail: JsonText<UserDetail> }> = await this.dataSource.query(
+    const rows = await queryPrepared<{ detail: JsonText<UserDetail> }>(
+      this.dataSource,
       `SELECT json_build_object(${USER_FIELDS},
          'region', u.region,
          'hardinessZone', u.hardiness_zone,
