@@ -45,6 +45,11 @@ const seedUser = async (
       ],
     );
   }
+  // As the SMS pipeline does, the user's last message time follows their messages.
+  await ds.query(
+    'UPDATE users SET last_message_at = (SELECT max(created_at) FROM messages WHERE user_id = $1) WHERE id = $1',
+    [user.id],
+  );
   for (const call of llmCosts) {
     await ds.query(
       `INSERT INTO llm_calls (user_id, purpose, model, cost, tier, is_test_user, created_at)
@@ -129,7 +134,7 @@ describe('GET /api/dashboard/metrics', () => {
     const res = await metrics();
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
-      activeUsers: 2, // messaged in the last 24 hours (one of them only yesterday evening)
+      activeUsers: 2, // last message in the last 24 hours (one of them only yesterday evening)
       messagesToday: 4,
       avgResponseTime: 1501, // (1000 + 2001) / 2, rounded; yesterday's reply is not today's
       todaysCost: 0.02,
@@ -163,7 +168,8 @@ describe('GET /api/dashboard/metrics', () => {
     for (const key of ['activeUsers', 'messagesToday', 'avgResponseTime', 'todaysCost']) {
       expect(typeof body[key]).toBe('number');
     }
-    await gw.db.dataSource.query('DELETE FROM messages WHERE is_test_user');
+    // The test user goes, with their conversations and messages.
+    await gw.db.dataSource.query('DELETE FROM users WHERE is_test_user');
     await gw.db.dataSource.query('DELETE FROM llm_calls WHERE is_test_user');
     expect((await metrics('?showTestData=true')).json()).toMatchObject({
       activeUsers: 0,

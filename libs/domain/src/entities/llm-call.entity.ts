@@ -25,6 +25,7 @@ import { User } from './user.entity';
 @Index('idx_llm_calls_message_id', ['messageId'])
 @Index('idx_llm_calls_user_id', ['userId'])
 @Index('idx_llm_calls_conversation_id', ['conversationId'])
+@Index('idx_llm_calls_is_test_user_created_at', { synchronize: false }) // (is_test_user, created_at) INCLUDE (cost)
 export class LlmCall {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_llm_calls' })
   id!: string;

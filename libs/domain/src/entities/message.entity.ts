@@ -40,7 +40,7 @@ import { User } from './user.entity';
 @Index('idx_messages_created_at', ['createdAt'])
 @Index('idx_messages_conversation_id_created_at', ['conversationId', 'createdAt'])
 @Index('idx_messages_user_id_created_at', ['userId', 'createdAt'])
-@Index('idx_messages_is_test_user_created_at', ['isTestUser', 'createdAt'])
+@Index('idx_messages_is_test_user_created_at', { synchronize: false }) // (is_test_user, created_at) INCLUDE (user_id, direction, response_time_ms)
 @Index('idx_messages_failed_created_at', ['createdAt'], { where: `"status" IN ('failed', 'undelivered')` })
 @Index('idx_messages_with_media_created_at', ['createdAt'], { where: `"media" <> '[]'::jsonb` })
 export class Message {

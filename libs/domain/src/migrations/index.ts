@@ -5,6 +5,7 @@ import { SmsLocationHintAndConsentReplies1795400000000 } from './1795400000000-S
 import { AdminUserRecencyIndex1795500000000 } from './1795500000000-AdminUserRecencyIndex';
 import { ConversationSearchText1795600000000 } from './1795600000000-ConversationSearchText';
 import { UserPhonePrefixCovering1795700000000 } from './1795700000000-UserPhonePrefixCovering';
+import { DashboardCoveringIndexes1795800000000 } from './1795800000000-DashboardCoveringIndexes';
 
 export {
   InitialSchema1763500000000,
@@ -13,6 +14,7 @@ export {
   AdminUserRecencyIndex1795500000000,
   ConversationSearchText1795600000000,
   UserPhonePrefixCovering1795700000000,
+  DashboardCoveringIndexes1795800000000,
 };
 
 // Append new migrations here, in order. The test harness hashes these class names to name its template database.
@@ -23,4 +25,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   AdminUserRecencyIndex1795500000000,
   ConversationSearchText1795600000000,
   UserPhonePrefixCovering1795700000000,
+  DashboardCoveringIndexes1795800000000,
 ];
