@@ -482,12 +482,13 @@ const scenarios = (samples: Samples): Scenario[] => {
         sql: {
           text: `SELECT
             (SELECT count(*) FROM users WHERE is_test_user = false AND last_message_at >= $1) AS active_users,
-            (SELECT count(*) FROM messages WHERE is_test_user = false AND created_at >= $2) AS messages_today,
-            (SELECT avg(response_time_ms) FROM messages WHERE is_test_user = false AND created_at >= $2
-               AND direction = 'outbound' AND response_time_ms IS NOT NULL) AS avg_response_ms,
+            t.messages_today, t.avg_response_ms,
             (SELECT coalesce(sum(cost), 0) FROM llm_calls WHERE is_test_user = false AND created_at >= $2) AS todays_cost,
             (SELECT count(*) FROM beta_signups) AS signups_total,
-            (SELECT count(*) FROM beta_signups WHERE status = 'pending') AS signups_pending`,
+            (SELECT count(*) FROM beta_signups WHERE status = 'pending') AS signups_pending
+            FROM (SELECT count(*) AS messages_today,
+                         avg(response_time_ms) FILTER (WHERE direction = 'outbound') AS avg_response_ms
+                    FROM messages WHERE is_test_user = false AND created_at >= $2) t`,
           values: [dayAgo, today],
         },
       }),

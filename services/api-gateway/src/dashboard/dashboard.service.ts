@@ -26,7 +26,8 @@ export class DashboardService {
    * The overview figures for either real users' data (testData false) or test users' data only.
    * Every figure of today or the last 24 hours reads an index range alone: active users are those
    * whose last message is at most a day old (as on the Users screen), messages and model calls
-   * come from (is_test_user, created_at) indexes that carry what they sum. The statement is prepared.
+   * come from (is_test_user, created_at) indexes that carry what they sum (today's messages in one
+   * pass for the count and the average response time). The statement is prepared.
    */
   async metrics(testData: boolean, now: Date = new Date()): Promise<DashboardMetricsResponse> {
     const dayAgo = new Date(now.getTime() - DAY_MS);
@@ -36,15 +37,15 @@ export class DashboardService {
       `SELECT
          (SELECT count(*) FROM users
            WHERE is_test_user = $3 AND last_message_at >= $1) AS active_users,
-         (SELECT count(*) FROM messages
-           WHERE is_test_user = $3 AND created_at >= $2) AS messages_today,
-         (SELECT avg(response_time_ms) FROM messages
-           WHERE is_test_user = $3 AND created_at >= $2
-             AND direction = 'outbound' AND response_time_ms IS NOT NULL) AS avg_response_ms,
+         today.messages_today,
+         today.avg_response_ms,
          (SELECT coalesce(sum(cost), 0) FROM llm_calls
            WHERE is_test_user = $3 AND created_at >= $2) AS todays_cost,
          (SELECT count(*) FROM beta_signups) AS signups_total,
-         (SELECT count(*) FROM beta_signups WHERE status = 'pending') AS signups_pending`,
+         (SELECT count(*) FROM beta_signups WHERE status = 'pending') AS signups_pending
+       FROM (SELECT count(*) AS messages_today,
+                    avg(response_time_ms) FILTER (WHERE direction = 'outbound') AS avg_response_ms
+               FROM messages WHERE is_test_user = $3 AND created_at >= $2) today`,
       [dayAgo, today, testData],
     );
     const row = rows[0];
