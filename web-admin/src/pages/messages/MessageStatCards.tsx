@@ -2,7 +2,7 @@ import { formatNumber } from '@sprout/ui';
 import { MessageSquare, Reply, TrendingUp, TriangleAlert } from 'lucide-react';
 import { useMessageStats } from '../../hooks/useMessageStats';
 import { formatPercent } from '../users/format';
-import { FailureNotice, StatCard } from '../users/StatCard';
+import { FailureNotice, StatCard } from '../../components/StatCard';
 import { changeFromYesterday, messagesTexts } from './texts';
 
 /** Total Messages, Messages Today, Response Rate (24 h) and Failed Messages. */

@@ -2,7 +2,7 @@ import { formatNumber } from '@sprout/ui';
 import { Activity, MessageSquare, Percent, UserPlus, Users } from 'lucide-react';
 import { useUserStats } from '../../hooks/useUserStats';
 import { formatPercent } from './format';
-import { FailureNotice, StatCard } from './StatCard';
+import { FailureNotice, StatCard } from '../../components/StatCard';
 import { usersTexts } from './texts';
 
 /** Users, Active Users (24 h), New Users (this week), Total Messages, Engagement Rate. */

@@ -16,7 +16,7 @@ import { useTestDataMode } from '../../hooks/useTestDataMode';
 import { useUsers } from '../../hooks/useUsers';
 import { EmptyState } from '../../components/EmptyState';
 import { SearchBox } from '../../components/SearchBox';
-import { FailureNotice } from './StatCard';
+import { FailureNotice } from '../../components/StatCard';
 import { usersTexts } from './texts';
 import { UserDetailPanel } from './UserDetailPanel';
 import { UserStatCards } from './UserStatCards';
