@@ -2,7 +2,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@sprout/ui';
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 
-/** One stat card of the Users and Messages screens. */
+/** One stat card of the Dashboard, Users and Messages screens. */
 export function StatCard({
   title,
   icon: Icon,

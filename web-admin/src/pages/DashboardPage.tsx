@@ -19,10 +19,10 @@ import {
   TableRow,
   toast,
 } from '@sprout/ui';
-import { DollarSign, type LucideIcon, MessageSquare, UserCheck, Users } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { DollarSign, MessageSquare, UserCheck, Users } from 'lucide-react';
 import type { BetaSignupDto } from '../api/types';
 import { PageHeader } from '../components/PageHeader';
+import { FailureNotice, StatCard } from '../components/StatCard';
 import { useApproveBetaSignup } from '../hooks/useApproveBetaSignup';
 import { useBetaSignups } from '../hooks/useBetaSignups';
 import { useDashboardMetrics } from '../hooks/useDashboardMetrics';
@@ -30,76 +30,34 @@ import { useTestDataMode } from '../hooks/useTestDataMode';
 import { recentSignups, signupBadgeVariant } from '../recent-signups';
 import { dashboardTexts } from '../texts';
 
-function MetricCard({
-  title,
-  icon: Icon,
-  value,
-  detail,
-  testId,
-}: {
-  title: string;
-  icon: LucideIcon;
-  value: ReactNode;
-  detail: ReactNode;
-  testId: string;
-}) {
-  return (
-    <Card data-testid={testId}>
-      <CardHeader className="flex-row items-center justify-between gap-2 pb-2">
-        <CardTitle asChild className="text-sm font-medium text-muted-foreground">
-          <h2>{title}</h2>
-        </CardTitle>
-        <Icon className="size-4 text-primary" aria-hidden="true" />
-      </CardHeader>
-      <CardContent>
-        <p className="text-3xl font-bold tracking-tight" data-testid={`${testId}-value`}>
-          {value}
-        </p>
-        <p className="mt-1 text-xs text-muted-foreground" data-testid={`${testId}-detail`}>
-          {detail}
-        </p>
-      </CardContent>
-    </Card>
-  );
-}
-
 function MetricCards() {
   const { data: metrics, isPending, isError } = useDashboardMetrics();
-  if (isError) {
-    return (
-      <p
-        role="alert"
-        className="rounded-lg border border-destructive/40 bg-destructive/5 p-4 text-sm text-destructive"
-      >
-        {dashboardTexts.metricsFailed}
-      </p>
-    );
-  }
+  if (isError) return <FailureNotice>{dashboardTexts.metricsFailed}</FailureNotice>;
   const loading = dashboardTexts.loadingMetrics;
   return (
     <section aria-label="Metrics" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-      <MetricCard
+      <StatCard
         testId="metric-beta-signups"
         title="Beta Signups"
         icon={UserCheck}
         value={isPending ? loading : formatNumber(metrics.betaSignups.total)}
         detail={isPending ? '' : `${formatNumber(metrics.betaSignups.pending)} pending`}
       />
-      <MetricCard
+      <StatCard
         testId="metric-active-users"
         title="Active Users"
         icon={Users}
         value={isPending ? loading : formatNumber(metrics.activeUsers)}
         detail="Users with recent conversations"
       />
-      <MetricCard
+      <StatCard
         testId="metric-messages-today"
         title="Messages Today"
         icon={MessageSquare}
         value={isPending ? loading : formatNumber(metrics.messagesToday)}
         detail={isPending ? '' : `Avg response: ${formatNumber(metrics.avgResponseTime)}ms`}
       />
-      <MetricCard
+      <StatCard
         testId="metric-todays-cost"
         title="Today's Cost"
         icon={DollarSign}
