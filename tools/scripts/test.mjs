@@ -3,8 +3,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { missingOptionalEntries, readLock } from './lib/lock-platforms.mjs';
 import {
   DATA_DIR,
+  ROOT,
   StackError,
   displayPath,
   ensureDependencies,
@@ -20,6 +22,22 @@ const phases = [];
 function record(name, ms, ok) {
   phases.push({ name, ms, ok });
   say(`${name}: ${ok ? 'ok' : 'FAILED'} in ${formatDuration(ms)}`);
+}
+
+/** `npm ci` accepts the lock everywhere only when every optional platform package has an entry. */
+function checkLockFile() {
+  const missing = missingOptionalEntries(readLock(path.join(ROOT, 'package-lock.json')));
+  if (missing.length > 0) {
+    throw new StackError(
+      `package-lock.json lacks the entries of ${missing.length} optional platform package(s) ` +
+        `(${missing
+          .slice(0, 3)
+          .map((m) => m.name)
+          .join(', ')}...), so npm ci refuses it on other ` +
+        'machines. Run `npm run lock:platforms` and commit package-lock.json.',
+    );
+  }
+  say('package-lock.json: every optional platform package has an entry');
 }
 
 /** Chromium for the browser tests: CHROMIUM_PATH, /usr/bin/chromium, else installed (root on Debian). */
@@ -54,6 +72,7 @@ function ensureChromium() {
 async function main() {
   const started = Date.now();
   let t = Date.now();
+  checkLockFile();
   ensureDependencies();
   ensureChromium();
   record('setup (dependencies, chromium)', Date.now() - t, true);

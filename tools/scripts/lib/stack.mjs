@@ -85,26 +85,15 @@ export function ensureDependencies({ root = ROOT } = {}) {
   say(`dependencies: ${state.reason}: running npm ci`);
   // Several people may install at once on a shared machine; npm's cache is not safe for that.
   const npm = commandExists('flock') ? ['flock', path.join(os.tmpdir(), 'npm.lock'), 'npm'] : ['npm'];
-  const run = (args, stderr) =>
-    spawnSync(npm[0], [...npm.slice(1), ...args, '--no-audit', '--no-fund'], {
-      cwd: root,
-      stdio: ['inherit', 'inherit', stderr],
-      encoding: 'utf8',
-    });
-  const ci = run(['ci'], 'pipe');
-  if (ci.status === 0) return true;
-  process.stderr.write(ci.stderr ?? '');
-  // npm ci refuses a lock file that lacks other platforms' optional packages (swc, rollup and
-  // esbuild binaries), a known npm defect; npm install installs the same locked versions.
-  if (!/EUSAGE|in sync/.test(ci.stderr ?? '')) {
-    throw new StackError('npm ci failed (see above). Fix the error and run the command again.');
-  }
-  say(
-    'dependencies: npm ci refused package-lock.json as out of sync; installing the locked versions with npm install',
-  );
-  const install = run(['install'], 'inherit');
-  if (install.status !== 0) {
-    throw new StackError('npm install failed (see above). Fix the error and run the command again.');
+  const ci = spawnSync(npm[0], [...npm.slice(1), 'ci', '--no-audit', '--no-fund'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (ci.status !== 0) {
+    throw new StackError(
+      'npm ci failed (see above). If it says package-lock.json is out of sync, run `npm install` and ' +
+        '`npm run lock:platforms`, commit the lock file, and run the command again.',
+    );
   }
   return true;
 }
