@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,23 +13,26 @@ import {
   normalizeZone,
   regionForState,
   seasonFor,
+  SHIPPED_ZONE_TABLE,
   stateName,
   zipForCityState,
   zoneTablePath,
   zoneTableZips,
+  zoneTemperatureRange,
 } from '@sprout/gardening';
 import { zipcodeEntries, type ZipcodesEntry } from '../src/places/zipcodes-data';
 
-const SHARED_TABLE = path.resolve(__dirname, '../../../../shared/data/phzm_us_zipcode_2023.csv');
+const DERIVE_SCRIPT = path.resolve(__dirname, '../scripts/derive-zones.mjs');
 
-function readTable(file: string): Map<string, { zone: string; trange: string }> {
-  const rows = fs.readFileSync(file, 'utf8').trim().split('\n').slice(1);
-  return new Map(
-    rows.map((line) => {
-      const [zip = '', zone = '', trange = ''] = line.split(',');
-      return [zip, { zone, trange }];
-    }),
-  );
+/** The USDA CSV (phzm_us_zipcode_2023.csv layout) of the zone table in use, rebuilt from lookups. */
+function tableAsUsdaCsv(): string {
+  const rows = zoneTableZips()
+    .sort()
+    .map((zip) => {
+      const zone = hardinessZoneForZip(zip);
+      return `${zip},${zone?.zone},${zone?.trange},${zone?.zone}: ${zone?.trange}`;
+    });
+  return `zipcode,zone,trange,zonetitle\n${rows.join('\n')}\n`;
 }
 
 afterEach(() => configureZoneTable(undefined));
@@ -195,21 +200,70 @@ describe('frostDatesForZone', () => {
 });
 
 describe('hardinessZoneForZip', () => {
-  it('finds the shared table by default', () => {
-    expect(zoneTablePath()).toBe(SHARED_TABLE);
+  it('uses the table shipped in the package by default, found from the module file', () => {
+    expect(zoneTablePath()).toBe(SHIPPED_ZONE_TABLE);
+    expect(SHIPPED_ZONE_TABLE).toBe(path.resolve(__dirname, '../data/hardiness-zones-2023.txt'));
+    // Small enough for the repository (files over 5 MB are refused).
+    expect(fs.statSync(SHIPPED_ZONE_TABLE).size).toBeLessThan(300_000);
+    expect(fs.readFileSync(SHIPPED_ZONE_TABLE, 'utf8')).toMatch(
+      /^# USDA Plant Hardiness Zones by ZIP code, 2023 map\.\n# USDA Plant Hardiness Zone Map, 2023\. Agricultural Research Service/,
+    );
   });
 
-  it('answers every ZIP of the table from the table', () => {
-    const expected = readTable(SHARED_TABLE);
-    expect(expected.size).toBe(39_921);
-    expect(zoneTableZips().length).toBe(expected.size);
-    const mismatches: string[] = [];
-    for (const [zip, row] of expected) {
-      const zone = hardinessZoneForZip(zip);
-      if (!zone || zone.source !== 'table' || zone.zone !== row.zone || zone.trange !== row.trange)
-        mismatches.push(zip);
+  it('holds exactly the USDA 2023 file: rebuilt from lookups, it has the checksum the header records', () => {
+    const zips = zoneTableZips();
+    expect(zips.length).toBe(39_921);
+    expect(zips.every((zip) => hardinessZoneForZip(zip)?.source === 'table')).toBe(true);
+    const csv = tableAsUsdaCsv();
+    const recorded = /phzm_us_zipcode_2023\.csv: 39921 ZIPs, sha256 ([0-9a-f]{64})/.exec(
+      fs.readFileSync(SHIPPED_ZONE_TABLE, 'utf8'),
+    )?.[1];
+    expect(crypto.createHash('sha256').update(csv).digest('hex')).toBe(recorded);
+  });
+
+  it('is what the derive script makes of that file, and the script output reads the same as the CSV', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zones-'));
+    try {
+      const csv = path.join(dir, 'phzm_us_zipcode_2023.csv');
+      fs.writeFileSync(csv, tableAsUsdaCsv());
+      const out = path.join(dir, 'derived.txt');
+      execFileSync(process.execPath, [DERIVE_SCRIPT, '--in', csv, '--out', out], { cwd: dir, stdio: 'pipe' });
+      expect(fs.readFileSync(out, 'utf8')).toBe(fs.readFileSync(SHIPPED_ZONE_TABLE, 'utf8'));
+      execFileSync(process.execPath, [DERIVE_SCRIPT, '--in', csv, '--out', out, '--check'], {
+        cwd: dir,
+        stdio: 'pipe',
+      });
+      // The compact file read back (as a configured table) answers like the CSV it came from.
+      configureZoneTable(csv);
+      const fromCsv = zoneTableZips().map((zip) => [zip, hardinessZoneForZip(zip)]);
+      configureZoneTable(out);
+      expect(zoneTableZips().map((zip) => [zip, hardinessZoneForZip(zip)])).toEqual(fromCsv);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
-    expect(mismatches).toEqual([]);
+  });
+
+  it("refuses a CSV whose temperature band is not its zone's (the compact table would lose it)", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zones-'));
+    try {
+      const csv = path.join(dir, 'odd.csv');
+      fs.writeFileSync(csv, 'zipcode,zone,trange,zonetitle\n97201,8b,10 to 20,8b: 10 to 20\n');
+      expect(() =>
+        execFileSync(process.execPath, [DERIVE_SCRIPT, '--in', csv, '--out', path.join(dir, 'x.txt')], {
+          stdio: 'pipe',
+        }),
+      ).toThrow(/not zone 8b's band \(15 to 20\)/);
+      expect(fs.existsSync(path.join(dir, 'x.txt'))).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives every half zone its USDA band', () => {
+    expect(zoneTemperatureRange('1a')).toBe('-60 to -55');
+    expect(zoneTemperatureRange('6b')).toBe('-5 to 0');
+    expect(zoneTemperatureRange('7a')).toBe('0 to 5');
+    expect(zoneTemperatureRange('13b')).toBe('65 to 70');
   });
 
   it('knows well-known places', () => {
@@ -288,7 +342,7 @@ describe('hardinessZoneForZip', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('reads a configured table, its Alaska/Hawaii/Puerto Rico companions and the env variable', () => {
+  it('reads a configured CSV with its Alaska/Hawaii/Puerto Rico companions, and never the environment', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zones-'));
     const main = path.join(dir, 'phzm_us_zipcode_2023.csv');
     fs.writeFileSync(main, 'zipcode,zone,trange,zonetitle\r\n97201,8b,15 to 20,8b: 15 to 20\r\n');
@@ -299,7 +353,10 @@ describe('hardinessZoneForZip', () => {
     const previous = process.env.HARDINESS_ZONES_PATH;
     process.env.HARDINESS_ZONES_PATH = main;
     try {
+      // The path comes from the service's config, not from the variable.
       configureZoneTable(undefined);
+      expect(zoneTablePath()).toBe(SHIPPED_ZONE_TABLE);
+      configureZoneTable(main);
       expect(zoneTablePath()).toBe(main);
       expect(hardinessZoneForZip('97201')).toEqual({ zone: '8b', trange: '15 to 20', source: 'table' });
       expect(hardinessZoneForZip('99501')).toEqual({ zone: '5b', trange: '-15 to -10', source: 'table' });

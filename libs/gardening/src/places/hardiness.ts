@@ -4,12 +4,17 @@ import { zipcodeEntries } from './zipcodes-data';
 
 /** File name of the USDA 2023 ZIP table for the contiguous US (PRISM Climate Group, Oregon State). */
 export const ZONE_TABLE_FILE = 'phzm_us_zipcode_2023.csv';
-/** Companion tables PRISM publishes for Alaska, Hawaii and Puerto Rico, read when beside the main one. */
+/** Companion tables PRISM publishes for Alaska, Hawaii and Puerto Rico, read when beside a configured CSV. */
 export const ZONE_TABLE_COMPANION_FILES: readonly string[] = [
   'phzm_ak_zipcode_2023.csv',
   'phzm_hi_zipcode_2023.csv',
   'phzm_pr_zipcode_2023.csv',
 ];
+/**
+ * The table that ships with the package, derived from the USDA 2023 CSV by scripts/derive-zones.mjs.
+ * `../../data` from both src/places (Jest, ts) and dist/places (built services).
+ */
+export const SHIPPED_ZONE_TABLE = path.join(__dirname, '..', '..', 'data', 'hardiness-zones-2023.txt');
 /** A ZIP missing from the table takes the nearest table ZIP only within this distance. */
 export const NEAREST_ZONE_MAX_KM = 160;
 
@@ -49,38 +54,58 @@ let configuredPath: string | null | undefined;
 let table: ZoneTable | null | undefined;
 
 /**
- * Sets the path of the USDA ZIP-code zone CSV (phzm_us_zipcode_2023.csv). Companion files for
- * Alaska, Hawaii and Puerto Rico in the same folder are read too. `null` disables the table (every
- * zone is then unknown); `undefined` returns to the default: env HARDINESS_ZONES_PATH, else the first
- * of `<dir>/.data/hardiness/<file>`, `<dir>/data/<file>` and `<dir>/../shared/data/<file>` that exists,
- * walking up from this package. The table is (re)read lazily on the next lookup.
+ * Sets the zone table: a USDA ZIP-code CSV (zipcode, zone, trange, ...; Alaska, Hawaii and Puerto
+ * Rico companion files in the same folder are read too) or a table in the shipped compact format.
+ * `null` disables the table (every zone is then unknown); `undefined` returns to the shipped table.
+ * Services pass their configured HARDINESS_ZONES_PATH; this package reads no environment. The table
+ * is (re)read lazily on the next lookup.
  */
 export function configureZoneTable(filePath: string | null | undefined): void {
   configuredPath = filePath;
   table = undefined;
 }
 
-/** The zone table path in use (configured, from the environment or found), or null when there is none. */
+/** The zone table path in use (configured, else the shipped table), or null when there is none. */
 export function zoneTablePath(): string | null {
   if (configuredPath !== undefined) return configuredPath;
-  const fromEnv = process.env.HARDINESS_ZONES_PATH;
-  if (fromEnv) return fromEnv;
-  let dir = __dirname;
-  for (;;) {
-    for (const candidate of [
-      path.join(dir, '.data', 'hardiness', ZONE_TABLE_FILE),
-      path.join(dir, 'data', ZONE_TABLE_FILE),
-      path.join(dir, '..', 'shared', 'data', ZONE_TABLE_FILE),
-    ]) {
-      if (fs.existsSync(candidate)) return candidate;
+  return fs.existsSync(SHIPPED_ZONE_TABLE) ? SHIPPED_ZONE_TABLE : null;
+}
+
+/** The USDA band of a half zone in Fahrenheit: zone 1a is -60 to -55, each half zone 5 degrees warmer. */
+export function zoneTemperatureRange(zone: string): string {
+  const low = -60 + (parseInt(zone, 10) - 1) * 10 + (zone.endsWith('b') ? 5 : 0);
+  return `${low} to ${low + 5}`;
+}
+
+function intern(interned: Map<string, ZoneValue>, zone: string, trange: string): ZoneValue {
+  const key = `${zone}|${trange}`;
+  let value = interned.get(key);
+  if (!value) {
+    value = { zone, trange };
+    interned.set(key, value);
+  }
+  return value;
+}
+
+/** The shipped format: "# ..." comment lines, then "<zone> <zip>|<first>-<last> ..." per line. */
+function parseCompact(text: string, byZip: Map<string, ZoneValue>, interned: Map<string, ZoneValue>): void {
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#')) continue;
+    const [zone, ...runs] = line.trim().split(/\s+/);
+    if (!zone || !/^\d{1,2}[ab]$/.test(zone)) continue;
+    const value = intern(interned, zone, zoneTemperatureRange(zone));
+    for (const run of runs) {
+      const match = /^(\d{5})(?:-(\d{5}))?$/.exec(run);
+      if (!match?.[1]) continue;
+      const first = Number(match[1]);
+      const last = match[2] ? Number(match[2]) : first;
+      for (let zip = first; zip <= last; zip++) byZip.set(String(zip).padStart(5, '0'), value);
     }
-    const parent = path.dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
   }
 }
 
-function parseInto(text: string, byZip: Map<string, ZoneValue>, interned: Map<string, ZoneValue>): void {
+/** A USDA CSV (with or without its header row). */
+function parseCsv(text: string, byZip: Map<string, ZoneValue>, interned: Map<string, ZoneValue>): void {
   let lineStart = 0;
   let zipCol = 0;
   let zoneCol = 1;
@@ -110,13 +135,7 @@ function parseInto(text: string, byZip: Map<string, ZoneValue>, interned: Map<st
     const zone = cols[zoneCol]?.trim().replace(/^"|"$/g, '').toLowerCase();
     if (!zipRaw || !zone || !/^\d{1,5}$/.test(zipRaw) || !/^\d{1,2}[ab]$/.test(zone)) continue;
     const trange = trangeCol >= 0 ? (cols[trangeCol]?.trim().replace(/^"|"$/g, '') ?? '') : '';
-    const key = `${zone}|${trange}`;
-    let value = interned.get(key);
-    if (!value) {
-      value = { zone, trange };
-      interned.set(key, value);
-    }
-    byZip.set(zipRaw.padStart(5, '0'), value);
+    byZip.set(zipRaw.padStart(5, '0'), intern(interned, zone, trange));
   }
 }
 
@@ -127,19 +146,24 @@ function loadTable(): ZoneTable | null {
   if (!mainPath) return null;
   const byZip = new Map<string, ZoneValue>();
   const interned = new Map<string, ZoneValue>();
+  let text: string;
   try {
-    parseInto(fs.readFileSync(mainPath, 'utf8'), byZip, interned);
+    text = fs.readFileSync(mainPath, 'utf8');
   } catch {
     return null;
   }
-  const dir = path.dirname(mainPath);
-  for (const companion of ZONE_TABLE_COMPANION_FILES) {
-    const companionPath = path.join(dir, companion);
-    if (companionPath === mainPath || !fs.existsSync(companionPath)) continue;
-    try {
-      parseInto(fs.readFileSync(companionPath, 'utf8'), byZip, interned);
-    } catch {
-      // A damaged companion file only loses its own state's ZIPs.
+  if (text.startsWith('#')) parseCompact(text, byZip, interned);
+  else {
+    parseCsv(text, byZip, interned);
+    const dir = path.dirname(mainPath);
+    for (const companion of ZONE_TABLE_COMPANION_FILES) {
+      const companionPath = path.join(dir, companion);
+      if (companionPath === mainPath || !fs.existsSync(companionPath)) continue;
+      try {
+        parseCsv(fs.readFileSync(companionPath, 'utf8'), byZip, interned);
+      } catch {
+        // A damaged companion file only loses its own state's ZIPs.
+      }
     }
   }
   if (byZip.size === 0) return null;
