@@ -9,9 +9,8 @@ import {
   ROOT,
   StackError,
   ensureDependencies,
-  findFreePort,
   persistentSecret,
-  portIsFree,
+  reserveStackPorts,
   resolveDataServices,
   say,
 } from './lib/stack.mjs';
@@ -25,6 +24,7 @@ const SERVICES = [
   { name: 'image-processor', port: 3004 },
   { name: 'monitor', port: 3005 },
 ];
+const SANDBOX_PORT = 3010;
 const SANDBOX_ACCOUNT_SID = 'AC00000000000000000000000000000000';
 const DEMO_USERS = Number(process.env.SEED_USERS ?? 2000);
 
@@ -32,12 +32,14 @@ const startedAt = Date.now();
 const children = [];
 let dataServices = null;
 let edge = null;
+let reservations = null;
 let stopping = false;
 
 async function shutdown(code) {
   if (stopping) return;
   stopping = true;
   say('stopping: services first, then the data services this run started');
+  if (reservations) await reservations.releaseAll();
   if (edge) await new Promise((resolve) => edge.close(resolve).closeAllConnections());
   await Promise.all(children.map((child) => stopChild(child)));
   if (dataServices) await dataServices.stop();
@@ -75,10 +77,17 @@ async function main() {
   ensureDependencies();
   phase('dependencies', Date.now() - t);
 
+  // Every port this stack listens on, reserved once now and held until its listener starts: a
+  // service never gets the sandbox's port, nor one a second checkout starting meanwhile took.
+  // Default ports when free, else the next free ones: only the edge and this script need them.
   const port = Number(process.env.PORT || 8080);
-  if (!(await portIsFree(port, '0.0.0.0'))) {
-    throw new StackError(`port ${port} is already in use; stop what uses it or run with PORT=<another port>`);
-  }
+  const sandbox = !process.env.TWILIO_ACCOUNT_SID || !process.env.TWILIO_AUTH_TOKEN;
+  reservations = await reserveStackPorts([
+    { name: 'edge', port, fixed: true, hint: 'stop what uses it or run with PORT=<another port>' },
+    ...SERVICES.map((service) => ({ name: service.name, port: service.port })),
+    ...(sandbox ? [{ name: 'fake-twilio', port: SANDBOX_PORT }] : []),
+  ]);
+  const ports = reservations.ports;
 
   t = Date.now();
   dataServices = await resolveDataServices({ purpose: 'start' });
@@ -117,17 +126,17 @@ async function main() {
   };
 
   // The SMS sandbox: the fake Twilio, reached by the real twilio SDK through TWILIO_API_BASE_URL.
-  const sandbox = !process.env.TWILIO_ACCOUNT_SID || !process.env.TWILIO_AUTH_TOKEN;
   let sandboxInfo = null;
   const width = Math.max(...SERVICES.map((s) => s.name.length), 'fake-twilio'.length);
   if (sandbox) {
     const fakePath = path.join(ROOT, 'libs/testing/dist/fakes/fake-twilio.main.js');
     if (!fs.existsSync(fakePath))
       throw new StackError(`the SMS sandbox is missing: ${fakePath} (did the build run?)`);
-    const fakePort = await findFreePort(3010, { avoid: SERVICES.map((s) => s.port) });
+    const fakePort = ports['fake-twilio'];
     const accountSid = SANDBOX_ACCOUNT_SID;
     const authToken = process.env.TWILIO_AUTH_TOKEN || persistentSecret('twilio-sandbox-auth-token').value;
     const phoneNumber = process.env.TWILIO_PHONE_NUMBER || '+15005550006';
+    await reservations.release('fake-twilio');
     const fake = startChild('fake-twilio', process.execPath, [fakePath], {
       env: {
         ...process.env,
@@ -151,17 +160,12 @@ async function main() {
     sandboxInfo = { fakeTwilioUrl: `http://127.0.0.1:${fakePort}`, publicBaseUrl, phoneNumber };
   }
 
-  // Default ports when free, else the next free ones: only the edge and this script need them.
-  const taken = [port];
-  for (const service of SERVICES) {
-    service.actualPort = await findFreePort(service.port, { avoid: taken });
-    taken.push(service.actualPort);
-  }
-
   t = Date.now();
-  SERVICES.forEach((service, index) => {
+  for (const [index, service] of SERVICES.entries()) {
     const main = path.join(ROOT, 'services', service.name, 'dist/main.js');
     if (!fs.existsSync(main)) throw new StackError(`${main} is missing (did the build run?)`);
+    service.actualPort = ports[service.name];
+    await reservations.release(service.name);
     service.child = startChild(service.name, process.execPath, [main], {
       env: { ...serviceEnv, PORT: String(service.actualPort) },
       cwd: path.join(ROOT, 'services', service.name),
@@ -169,7 +173,7 @@ async function main() {
       width,
     });
     children.push(service.child);
-  });
+  }
 
   const { createEdge } = createRequire(import.meta.url)(path.join(ROOT, 'tools/dist/edge.js'));
   const portOf = (name) => SERVICES.find((s) => s.name === name).actualPort;
@@ -177,6 +181,7 @@ async function main() {
     apiGatewayUrl: `http://127.0.0.1:${portOf('api-gateway')}`,
     smsGatewayUrl: `http://127.0.0.1:${portOf('sms-gateway')}`,
   });
+  await reservations.release('edge');
   await new Promise((resolve, reject) => {
     edge.once('error', reject);
     edge.listen(port, '0.0.0.0', resolve);

@@ -104,6 +104,45 @@ describe('ports and postmaster.pid', () => {
     }
   });
 
+  it("reserves each of a stack's ports once, even when the default ones are busy", async () => {
+    // The layout of `npm start` (six services from base, the sandbox at base + 10) shifted to a free
+    // block, with the six service defaults taken: each service moves up, and none lands on the
+    // sandbox's port (they used to: the one moved to base + 10 died with EADDRINUSE).
+    const base = await freeBlock(40);
+    const busy = await Promise.all([0, 1, 2, 3, 4, 5, 12].map((i) => listenOn(base + i)));
+    try {
+      const wanted = [
+        { name: 'edge', port: base + 30, fixed: true },
+        ...[0, 1, 2, 3, 4, 5].map((i) => ({ name: `service-${i}`, port: base + i })),
+        { name: 'fake-twilio', port: base + 10 },
+      ];
+      const result = await evaluate<{ ports: Record<string, number>; heldWhileReserved: boolean[] }>(
+        `const r = await stack.reserveStackPorts(${JSON.stringify(wanted)});
+         const heldWhileReserved = await Promise.all(Object.values(r.ports).map(async (p) => !(await stack.portIsFree(p))));
+         await r.releaseAll();
+         return { ports: r.ports, heldWhileReserved };`,
+      );
+      const ports = Object.values(result.ports);
+      expect(Object.keys(result.ports)).toHaveLength(wanted.length);
+      expect(new Set(ports).size).toBe(ports.length);
+      const taken = busy.map((server) => (server.address() as net.AddressInfo).port);
+      for (const port of ports) expect(taken).not.toContain(port);
+      expect(result.ports['edge']).toBe(base + 30);
+      expect(result.ports['fake-twilio']).toBe(base + 10);
+      expect(result.heldWhileReserved.every(Boolean)).toBe(true);
+      expect(await evaluate<boolean>(`return stack.portIsFree(${base + 10});`)).toBe(true);
+
+      // A fixed port that is busy fails with the hint instead of moving.
+      await expect(
+        evaluate(
+          `return stack.reserveStackPorts([{ name: 'edge', port: ${base}, fixed: true, hint: 'run with PORT=<another port>' }]);`,
+        ),
+      ).rejects.toThrow(`port ${base} (edge) is already in use; run with PORT=<another port>`);
+    } finally {
+      await Promise.all(busy.map((server) => new Promise((resolve) => server.close(resolve))));
+    }
+  });
+
   it('reads the pid and port from postmaster.pid', async () => {
     const dir = tempDir('sprout-pid-');
     try {
@@ -245,6 +284,31 @@ describe('resolveDataServices', () => {
     }
   });
 });
+
+function listenOn(port: number, host = '127.0.0.1'): Promise<net.Server> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen({ port, host, exclusive: true }, () => resolve(server));
+  });
+}
+
+/** The first port of `size` consecutive ports free on this machine, below the ephemeral range. */
+async function freeBlock(size: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const base = 20_000 + Math.floor(Math.random() * 10_000);
+    const servers: net.Server[] = [];
+    try {
+      for (let i = 0; i < size; i += 1) servers.push(await listenOn(base + i, '0.0.0.0'));
+      return base;
+    } catch {
+      // a port of this block is in use: try another block
+    } finally {
+      await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    }
+  }
+  throw new Error(`no block of ${size} free ports found`);
+}
 
 /** Stops the instances a test left running: Postgres by its postmaster.pid, Redis by its pid file. */
 async function stopPrivateServices(dataDir: string): Promise<void> {

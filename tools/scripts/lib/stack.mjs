@@ -161,6 +161,71 @@ export async function findFreePort(start, { avoid = [], attempts = 200 } = {}) {
   throw new StackError(`no free TCP port in ${start}-${start + attempts - 1} on 127.0.0.1`);
 }
 
+/** Listens on host:port and keeps listening; null when the port is taken. */
+function holdPort(port, host) {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(null));
+    server.listen({ port, host, exclusive: true }, () => resolve(server));
+  });
+}
+
+/**
+ * The ports of a whole stack, each given out once. `wanted` lists { name, port, fixed?, hint? }:
+ * each gets its own port when free, else the next free one that no other entry has or wants (a
+ * `fixed` one fails instead, with `hint`). Every port is held by a listening socket of this
+ * process until release(name), called right before the listener meant for it starts: neither
+ * another entry nor a second checkout starting meanwhile can take it. Free means free on
+ * 127.0.0.1 and on 0.0.0.0. Returns { ports: { [name]: port }, release(name), releaseAll() }.
+ */
+export async function reserveStackPorts(wanted, { attempts = 200 } = {}) {
+  const names = new Set(wanted.map((w) => w.name));
+  if (names.size !== wanted.length) throw new Error('reserveStackPorts: a name is listed twice');
+  const held = new Map();
+  const ports = {};
+  const close = (server) => new Promise((resolve) => server.close(() => resolve()));
+  const releaseAll = async () => {
+    await Promise.all([...held.values()].map(close));
+    held.clear();
+  };
+  const take = async (name, port) => {
+    if (Object.values(ports).includes(port) || !(await portIsFree(port, '127.0.0.1'))) return false;
+    const server = await holdPort(port, '0.0.0.0');
+    if (!server) return false;
+    held.set(name, server);
+    ports[name] = port;
+    return true;
+  };
+  try {
+    // Defaults first, so an entry that moves up never takes the default of one listed after it.
+    for (const { name, port } of wanted) await take(name, port);
+    const defaults = wanted.map((w) => w.port);
+    for (const { name, port: preferred, fixed = false, hint } of wanted) {
+      if (name in ports) continue;
+      if (fixed)
+        throw new StackError(`port ${preferred} (${name}) is already in use${hint ? `; ${hint}` : ''}`);
+      const last = preferred + attempts - 1;
+      for (let port = preferred + 1; port <= last && !(name in ports); port += 1) {
+        if (!defaults.includes(port)) await take(name, port);
+      }
+      if (!(name in ports)) throw new StackError(`no free TCP port for ${name} in ${preferred}-${last}`);
+    }
+  } catch (error) {
+    await releaseAll();
+    throw error;
+  }
+  return {
+    ports,
+    async release(name) {
+      const server = held.get(name);
+      held.delete(name);
+      if (server) await close(server);
+    },
+    releaseAll,
+  };
+}
+
 /** Sends one inline command to Redis over a raw socket and returns the first reply line. */
 export function redisCommand(port, command, host = '127.0.0.1', timeoutMs = 2000) {
   return new Promise((resolve) => {
