@@ -1,3 +1,4 @@
+import { detectLocation } from '../location/detect-location';
 import { frostDatesForZone, normalizeZone, type FrostDates } from '../places/frost';
 import { hardinessZoneForZip } from '../places/hardiness';
 import { seasonFor, type Season } from '../places/season';
@@ -23,6 +24,8 @@ export interface AdviceContext {
   lastFrost: Date | null;
   firstFrost: Date | null;
   season: Season;
+  /** The asker's ZIP (given, or texted in the question), even when no zone is known for it. */
+  zipCode: string | null;
   /** "Portland, OR" when a ZIP is known. */
   place: string | null;
   state: string | null;
@@ -42,10 +45,13 @@ export interface AdviceContextInput {
 
 export function buildContext(input: AdviceContextInput): AdviceContext {
   const today = startOfDay(input.now ?? new Date());
-  const place = input.zipCode ? lookupZip(input.zipCode) : null;
+  const detected = detectLocation(input.question);
+  const zipCode =
+    input.zipCode?.trim() || (detected.locationType === 'zip' ? (detected.zipCode ?? null) : null);
+  const place = zipCode ? lookupZip(zipCode) : null;
   const zone =
     (input.zone ? normalizeZone(input.zone) : null) ??
-    (input.zipCode ? (hardinessZoneForZip(input.zipCode)?.zone ?? null) : null);
+    (zipCode ? (hardinessZoneForZip(zipCode)?.zone ?? null) : null);
   const zoneNumber = zone ? parseInt(zone, 10) : null;
   const frost = zone ? frostDatesForZone(zone) : null;
   const frostFree = !!frost && frost.lastSpringFrost === 'frost-free';
@@ -58,6 +64,7 @@ export function buildContext(input: AdviceContextInput): AdviceContext {
       .trim(),
     today,
     zone,
+    zipCode,
     zoneNumber,
     frost,
     frostFree,
@@ -133,7 +140,10 @@ export function compose(max: number, ...sentences: Array<string | null | undefin
   return out;
 }
 
-/** "Text your ZIP..." hint when the location is unknown. */
+/** Asks for what would give dates when the zone is unknown; never for a ZIP the asker has given. */
 export function zipHint(ctx: AdviceContext): string | null {
-  return ctx.zone ? null : 'Text your ZIP (e.g. ZIP 98101) for dates in your area.';
+  if (ctx.zone) return null;
+  return ctx.zipCode
+    ? 'Text your USDA zone (e.g. ZONE 7b) for dates in your area.'
+    : 'Text your ZIP (e.g. ZIP 98101) for dates in your area.';
 }
