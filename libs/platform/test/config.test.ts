@@ -1,4 +1,5 @@
 import {
+  adminConfigFields,
   ConfigError,
   coreConfigFields,
   defineConfig,
@@ -66,6 +67,18 @@ describe('loadConfig', () => {
     expect(
       loadConfig(definition, { NODE_ENV: 'production', TWILIO_AUTH_TOKEN: 'secret-token' }).twilioAuthToken,
     ).toBe('secret-token');
+  });
+
+  it('has no ADMIN_PASSWORD default: unset outside production, required in production', () => {
+    const admin = defineConfig({ ...coreConfigFields, ...adminConfigFields });
+    expect(loadConfig(admin, {}).adminPassword).toBeUndefined();
+    expect(loadConfig(admin, { ADMIN_PASSWORD: 'chosen-password' }).adminPassword).toBe('chosen-password');
+    expect(() => loadConfig(admin, { ADMIN_PASSWORD: 'short' })).toThrow(
+      'ADMIN_PASSWORD must be at least 8 characters long (got a value of 5 characters)',
+    );
+    expect(() => loadConfig(admin, { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) })).toThrow(
+      'ADMIN_PASSWORD must be set when NODE_ENV is production',
+    );
   });
 
   it('applies typed overrides after validation', () => {

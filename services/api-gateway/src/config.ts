@@ -29,15 +29,6 @@ export const apiGatewayConfig = defineConfig({
       .refine((v) => z.email().safeParse(v).success, { error: 'must be an email address' }),
   ),
   ...adminConfigFields,
-  // Unset means "generate one on first start and log it once", so this field has no default.
-  adminPassword: field(
-    'ADMIN_PASSWORD',
-    z
-      .string()
-      .optional()
-      .refine((v) => v === undefined || v.length >= 8, { error: 'must be at least 8 characters long' }),
-    { secret: true },
-  ),
   ...webConfigFields,
   /** Sliding idle timeout of an admin session. */
   sessionIdleTimeoutSeconds: field('SESSION_IDLE_TIMEOUT_SECONDS', integerSchema(8 * HOUR, 1, 30 * DAY)),

@@ -180,10 +180,18 @@ export const openAiConfigFields = {
 
 export const adminConfigFields = {
   adminUsername: field('ADMIN_USERNAME', stringSchema('admin')),
-  adminPassword: field('ADMIN_PASSWORD', stringSchema('sprout-admin', 8), {
-    secret: true,
-    requiredInProduction: true,
-  }),
+  /**
+   * No default: unset outside production, api-gateway generates the first admin's password and
+   * logs it once (`npm start` passes its own, kept in .data/admin-password).
+   */
+  adminPassword: field(
+    'ADMIN_PASSWORD',
+    z
+      .string()
+      .optional()
+      .refine((v) => v === undefined || v.length >= 8, { error: 'must be at least 8 characters long' }),
+    { secret: true, requiredInProduction: true },
+  ),
   sessionSecret: field('SESSION_SECRET', stringSchema('sprout-local-session-secret-not-for-production', 32), {
     secret: true,
     requiredInProduction: true,
@@ -196,8 +204,6 @@ export const webConfigFields = {
 };
 
 export const gardeningConfigFields = {
-  hardinessZonesPath: field(
-    'HARDINESS_ZONES_PATH',
-    stringSchema(path.resolve(repoRoot, '..', 'shared', 'data', 'phzm_us_zipcode_2023.csv')),
-  ),
+  /** A USDA ZIP-code zone CSV that replaces the table shipped in libs/gardening; unset: the shipped one. */
+  hardinessZonesPath: field('HARDINESS_ZONES_PATH', optionalStringSchema()),
 };
