@@ -5,6 +5,7 @@ import {
   coreConfigFields,
   defineConfig,
   field,
+  gardeningConfigFields,
   integerSchema,
   loadConfig,
   portField,
@@ -30,6 +31,7 @@ export const apiGatewayConfig = defineConfig({
   ),
   ...adminConfigFields,
   ...webConfigFields,
+  ...gardeningConfigFields,
   /** Sliding idle timeout of an admin session. */
   sessionIdleTimeoutSeconds: field('SESSION_IDLE_TIMEOUT_SECONDS', integerSchema(8 * HOUR, 1, 30 * DAY)),
   /** Hard limit on an admin session's age, however active. */

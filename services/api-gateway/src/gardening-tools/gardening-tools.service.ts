@@ -1,16 +1,26 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { CONFIG } from '@sprout/platform';
 import {
+  configureZoneTable,
   detectLocation,
   type ProcessingContext,
   processMessage,
   type ValidationUserContext,
   validateMessage,
 } from '@sprout/gardening';
+import type { ApiGatewayConfig } from '../config';
 import type { LocationTestResponse, ProcessMessageResponse, ValidateMessageResponse } from './dto';
 
 /** The testers' calls into libs/gardening, where the rules live. */
 @Injectable()
-export class GardeningToolsService {
+export class GardeningToolsService implements OnModuleInit {
+  constructor(@Inject(CONFIG) private readonly config: ApiGatewayConfig) {}
+
+  /** The zone table: HARDINESS_ZONES_PATH when set, else the one shipped in libs/gardening. */
+  onModuleInit(): void {
+    configureZoneTable(this.config.hardinessZonesPath);
+  }
+
   testLocation(message: string): LocationTestResponse {
     return detectLocation(message);
   }
