@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-// Downloads the official USDA 2023 Plant Hardiness Zone ZIP-code tables for deployments.
+// Downloads the official USDA 2023 Plant Hardiness Zone ZIP-code tables. Not needed to run: the
+// package ships a table derived from the contiguous-US file (data/, see derive-zones.mjs). Use it to
+// refresh that table (`npm run zones:derive` reads what this saves) or to point HARDINESS_ZONES_PATH at
+// the full set, Alaska, Hawaii and Puerto Rico included.
 // Source: the 2023 USDA Plant Hardiness Zone Map, produced by USDA-ARS with the PRISM Climate
 // Group at Oregon State University, which publishes phzm_us_zipcode_2023.csv (contiguous US) and
 // separate files for Alaska, Hawaii and Puerto Rico at https://prism.oregonstate.edu/phzm/data/2023/.
@@ -8,8 +11,8 @@
 //   npm run zones:download -w @sprout/gardening -- --out data/  # into ./data/ (relative to the cwd)
 //   ... -- --base-url https://mirror.example/phzm/2023/         # another mirror
 //
-// Point HARDINESS_ZONES_PATH at the downloaded phzm_us_zipcode_2023.csv (the AK/HI/PR files beside it
-// are read too); <repo>/.data/hardiness/ is also found without configuration.
+// HARDINESS_ZONES_PATH=<dir>/phzm_us_zipcode_2023.csv then replaces the shipped table (the AK/HI/PR
+// files beside it are read too).
 import { createWriteStream, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
