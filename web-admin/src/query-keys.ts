@@ -1,21 +1,25 @@
-// Every query of the admin console, in one place. The first element is the URL (spec 000 §7);
-// the rest are the parameters the answer depends on.
+import { api, endpointKey, endpointPath } from '@sprout/contracts';
+import type { ConversationListQuery } from './api/conversations';
+import type { UserListQuery, UserStatsQuery } from './api/users';
+
+// Every query of the admin console, in one place, derived from the endpoint table: the first
+// element is the path (spec 000 §7), the second the query the answer depends on.
 export const QueryKeys = {
   authStatus: ['/api/admin/auth-status'] as const,
   dashboardMetrics: (showTestData: boolean) => ['/api/dashboard/metrics', { showTestData }] as const,
   betaSignups: ['/api/admin/beta-signups'] as const,
-  userStats: (showTestUsers: boolean) => ['/api/admin/users/stats/overview', { showTestUsers }] as const,
-  users: (search: string, showTestUsers: boolean) => ['/api/admin/users', { search, showTestUsers }] as const,
-  userDetail: (id: string) => [`/api/admin/users/${id}`] as const,
-  userConversations: (userId: string) =>
-    ['/api/admin/conversations', { userId, showTestData: false }] as const,
+  userStats: (query: UserStatsQuery) => endpointKey(api.users.stats, { query }),
+  users: (query: UserListQuery) => endpointKey(api.users.list, { query }),
+  userDetail: (id: string) => endpointKey(api.users.detail, { params: { id } }),
   /** Every conversation list (user panel and Messages pages), for invalidation. */
-  allConversations: ['/api/admin/conversations'] as const,
-  conversations: (page: number, search: string, showTestData: boolean) =>
-    ['/api/admin/conversations', { page, search, showTestData }] as const,
-  conversationMessages: (conversationId: string, showTestData: boolean) =>
-    [`/api/admin/conversations/${conversationId}/messages`, { showTestData }] as const,
-  messageStats: (showTestData: boolean) => ['/api/admin/messages/stats', { showTestData }] as const,
+  allConversations: [endpointPath(api.conversations.list)] as const,
+  conversations: (query: ConversationListQuery) => endpointKey(api.conversations.list, { query }),
+  conversationMessages: (id: string, showTestData: boolean) =>
+    endpointKey(api.conversations.messages, { params: { id }, query: { showTestData } }),
+  /** A conversation's messages in either Test Data Mode, for invalidation. */
+  allConversationMessages: (id: string) => [endpointPath(api.conversations.messages, { id })] as const,
+  messageStats: (showTestData: boolean) =>
+    endpointKey(api.conversations.messageStats, { query: { showTestData } }),
   testUsers: ['/api/simulator/test-users'] as const,
   simulatorConversation: (userId: string) => [`/api/simulator/user/${userId}/conversation`] as const,
   allModels: ['/api/admin/models/all'] as const,

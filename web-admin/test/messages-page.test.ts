@@ -66,7 +66,7 @@ describe('messages screen texts', () => {
   });
 
   it('keys conversations, messages and stats by URL and Test Data Mode', () => {
-    expect(QueryKeys.conversations(2, 'tomato', true)).toEqual([
+    expect(QueryKeys.conversations({ page: 2, search: 'tomato', showTestData: true })).toEqual([
       '/api/admin/conversations',
       { page: 2, search: 'tomato', showTestData: true },
     ]);

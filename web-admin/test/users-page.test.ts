@@ -264,14 +264,17 @@ describe('users routes and query keys', () => {
   });
 
   it('keys every query by its URL first and its Test Data Mode', () => {
-    expect(QueryKeys.userStats(true)).toEqual(['/api/admin/users/stats/overview', { showTestUsers: true }]);
-    expect(QueryKeys.users('555', false)).toEqual([
+    expect(QueryKeys.userStats({ showTestUsers: true })).toEqual([
+      '/api/admin/users/stats/overview',
+      { showTestUsers: true },
+    ]);
+    expect(QueryKeys.users({ search: '555', showTestUsers: false })).toEqual([
       '/api/admin/users',
       { search: '555', showTestUsers: false },
     ]);
     expect(QueryKeys.userDetail('abc')).toEqual(['/api/admin/users/abc']);
     // The user panel always asks with showTestData=false (spec 000 §7).
-    expect(QueryKeys.userConversations('abc')).toEqual([
+    expect(QueryKeys.conversations({ userId: 'abc', showTestData: false })).toEqual([
       '/api/admin/conversations',
       { userId: 'abc', showTestData: false },
     ]);

@@ -1,53 +1,44 @@
-import { apiJson, fetchJson, withQuery } from '@sprout/ui';
-import type { CheckDeliveryResponse, ConversationMessage } from '@sprout/contracts';
-import type { ConversationPage } from './types';
+import { callEndpoint } from '@sprout/ui';
+import {
+  CONVERSATION_PAGE_SIZE,
+  type CheckDeliveryResponse,
+  type ConversationListResponse,
+  type ConversationMessage,
+  type EndpointRequest,
+  type MessageStats,
+  api,
+} from '@sprout/contracts';
 
-/** Conversation page size of the Messages screen (spec 000 §9). */
-export const CONVERSATION_PAGE_SIZE = 20;
+export { CONVERSATION_PAGE_SIZE };
+
+export type ConversationListQuery = NonNullable<EndpointRequest<typeof api.conversations.list>['query']>;
 
 const conversationsFailed = 'Failed to fetch conversations';
 
 /** One page of conversations, newest activity first; `search` matches phone, summary, region, topics. */
-export function getConversations(
-  page: number,
-  search: string,
-  showTestData: boolean,
-): Promise<ConversationPage> {
-  return fetchJson<ConversationPage>(
-    withQuery('/api/admin/conversations', {
-      page,
-      limit: CONVERSATION_PAGE_SIZE,
-      search: search.trim() || undefined,
-      showTestData,
-    }),
-    conversationsFailed,
-  );
-}
-
-/** One user's conversations (the user panel). */
-export function getUserConversations(userId: string): Promise<ConversationPage> {
-  return fetchJson<ConversationPage>(
-    withQuery('/api/admin/conversations', { userId, showTestData: false }),
-    conversationsFailed,
-  );
+export function getConversations(query: ConversationListQuery): Promise<ConversationListResponse> {
+  return callEndpoint(api.conversations.list, { query }, { failureMessage: conversationsFailed });
 }
 
 /** The conversation's messages, oldest first. */
-export function getConversationMessages(
-  conversationId: string,
-  showTestData: boolean,
-): Promise<ConversationMessage[]> {
-  return fetchJson<ConversationMessage[]>(
-    withQuery(`/api/admin/conversations/${encodeURIComponent(conversationId)}/messages`, { showTestData }),
-    'Failed to fetch conversation messages',
+export function getConversationMessages(id: string, showTestData: boolean): Promise<ConversationMessage[]> {
+  return callEndpoint(
+    api.conversations.messages,
+    { params: { id }, query: { showTestData } },
+    { failureMessage: 'Failed to fetch conversation messages' },
   );
 }
 
 /** Asks the SMS provider again for the delivery status of the conversation's messages. */
-export function checkDelivery(conversationId: string): Promise<CheckDeliveryResponse> {
-  return apiJson<CheckDeliveryResponse>(
-    'POST',
-    `/api/admin/conversations/${encodeURIComponent(conversationId)}/check-delivery`,
-    {},
+export function checkDelivery(id: string): Promise<CheckDeliveryResponse> {
+  return callEndpoint(api.conversations.checkDelivery, { params: { id }, body: {} });
+}
+
+/** The four stat cards of the Messages screen. */
+export function getMessageStats(showTestData: boolean): Promise<MessageStats> {
+  return callEndpoint(
+    api.conversations.messageStats,
+    { query: { showTestData } },
+    { failureMessage: 'Failed to fetch message stats' },
   );
 }

@@ -1,32 +1,55 @@
-import { fetchJson, fetchJsonWithHeaders, withQuery } from '@sprout/ui';
-import type { AdminUserListItem, UserDetail, UserOverviewStats } from '@sprout/contracts';
-import type { UserList } from './types';
+import { callEndpoint, callEndpointWithHeaders } from '@sprout/ui';
+import {
+  type AdminUserListItem,
+  type EndpointRequest,
+  USER_TOTAL_COUNT_CAPPED_HEADER,
+  USER_TOTAL_COUNT_HEADER,
+  type UserDetail,
+  type UserOverviewStats,
+  api,
+} from '@sprout/contracts';
+
+/**
+ * GET /api/admin/users as the screen uses it: the users (the most recently active first, at most
+ * the API's limit) and the X-Total-Count header, the number of users of the chosen kind or of
+ * search matches (capped when X-Total-Count-Capped is 'true').
+ */
+export interface UserList {
+  users: AdminUserListItem[];
+  total: number;
+  totalIsCapped: boolean;
+}
+
+export type UserStatsQuery = NonNullable<EndpointRequest<typeof api.users.stats>['query']>;
+export type UserListQuery = NonNullable<EndpointRequest<typeof api.users.list>['query']>;
 
 /** The five stat cards of the Users screen. */
-export function getUserStats(showTestUsers: boolean): Promise<UserOverviewStats> {
-  return fetchJson<UserOverviewStats>(
-    withQuery('/api/admin/users/stats/overview', { showTestUsers }),
-    'Failed to fetch user stats',
-  );
+export function getUserStats(query: UserStatsQuery): Promise<UserOverviewStats> {
+  return callEndpoint(api.users.stats, { query }, { failureMessage: 'Failed to fetch user stats' });
 }
 
 /**
  * The users of the chosen kind, most recently active first; `search` matches phone digits. The
  * total comes from X-Total-Count (the body is the spec's bare array).
  */
-export async function getUsers(search: string, showTestUsers: boolean): Promise<UserList> {
-  const { body: users, headers } = await fetchJsonWithHeaders<AdminUserListItem[]>(
-    withQuery('/api/admin/users', { search: search.trim() || undefined, showTestUsers }),
-    'Failed to fetch users',
+export async function getUsers(query: UserListQuery): Promise<UserList> {
+  const { body: users, headers } = await callEndpointWithHeaders(
+    api.users.list,
+    { query },
+    { failureMessage: 'Failed to fetch users' },
   );
-  const total = Number(headers.get('x-total-count'));
+  const total = Number(headers.get(USER_TOTAL_COUNT_HEADER));
   return {
     users,
     total: Number.isFinite(total) && total > users.length ? total : users.length,
-    totalIsCapped: headers.get('x-total-count-capped') === 'true',
+    totalIsCapped: headers.get(USER_TOTAL_COUNT_CAPPED_HEADER) === 'true',
   };
 }
 
 export function getUserDetail(id: string): Promise<UserDetail> {
-  return fetchJson<UserDetail>(`/api/admin/users/${encodeURIComponent(id)}`, 'Failed to load user details');
+  return callEndpoint(
+    api.users.detail,
+    { params: { id } },
+    { failureMessage: 'Failed to load user details' },
+  );
 }

@@ -9,7 +9,7 @@ export function useCheckDelivery() {
     mutationFn: checkDelivery,
     onSuccess: async (_answer, conversationId) => {
       await queryClient.invalidateQueries({
-        queryKey: [QueryKeys.conversationMessages(conversationId, false)[0]],
+        queryKey: QueryKeys.allConversationMessages(conversationId),
       });
     },
   });

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { getConversations } from '../api/conversations';
+import { CONVERSATION_PAGE_SIZE, getConversations } from '../api/conversations';
 import { QueryKeys } from '../query-keys';
 import { useTestDataMode } from './useTestDataMode';
 
@@ -8,10 +8,10 @@ export const CONVERSATIONS_REFRESH_MS = 30_000;
 /** One page of the Messages screen's conversation list; the previous page stays while the next loads. */
 export function useConversations(page: number, search: string) {
   const { showTestData } = useTestDataMode();
-  const term = search.trim();
+  const query = { page, limit: CONVERSATION_PAGE_SIZE, search: search.trim() || undefined, showTestData };
   return useQuery({
-    queryKey: QueryKeys.conversations(page, term, showTestData),
-    queryFn: () => getConversations(page, term, showTestData),
+    queryKey: QueryKeys.conversations(query),
+    queryFn: () => getConversations(query),
     refetchInterval: CONVERSATIONS_REFRESH_MS,
     placeholderData: keepPreviousData,
   });

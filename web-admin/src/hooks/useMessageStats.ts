@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { getMessageStats } from '../api/messages';
+import { getMessageStats } from '../api/conversations';
 import { QueryKeys } from '../query-keys';
 import { useTestDataMode } from './useTestDataMode';
 

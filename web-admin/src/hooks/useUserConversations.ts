@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { getUserConversations } from '../api/conversations';
+import { getConversations } from '../api/conversations';
 import { QueryKeys } from '../query-keys';
 
 /**
@@ -8,9 +8,10 @@ import { QueryKeys } from '../query-keys';
  * panel shows theirs too.
  */
 export function useUserConversations(userId: string | null) {
+  const query = { userId: userId ?? '', showTestData: false };
   return useQuery({
-    queryKey: QueryKeys.userConversations(userId ?? ''),
-    queryFn: () => getUserConversations(userId ?? ''),
+    queryKey: QueryKeys.conversations(query),
+    queryFn: () => getConversations(query),
     enabled: userId !== null,
   });
 }

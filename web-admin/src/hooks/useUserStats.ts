@@ -7,9 +7,10 @@ export const USER_STATS_REFRESH_MS = 30_000;
 
 export function useUserStats() {
   const { showTestData } = useTestDataMode();
+  const query = { showTestUsers: showTestData };
   return useQuery({
-    queryKey: QueryKeys.userStats(showTestData),
-    queryFn: () => getUserStats(showTestData),
+    queryKey: QueryKeys.userStats(query),
+    queryFn: () => getUserStats(query),
     refetchInterval: USER_STATS_REFRESH_MS,
   });
 }

@@ -8,10 +8,10 @@ export const USERS_REFRESH_MS = 10_000;
 /** The user table; the previous answer stays on screen while a new search loads. */
 export function useUsers(search: string) {
   const { showTestData } = useTestDataMode();
-  const term = search.trim();
+  const query = { search: search.trim() || undefined, showTestUsers: showTestData };
   return useQuery({
-    queryKey: QueryKeys.users(term, showTestData),
-    queryFn: () => getUsers(term, showTestData),
+    queryKey: QueryKeys.users(query),
+    queryFn: () => getUsers(query),
     refetchInterval: USERS_REFRESH_MS,
     placeholderData: keepPreviousData,
   });

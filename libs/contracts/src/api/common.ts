@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 // Shared shapes of the HTTP API. Dates travel as ISO 8601 strings; money as dollars (number).
 
 export type IsoDateTime = string;
@@ -29,17 +27,3 @@ export interface ActionResponse {
   success: boolean;
   message?: string;
 }
-
-/** Query-string booleans: "true"/"1" are true, anything else (or absent) false. */
-export const queryBoolean = z
-  .union([z.string(), z.boolean()])
-  .optional()
-  .transform((v) => v === true || v === 'true' || v === '1');
-
-/** Query-string positive integer with a default. */
-export const queryInt = (defaultValue: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).optional().default(defaultValue);
-
-/** Test-data switch of admin pages (`showTestData` or `showTestUsers`). */
-export const TestDataQuery = z.object({ showTestData: queryBoolean });
-export type TestDataQuery = z.output<typeof TestDataQuery>;

@@ -1,12 +1,14 @@
 import { z } from 'zod';
+import { answer, endpoint } from '../http/endpoint';
 import {
-  queryBoolean,
-  queryInt,
-  type IsoDateTime,
-  type MessageDirectionValue,
-  type MessageStatusValue,
-  type SentimentLabel,
-} from './common';
+  TestDataQuery,
+  idParams,
+  searchParam,
+  testDataFlag,
+  uuidParam,
+  wholeNumberParam,
+} from '../http/params';
+import type { IsoDateTime, MessageDirectionValue, MessageStatusValue, SentimentLabel } from './common';
 
 /** One conversation as the admin screens list and detail it. */
 export interface ConversationDto {
@@ -38,6 +40,11 @@ export interface Pagination {
   limit: number;
   total: number;
   totalPages: number;
+  /**
+   * false when total is not an exact count: a search with more matches than it counts (total is
+   * then the planner's estimate, or the search window), so the console can say "about N".
+   */
+  totalIsExact: boolean;
 }
 
 /** GET /api/admin/conversations (both the paginated page and the user panel's list). */
@@ -45,15 +52,6 @@ export interface ConversationListResponse {
   conversations: ConversationDto[];
   pagination: Pagination;
 }
-
-export const ConversationListQuery = z.object({
-  page: queryInt(1, 1, 100_000),
-  limit: queryInt(20, 1, 100),
-  search: z.string().trim().max(100).optional(),
-  userId: z.uuid().optional(),
-  showTestData: queryBoolean,
-});
-export type ConversationListQuery = z.output<typeof ConversationListQuery>;
 
 /** One message of GET /api/admin/conversations/{id}/messages (an array). */
 export interface ConversationMessage {
@@ -85,8 +83,10 @@ export interface MessageStats {
 /** POST /api/admin/conversations/{id}/check-delivery */
 export interface CheckDeliveryResponse {
   success: boolean;
-  /** Outbound messages whose status is being re-checked. */
+  /** Outbound messages whose status was re-read from the provider. */
   checked: number;
+  /** Messages whose stored status changed. */
+  updated: number;
   message: string;
 }
 
@@ -100,3 +100,71 @@ export interface MonitoringMessage {
   isTestUser: boolean;
   user: { id: string; phoneNumber: string; zipCode: string | null };
 }
+
+export const CONVERSATION_PAGE_SIZE = 20;
+export const CONVERSATION_MAX_PAGE_SIZE = 100;
+/** The user panel lists a user's conversations on one page unless it asks for another limit. */
+export const USER_PANEL_PAGE_SIZE = 100;
+export const CONVERSATION_SEARCH_MAX_LENGTH = 100;
+
+const ConversationIdParams = idParams('Conversation id must be a UUID');
+
+export const conversationsApi = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/admin/conversations',
+    access: 'admin',
+    tag: 'admin conversations',
+    summary: "Conversations, newest activity first: one user's (userId) or all, paged and searchable",
+    description:
+      'A search matches conversations whose summary, region and topics hold every one of its words (any ' +
+      "order, any case, inside other words too), or whose user's phone number matches the digits. " +
+      'Browsing pages through the 10,000 most recent conversations, a search through its 1000 most ' +
+      "recent matches. A search with many matches answers the planner's estimate (or 1000) as total, " +
+      'with pagination.totalIsExact false. With userId, search does not apply and every conversation ' +
+      'of that user is listed whatever showTestData says.',
+    query: z.object({
+      page: wholeNumberParam(1, 1, 1_000_000),
+      /** Absent: 20, or 100 for one user's conversations. */
+      limit: wholeNumberParam(undefined, 1, CONVERSATION_MAX_PAGE_SIZE),
+      search: searchParam(CONVERSATION_SEARCH_MAX_LENGTH),
+      userId: uuidParam().optional(),
+      showTestData: testDataFlag(),
+    }),
+    answer: answer<ConversationListResponse>('A page of conversations with its pagination'),
+  }),
+  messages: endpoint({
+    method: 'GET',
+    path: '/api/admin/conversations/:id/messages',
+    access: 'admin',
+    tag: 'admin conversations',
+    summary: "A conversation's messages (the latest 500), oldest first",
+    params: ConversationIdParams,
+    query: TestDataQuery,
+    answer: answer<ConversationMessage[]>('Messages, oldest first'),
+  }),
+  checkDelivery: endpoint({
+    method: 'POST',
+    path: '/api/admin/conversations/:id/check-delivery',
+    access: 'admin',
+    tag: 'admin conversations',
+    summary: "Re-read from Twilio the status of a conversation's messages that are not final yet",
+    description:
+      'Waits for the check (at most 15 s; 504 after that, 502 when Twilio cannot be reached) and ' +
+      'answers how many messages were checked and how many changed.',
+    params: ConversationIdParams,
+    /** JSON with no fields; fields sent anyway are ignored. */
+    body: z.object({}, { error: 'The body must be a JSON object' }).nullish(),
+    answer: answer<CheckDeliveryResponse>('How many messages were checked and updated'),
+  }),
+  messageStats: endpoint({
+    method: 'GET',
+    path: '/api/admin/messages/stats',
+    access: 'admin',
+    tag: 'admin conversations',
+    summary:
+      'Message cards: total (all time), today with change from yesterday, response rate (24 h), failed',
+    query: TestDataQuery,
+    answer: answer<MessageStats>('The four message cards'),
+  }),
+} as const;

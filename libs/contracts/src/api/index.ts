@@ -1,7 +1,12 @@
-// Answer and request shapes of every /api endpoint (both spec documents, section 7). Browser-safe:
-// zod and types only. Request schemas (e.g. BetaSignupRequest) are zod objects the api-gateway
-// validates with and the web apps may reuse; answers are plain types. Lists answer bare arrays
-// unless the spec names fields (e.g. ConversationListResponse).
+// Every /api endpoint (both spec documents, section 7) and its request and answer shapes.
+// Browser-safe: zod and types only. Each capability's file holds its endpoint table
+// (e.g. `usersApi`); `api` gathers them, and everything that serves or calls an endpoint derives
+// from its entry: the api-gateway's routes and validation, /api/docs, the web apps' fetch
+// functions and query keys.
+import { listEndpoints } from '../http/endpoint';
+import { conversationsApi } from './conversations';
+import { usersApi } from './users';
+
 export * from './common';
 export * from './public';
 export * from './auth';
@@ -14,3 +19,11 @@ export * from './images';
 export * from './simulator';
 export * from './monitoring';
 export * from './testers';
+
+export const api = {
+  users: usersApi,
+  conversations: conversationsApi,
+} as const;
+
+/** Every endpoint of `api`, for the route check and the OpenAPI document. */
+export const ALL_ENDPOINTS = listEndpoints(api);

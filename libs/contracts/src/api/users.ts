@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { queryBoolean, type IsoDateTime, type SentimentLabel } from './common';
+import { answer, endpoint } from '../http/endpoint';
+import { idParams, searchParam, testDataFlag, wholeNumberParam } from '../http/params';
+import type { IsoDateTime, SentimentLabel } from './common';
 
 /** GET /api/admin/users/stats/overview */
 export interface UserOverviewStats {
@@ -43,15 +45,6 @@ export interface AdminUserListItem {
   analytics: UserListAnalytics;
 }
 
-export const AdminUsersQuery = z.object({
-  search: z.string().trim().max(50).optional(),
-  showTestUsers: queryBoolean,
-});
-export type AdminUsersQuery = z.output<typeof AdminUsersQuery>;
-
-export const UserStatsQuery = z.object({ showTestUsers: queryBoolean });
-export type UserStatsQuery = z.output<typeof UserStatsQuery>;
-
 export interface UserActivityDay {
   /** YYYY-MM-DD */
   date: string;
@@ -77,3 +70,56 @@ export interface UserDetail extends Omit<AdminUserListItem, 'analytics'> {
   hardinessZone: string | null;
   analytics: UserAnalytics;
 }
+
+export const USER_LIST_DEFAULT_LIMIT = 200;
+export const USER_LIST_MAX_LIMIT = 500;
+export const USER_SEARCH_MAX_LENGTH = 50;
+
+/** Headers of GET /api/admin/users beside its bare array (the spec's shape). */
+export const USER_TOTAL_COUNT_HEADER = 'x-total-count';
+/** 'true' when a search matched more users than were counted (the total is then the cap). */
+export const USER_TOTAL_COUNT_CAPPED_HEADER = 'x-total-count-capped';
+
+const ShowTestUsersQuery = z.object({ showTestUsers: testDataFlag() });
+
+export const usersApi = {
+  stats: endpoint({
+    method: 'GET',
+    path: '/api/admin/users/stats/overview',
+    access: 'admin',
+    tag: 'admin users',
+    summary: 'User stat cards: users, active (24 h), new (7 days), messages, engagement %',
+    query: ShowTestUsersQuery,
+    answer: answer<UserOverviewStats>('The five stat cards of the Users screen'),
+  }),
+  list: endpoint({
+    method: 'GET',
+    path: '/api/admin/users',
+    access: 'admin',
+    tag: 'admin users',
+    summary: 'The most recently active users (default 200), searchable by phone digits',
+    description:
+      'Sorted by last message, newest first. X-Total-Count holds the number of users of the chosen ' +
+      'kind, or with a search the matches counted up to 1000 (X-Total-Count-Capped: true beyond).',
+    query: z.object({
+      /** Phone digits: "+1503" prefix or "5550123" anywhere. */
+      search: searchParam(USER_SEARCH_MAX_LENGTH),
+      showTestUsers: testDataFlag(),
+      limit: wholeNumberParam(USER_LIST_DEFAULT_LIMIT, 1, USER_LIST_MAX_LIMIT),
+    }),
+    answer: answer<AdminUserListItem[]>('Users, most recently active first'),
+    answerHeaders: {
+      [USER_TOTAL_COUNT_HEADER]: 'Users of the chosen kind, or search matches counted up to 1000',
+      [USER_TOTAL_COUNT_CAPPED_HEADER]: "'true' when the search matched more than were counted",
+    },
+  }),
+  detail: endpoint({
+    method: 'GET',
+    path: '/api/admin/users/:id',
+    access: 'admin',
+    tag: 'admin users',
+    summary: 'One user with profile and analytics (30 days of recent activity)',
+    params: idParams('User id must be a UUID'),
+    answer: answer<UserDetail>('The user'),
+  }),
+} as const;

@@ -1,3 +1,9 @@
+import {
+  type EndpointAnswer,
+  type EndpointDefinition,
+  type EndpointRequest,
+  endpointUrl,
+} from '@sprout/contracts';
 import { MutationCache, QueryCache, QueryClient, type QueryFunction } from '@tanstack/react-query';
 
 // The spec's shared request behaviour (spec 000 §7): cookies on every call, JSON only when there is
@@ -60,6 +66,44 @@ export async function fetchJsonWithHeaders<T>(
   const res = await fetch(url, { credentials: 'include' });
   await throwIfNotOk(res, failureMessage);
   return { body: (await res.json()) as T, headers: res.headers };
+}
+
+export interface CallOptions {
+  /** The error's message instead of `STATUS: body` (the spec's 'Failed to fetch ...' texts). */
+  failureMessage?: string;
+}
+
+/**
+ * Calls an endpoint of the contract table with credentials: its method, its path with the
+ * parameters filled in, its query string, and the body as JSON when it has one (`{}` when the
+ * endpoint takes nothing). A non-OK answer
+ * raises an ApiError (`STATUS: body`, or `failureMessage`).
+ */
+export async function callEndpointWithHeaders<D extends EndpointDefinition>(
+  definition: D,
+  request: EndpointRequest<D>,
+  options?: CallOptions,
+): Promise<{ body: EndpointAnswer<D>; headers: Headers }> {
+  const body = (request as { body?: unknown }).body;
+  const res = await fetch(endpointUrl(definition, request), {
+    method: definition.method,
+    credentials: 'include',
+    ...(body === undefined
+      ? {}
+      : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+  await throwIfNotOk(res, options?.failureMessage);
+  const text = await res.text();
+  return { body: (text ? JSON.parse(text) : undefined) as EndpointAnswer<D>, headers: res.headers };
+}
+
+/** `callEndpointWithHeaders`, the answer only. */
+export async function callEndpoint<D extends EndpointDefinition>(
+  definition: D,
+  request: EndpointRequest<D>,
+  options?: CallOptions,
+): Promise<EndpointAnswer<D>> {
+  return (await callEndpointWithHeaders(definition, request, options)).body;
 }
 
 export type QueryParamValue = string | number | boolean | null | undefined;

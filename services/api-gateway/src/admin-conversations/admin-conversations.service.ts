@@ -3,8 +3,8 @@ import type { ConversationMessage } from '@sprout/contracts';
 import { DataSource } from 'typeorm';
 import { queryPrepared } from '@sprout/platform';
 import { TRIGRAM_MIN_LENGTH, escapeLike, phonePattern } from '../admin-users/search';
-import { type JsonText, isoJson } from '../common/json-text';
-import type { AdminConversationListResponse, AdminConversationPagination } from './dto';
+import { type JsonText, isoJson } from '@sprout/platform';
+import type { ConversationListResponse, Pagination } from '@sprout/contracts';
 
 /** Browsing pages through the this-many most recent conversations (an index-only walk). */
 export const BROWSE_WINDOW = 10_000;
@@ -146,7 +146,7 @@ export class AdminConversationsQueryService {
   constructor(private readonly dataSource: DataSource) {}
 
   /** The page of conversations, newest activity first; null when `userId` names no user. */
-  async list(options: ConversationListOptions): Promise<JsonText<AdminConversationListResponse> | null> {
+  async list(options: ConversationListOptions): Promise<JsonText<ConversationListResponse> | null> {
     const { testData, page, limit, search, userId } = options;
     const searching = userId === undefined && search !== '';
     const window = searching ? SEARCH_WINDOW : BROWSE_WINDOW;
@@ -233,7 +233,7 @@ export class AdminConversationsQueryService {
       totalIsExact = false;
       total = walked > SEARCH_WINDOW ? SEARCH_WINDOW : Math.max(estimate, counted);
     }
-    const pagination: AdminConversationPagination = {
+    const pagination: Pagination = {
       page,
       limit,
       total,

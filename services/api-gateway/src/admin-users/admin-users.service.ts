@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AdminUserListItem, UserDetail, UserOverviewStats } from '@sprout/contracts';
 import { DataSource } from 'typeorm';
 import { queryPrepared } from '@sprout/platform';
-import { type JsonText, isoJson } from '../common/json-text';
+import { type JsonText, isoJson } from '@sprout/platform';
 import { phonePattern } from './search';
 import { DAY_MS, percent, rollingWindow, startOfUtcDay } from './time-windows';
 

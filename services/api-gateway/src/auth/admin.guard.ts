@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { HealthController } from '@sprout/platform';
+import { HealthController, endpointOf } from '@sprout/platform';
 import type { FastifyRequest } from 'fastify';
 import { IS_PUBLIC } from './public.decorator';
 import { SessionService } from './session.service';
@@ -11,8 +11,9 @@ const PUBLIC_LIBRARY_CONTROLLERS: readonly unknown[] = [HealthController];
 export const AUTHENTICATION_REQUIRED = 'Authentication required';
 
 /**
- * Applied to every route (APP_GUARD): only @Public() handlers and the platform's health
- * controller answer without an admin session.
+ * Applied to every route (APP_GUARD). An endpoint of the contract table answers without an admin
+ * session only when its access is 'public'; a route outside the table only when it is @Public()
+ * (the web apps' files) or the platform's health controller.
  */
 @Injectable()
 export class AdminGuard implements CanActivate {
@@ -23,11 +24,15 @@ export class AdminGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    if (isPublic === true || PUBLIC_LIBRARY_CONTROLLERS.includes(context.getClass())) return true;
+    const endpoint = endpointOf(context.getHandler());
+    const isPublic =
+      endpoint !== undefined
+        ? endpoint.access === 'public'
+        : this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, [
+            context.getHandler(),
+            context.getClass(),
+          ]) === true || PUBLIC_LIBRARY_CONTROLLERS.includes(context.getClass());
+    if (isPublic) return true;
 
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const session = await this.sessions.resume(request);

@@ -3,7 +3,7 @@ import { Badge, Button, cn, formatNumber, formatPhoneNumber, formatRelativeTime 
 import { ChevronLeft, ChevronRight, MapPin, MessageSquare } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
-import type { ConversationPagination } from '../../api/types';
+import type { Pagination as ConversationPagination } from '@sprout/contracts';
 import { sentimentBadgeVariant, sentimentLabel } from '../users/engagement';
 import { lastFourDigits, userSearchPath, visibleTopics } from './texts';
 

@@ -10,7 +10,7 @@ import {
 import { Users } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { UserList } from '../../api/types';
+import type { UserList } from '../../api/users';
 import { PageHeader } from '../../components/PageHeader';
 import { useTestDataMode } from '../../hooks/useTestDataMode';
 import { useUsers } from '../../hooks/useUsers';
