@@ -31,4 +31,16 @@ export {
   DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS,
   type ConversationOwner,
 } from './queries/conversations';
+export {
+  recordInbound,
+  recordOutbound,
+  type ConversationChanges,
+  type InboundConsent,
+  type InboundMessageInput,
+  type InboundRecord,
+  type InboundSender,
+  type OutboundMessageInput,
+  type OutboundRecord,
+  type UserChanges,
+} from './messages/message-writer';
 export { getSetting, setSetting, SPENDING_LIMIT_SETTING, DEFAULT_SPENDING_LIMIT } from './queries/settings';

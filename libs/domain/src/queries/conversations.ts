@@ -1,18 +1,21 @@
 import type { EntityManager } from 'typeorm';
 import { Conversation } from '../entities/conversation.entity';
 import { User } from '../entities/user.entity';
+import {
+  DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS,
+  continuedConversationSql,
+} from '../messages/conversation-rule';
 
-/** ARCHITECTURE §4: a conversation is a run of messages with gaps under this (6 h). */
-export const DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS = 6 * 60 * 60 * 1000;
+export { DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS };
 
 export type ConversationOwner = Pick<User, 'id' | 'isTestUser'> & Partial<Pick<User, 'region' | 'profile'>>;
 
 /**
- * The conversation a message at `at` belongs to. Continues the user's latest conversation when
- * it has not ended and its lastMessageAt is within `idleTimeoutMs` of `at` (moving lastMessageAt
- * forward); otherwise opens a new one. Concurrent calls for one user are serialised by a row
- * lock on the user, so they agree on the conversation. It does not count messages: whoever
- * inserts the message increments messageCount.
+ * The conversation a message at `at` belongs to, by the message writer's rule (continued when the
+ * latest is open and within `idleTimeoutMs`, moving lastMessageAt forward; otherwise a new one).
+ * Concurrent calls for one user are serialised by a row lock on the user. It counts no messages:
+ * production code records messages with recordInbound / recordOutbound, which do all of this in
+ * their own statements; this is for fixtures that build conversations directly.
  */
 export async function touchConversation(
   manager: EntityManager,
@@ -28,20 +31,16 @@ export async function touchConversation(
       .setLock('pessimistic_write')
       .getOne();
 
-    const latest = await tx.findOne(Conversation, {
-      where: { userId: user.id },
-      order: { lastMessageAt: 'DESC' },
-    });
-    if (
-      latest &&
-      latest.endedAt === null &&
-      Math.abs(at.getTime() - latest.lastMessageAt.getTime()) <= idleTimeoutMs
-    ) {
-      if (at > latest.lastMessageAt) {
-        await tx.update(Conversation, { id: latest.id }, { lastMessageAt: at });
-        latest.lastMessageAt = at;
-      }
-      return latest;
+    const [continued] = await tx.query<{ id: string }[]>(
+      continuedConversationSql('$1::uuid', '$2::timestamptz', '$3'),
+      [user.id, at, idleTimeoutMs],
+    );
+    if (continued !== undefined) {
+      await tx.query(
+        `UPDATE conversations SET last_message_at = greatest(last_message_at, $2) WHERE id = $1`,
+        [continued.id, at],
+      );
+      return tx.findOneByOrFail(Conversation, { id: continued.id });
     }
 
     const created = tx.create(Conversation, {
