@@ -26,7 +26,7 @@ export interface InsightUser {
 }
 
 /** The five real users and one test user, chosen so every user-table column orders them differently. */
-export const INSIGHT_USERS: readonly InsightUser[] = [
+const INSIGHT_USERS: readonly InsightUser[] = [
   {
     key: 'pnw',
     phone: '+15035550201',

@@ -1,4 +1,4 @@
-// npm test: lint, typecheck and build (nx, cached), prettier, then one Jest run across every
+// npm test: lint, typecheck and build (nx, cached), prettier, knip, then one Jest run across every
 // package against a real Postgres and Redis. The last line is `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -96,6 +96,9 @@ async function main() {
 
     const prettier = runStep(NPX, ['prettier', '--check', '.', '--log-level', 'warn'], { env });
     record('prettier --check', prettier.ms, prettier.ok);
+
+    const knip = runStep(NPX, ['knip', '--no-progress'], { env });
+    record('knip (unused files and dependencies)', knip.ms, knip.ok);
 
     fs.mkdirSync(DATA_DIR, { recursive: true });
     fs.rmSync(RESULTS_FILE, { force: true });

@@ -160,7 +160,7 @@ export const exchange = async (
   return readExchange(harness, inbound);
 };
 
-export const readExchange = async (harness: Harness, inbound: Message): Promise<Exchange> => {
+const readExchange = async (harness: Harness, inbound: Message): Promise<Exchange> => {
   const ds = harness.db.dataSource;
   const replyId = replyIdFor(inbound.id);
   return {

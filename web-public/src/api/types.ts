@@ -1,7 +1,7 @@
 // Answer shapes of the public site: from @sprout/contracts, plus the ones it does not carry yet.
 import type { BetaSignupResponse as BetaSignupCreated } from '@sprout/contracts';
 
-export type { BetaSignupRequest, LocationTestResult } from '@sprout/contracts';
+export type { BetaSignupRequest } from '@sprout/contracts';
 
 /** GET /api/public-config (not in @sprout/contracts yet). */
 export interface PublicConfig {
@@ -10,7 +10,7 @@ export interface PublicConfig {
 }
 
 /** POST /api/beta-signup when the email is already on the waitlist (200; not in @sprout/contracts yet). */
-export interface BetaSignupDuplicate {
+interface BetaSignupDuplicate {
   success: true;
   message: string;
   alreadyRegistered: true;

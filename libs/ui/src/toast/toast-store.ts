@@ -8,7 +8,7 @@ export const TOAST_SWIPE_DIRECTION = 'right';
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 export const TOAST_HOTKEY = ['F8'];
 /** How long a dismissed toast stays mounted so its closing animation can run. */
-export const TOAST_REMOVE_DELAY_MS = 1000;
+const TOAST_REMOVE_DELAY_MS = 1000;
 
 export type ToastVariant = 'default' | 'destructive';
 
