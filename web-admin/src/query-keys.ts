@@ -20,7 +20,8 @@ export const QueryKeys = {
   allConversationMessages: (id: string) => [endpointPath(api.conversations.messages, { id })] as const,
   messageStats: (showTestData: boolean) =>
     endpointKey(api.conversations.messageStats, { query: { showTestData } }),
-  testUsers: ['/api/simulator/test-users'] as const,
-  simulatorConversation: (userId: string) => [`/api/simulator/user/${userId}/conversation`] as const,
+  testUsers: endpointKey(api.simulator.testUsers),
+  simulatorConversation: (userId: string) =>
+    endpointKey(api.simulator.conversation, { params: { id: userId } }),
   allModels: ['/api/admin/models/all'] as const,
 };

@@ -1,49 +1,44 @@
-import { apiJson, fetchJson } from '@sprout/ui';
-import type {
-  ActionResponse,
-  CreateTestUserResponse,
-  ModelDto,
-  SimulatorConversationResponse,
-  SimulatorMessageResponse,
-  TestUserDto,
+import { callEndpoint, fetchJson } from '@sprout/ui';
+import {
+  type ActionResponse,
+  type CreateTestUserResponse,
+  type EndpointRequest,
+  type ModelDto,
+  type SimulatorConversationResponse,
+  type SimulatorMessageResponse,
+  type TestUserDto,
+  api,
 } from '@sprout/contracts';
 
 /** The conversation simulator's calls (spec 001 §7). */
 
 export function getTestUsers(): Promise<TestUserDto[]> {
-  return fetchJson<TestUserDto[]>('/api/simulator/test-users', 'Failed to fetch test users');
+  return callEndpoint(api.simulator.testUsers, {}, { failureMessage: 'Failed to fetch test users' });
 }
 
 export function getSimulatorConversation(userId: string): Promise<SimulatorConversationResponse> {
-  return fetchJson<SimulatorConversationResponse>(
-    `/api/simulator/user/${encodeURIComponent(userId)}/conversation`,
-    'Failed to fetch conversation',
+  return callEndpoint(
+    api.simulator.conversation,
+    { params: { id: userId } },
+    { failureMessage: 'Failed to fetch conversation' },
   );
 }
 
-export interface CreateTestUserInput {
-  testUserName: string;
-  /** Omitted: the user is answered by the live model. */
-  testUserModel?: string;
-}
-
-export function createTestUser(input: CreateTestUserInput): Promise<CreateTestUserResponse> {
-  return apiJson<CreateTestUserResponse>('POST', '/api/simulator/test-user', input);
+/** Without `testUserModel` the user is answered by the live model. */
+export function createTestUser(
+  body: EndpointRequest<typeof api.simulator.createTestUser>['body'],
+): Promise<CreateTestUserResponse> {
+  return callEndpoint(api.simulator.createTestUser, { body });
 }
 
 export function deleteTestUser(userId: string): Promise<ActionResponse> {
-  return apiJson<ActionResponse>('DELETE', `/api/simulator/test-user/${encodeURIComponent(userId)}`);
+  return callEndpoint(api.simulator.deleteTestUser, { params: { id: userId } });
 }
 
-export interface SimulatorMessageInput {
-  userId: string;
-  messageContent: string;
-  imageUrl?: string;
-  contentType?: string;
-}
-
-export function sendSimulatorMessage(input: SimulatorMessageInput): Promise<SimulatorMessageResponse> {
-  return apiJson<SimulatorMessageResponse>('POST', '/api/simulator/message', input);
+export function sendSimulatorMessage(
+  body: EndpointRequest<typeof api.simulator.sendMessage>['body'],
+): Promise<SimulatorMessageResponse> {
+  return callEndpoint(api.simulator.sendMessage, { body });
 }
 
 /** The configured AI models (Model Management); the simulator offers the active, visible ones. */
