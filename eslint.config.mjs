@@ -1,4 +1,5 @@
-// Type-aware lint for every package, and the import boundaries of ARCHITECTURE §2.
+// Type-aware lint for every package's TypeScript, plain lint for its .js/.mjs/.cjs scripts, and the
+// import boundaries of ARCHITECTURE §2.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -38,20 +39,18 @@ const serviceBoundary = (self) => ({
 
 export default tseslint.config(
   {
-    ignores: [
-      '**/dist/**',
-      '**/node_modules/**',
-      '**/.data/**',
-      '**/.nx/**',
-      '**/coverage/**',
-      '**/*.cjs',
-      '**/*.mjs',
-      '**/*.js',
-    ],
+    ignores: ['**/dist/**', '**/node_modules/**', '**/.data/**', '**/.nx/**', '**/coverage/**'],
   },
   js.configs.recommended,
-  ...tseslint.configs.recommendedTypeChecked,
   {
+    // Plain JS (the stack scripts, Jest and bench helpers) runs in Node as it is: no type-aware rules.
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: { ecmaVersion: 'latest', globals: { ...globals.node } },
+    rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }] },
+  },
+  {
+    files: ['**/*.{ts,tsx,mts,cts}'],
+    extends: [...tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
       globals: { ...globals.node },

@@ -94,6 +94,10 @@ async function main() {
     });
     record('lint, typecheck, build (nx)', nx.ms, nx.ok);
 
+    // Each package lints its own files; these root files belong to none.
+    const rootLint = runStep(NPX, ['eslint', 'eslint.config.mjs', 'jest.preset.cjs'], { env });
+    record('eslint (root config files)', rootLint.ms, rootLint.ok);
+
     const prettier = runStep(NPX, ['prettier', '--check', '.', '--log-level', 'warn'], { env });
     record('prettier --check', prettier.ms, prettier.ok);
 
