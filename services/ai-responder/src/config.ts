@@ -1,5 +1,6 @@
 import {
   type ConfigOf,
+  conversationIdleTimeoutField,
   coreConfigFields,
   defineConfig,
   field,
@@ -13,7 +14,6 @@ import { z } from 'zod';
 
 export const SERVICE_NAME = 'ai-responder';
 
-const SIX_HOURS_MS = 6 * 60 * 60 * 1000;
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Optional milliseconds; unset falls back to another setting (see `summaryDelayOf`). */
@@ -32,10 +32,7 @@ export const aiResponderConfig = defineConfig({
   ...openAiConfigFields,
   ...gardeningConfigFields,
   /** A gap longer than this ends a conversation (and is when its summary is written). */
-  conversationIdleTimeoutMs: field(
-    'CONVERSATION_IDLE_TIMEOUT_MS',
-    integerSchema(SIX_HOURS_MS, 1_000, WEEK_MS),
-  ),
+  conversationIdleTimeoutMs: conversationIdleTimeoutField,
   /** Delay of the conversation summary after each message; default: the idle timeout. */
   summaryDelayMs: field('SUMMARY_DELAY_MS', optionalMs(0, WEEK_MS)),
   /** Deadline of one model call; past it the chain moves to the next tier. */

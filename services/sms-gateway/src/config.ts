@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   type ConfigOf,
+  conversationIdleTimeoutField,
   coreConfigFields,
   defineConfig,
   field,
@@ -17,6 +18,8 @@ export const smsGatewayConfig = defineConfig({
   port: portField(3001),
   publicBaseUrl: publicBaseUrlField,
   ...twilioConfigFields,
+  /** A gap longer than this opens a new conversation for the next inbound message. */
+  conversationIdleTimeoutMs: conversationIdleTimeoutField,
   /** Outbound sends per second from our number (bursts above it wait in the queue, avoiding 429s). */
   smsSendRatePerSecond: field('SMS_SEND_RATE_PER_SECOND', integerSchema(10, 1, 1000)),
   /** The contact the HELP / INFO answer gives (the same variable the public pages show). */

@@ -1,7 +1,14 @@
 import { ConsentEvent, Conversation, Message, User } from '@sprout/domain';
 import { JobQueues } from '@sprout/platform';
 import { OPTED_OUT_ERROR_MESSAGE } from '../src/outbound/outbound.service';
-import { type GatewayHarness, eventually, insertQueuedReply, nextPhone, startGateway } from './harness';
+import {
+  type GatewayHarness,
+  countersOf,
+  eventually,
+  insertQueuedReply,
+  nextPhone,
+  startGateway,
+} from './harness';
 
 const CONTACT_EMAIL = 'help@sprout-gardens.test';
 const OUR_NUMBER = '+15005550006';
@@ -53,6 +60,12 @@ describe('SMS consent keywords', () => {
       const message = await repo.messages().findOneByOrFail({ id });
       return ['delivered', 'failed', 'undelivered'].includes(message.status) ? message : undefined;
     }, `message ${id} to settle`);
+
+  /** The user's counters equal what their messages add up to. */
+  const expectCountersAgree = async (userId: string) => {
+    const { stored, counted } = await countersOf(h.db.dataSource, userId);
+    expect(stored).toEqual(counted);
+  };
 
   const inboundJobOf = (messageId: string) => queues().queue('sms.inbound').getJob(`inbound-${messageId}`);
 
@@ -123,7 +136,46 @@ describe('SMS consent keywords', () => {
 
       expect(await inboundJobOf(inbound.id)).toBeUndefined();
       expect(await repo.messages().countBy({ userId: user.id })).toBe(2);
+      expect(confirmation.createdAt.getTime()).toBeGreaterThan(inbound.createdAt.getTime());
+      expect(user.totalMessages).toBe(2);
+      await expectCountersAgree(user.id);
     });
+  });
+
+  it('orders each confirmation after its keyword, so the thread and the last message read right', async () => {
+    const phone = nextPhone();
+    const question = await text(phone, 'When do I plant garlic?');
+    const stop = await text(phone, 'STOP');
+    const help = await text(phone, 'HELP');
+    const start = await text(phone, 'START');
+    const thread = await repo.messages().find({
+      where: { conversationId: question.conversationId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+    expect(thread.map((m) => [m.direction, m.kind])).toEqual([
+      ['inbound', 'reply'],
+      ['inbound', 'consent'],
+      ['outbound', 'consent'],
+      ['inbound', 'consent'],
+      ['outbound', 'consent'],
+      ['inbound', 'consent'],
+      ['outbound', 'consent'],
+    ]);
+    expect(thread.map((m) => m.id).filter((id) => [stop.id, help.id, start.id].includes(id))).toEqual([
+      stop.id,
+      help.id,
+      start.id,
+    ]);
+    const times = thread.map((m) => m.createdAt.getTime());
+    expect(new Set(times).size).toBe(times.length);
+    const last = thread[thread.length - 1];
+    expect(last?.content).toMatch(/^Sprout: You're subscribed/);
+    const conversation = await h.db.dataSource
+      .getRepository(Conversation)
+      .findOneByOrFail({ id: question.conversationId });
+    expect(conversation.lastMessageAt).toEqual(last?.createdAt);
+    expect(conversation.messageCount).toBe(7);
+    await expectCountersAgree(question.userId);
   });
 
   it.each(['stop the aphids from eating my kale', 'Can I cancel the compost order?', 'end of season tips?'])(
@@ -164,7 +216,9 @@ describe('SMS consent keywords', () => {
     expect(optIn.status).toBe('delivered');
     expect(optIn.content).toMatch(/^Sprout: You're subscribed/);
     expect(optIn.content).toContain('STOP');
+    expect(optIn.createdAt.getTime()).toBeGreaterThan(inbound.createdAt.getTime());
     expect(await inboundJobOf(inbound.id)).toBeUndefined();
+    await expectCountersAgree(user.id);
 
     // Subscribed again: replies go out.
     const reply = await queueReplyTo(user, 'Plant peas as soon as the soil can be worked.');
@@ -193,7 +247,9 @@ describe('SMS consent keywords', () => {
       expect(help.encoding).toBe('GSM-7');
       expect(help.segments).toBeLessThanOrEqual(2);
       expect(h.twilio.sent.filter((m) => m.to === phone).map((m) => m.body)).toEqual([help.content]);
+      expect(help.createdAt.getTime()).toBeGreaterThan(inbound.createdAt.getTime());
       expect(await inboundJobOf(inbound.id)).toBeUndefined();
+      await expectCountersAgree(user.id);
     },
   );
 
@@ -210,6 +266,7 @@ describe('SMS consent keywords', () => {
     await settled(confirmations[0]?.id ?? '');
     expect(h.twilio.sent.filter((m) => m.to === phone)).toHaveLength(1);
     expect(await repo.messages().countBy({ userId: user.id, direction: 'inbound' })).toBe(1);
+    await expectCountersAgree(user.id);
   });
 
   it('sends an opted-out user nothing else, whatever queued it', async () => {

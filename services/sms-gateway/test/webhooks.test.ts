@@ -1,7 +1,9 @@
-import { Message, User } from '@sprout/domain';
+import { Conversation, Message, User } from '@sprout/domain';
 import { JobQueues } from '@sprout/platform';
-import { type GatewayHarness, nextPhone, startGateway } from './harness';
+import { type GatewayHarness, countersOf, nextPhone, startGateway } from './harness';
 
+/** Shorter than the 6 h default, so a test can tell that the configured value decides. */
+const IDLE_TIMEOUT_MS = 30 * 60_000;
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
 describe('Twilio webhooks', () => {
@@ -9,7 +11,7 @@ describe('Twilio webhooks', () => {
   let inboundUrl: string;
 
   beforeAll(async () => {
-    h = await startGateway();
+    h = await startGateway({}, { conversationIdleTimeoutMs: IDLE_TIMEOUT_MS });
     inboundUrl = `${h.baseUrl}/webhooks/twilio/sms`;
   });
   afterAll(async () => {
@@ -109,6 +111,55 @@ describe('Twilio webhooks', () => {
     const user = await h.db.dataSource.getRepository(User).findOneByOrFail({ phoneNumber: from });
     expect(user.totalMessages).toBe(1);
     expect(await queues.queue('sms.inbound').count()).toBe(1);
+  });
+
+  it('files messages by CONVERSATION_IDLE_TIMEOUT_MS and keeps the counters equal to the messages', async () => {
+    const from = nextPhone();
+    let sid = 0;
+    const text = async (body: string): Promise<Message> => {
+      const messageSid = `SMidle${String(++sid).padStart(28, '0')}`;
+      const answer = await h.twilio.sendInbound(inboundUrl, {
+        From: from,
+        To: '+15005550006',
+        Body: body,
+        MessageSid: messageSid,
+      });
+      expect(answer.status).toBe(200);
+      return h.db.dataSource.getRepository(Message).findOneByOrFail({ providerSid: messageSid });
+    };
+    /** Moves everything the user has back in time, as if it had been sent `ms` earlier. */
+    const age = async (userId: string, ms: number) => {
+      const by = `${ms} milliseconds`;
+      await h.db.dataSource.query(
+        `UPDATE messages SET created_at = created_at - $2::interval WHERE user_id = $1`,
+        [userId, by],
+      );
+      await h.db.dataSource.query(
+        `UPDATE conversations SET started_at = started_at - $2::interval,
+                last_message_at = last_message_at - $2::interval WHERE user_id = $1`,
+        [userId, by],
+      );
+      await h.db.dataSource.query(
+        `UPDATE users SET last_message_at = last_message_at - $2::interval WHERE id = $1`,
+        [userId, by],
+      );
+    };
+
+    const first = await text('When do I plant garlic?');
+    await age(first.userId, IDLE_TIMEOUT_MS - 60_000);
+    const second = await text('And shallots?');
+    expect(second.conversationId).toBe(first.conversationId);
+    // Over the configured timeout, though well under the 6 h default: a new conversation.
+    await age(first.userId, IDLE_TIMEOUT_MS + 60_000);
+    const third = await text('Is it too late for peas?');
+    expect(third.conversationId).not.toBe(first.conversationId);
+
+    const conversations = await h.db.dataSource
+      .getRepository(Conversation)
+      .find({ where: { userId: first.userId }, order: { startedAt: 'ASC' } });
+    expect(conversations.map((c) => c.messageCount)).toEqual([2, 1]);
+    const { stored, counted } = await countersOf(h.db.dataSource, first.userId);
+    expect(stored).toEqual(counted);
   });
 
   it('keeps MMS media and the carrier location hint on the message', async () => {

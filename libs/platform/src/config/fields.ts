@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS } from '@sprout/domain';
 import { z } from 'zod';
 import { field } from './config';
 
@@ -138,6 +139,15 @@ export const coreConfigFields = {
   /** Seconds a graceful shutdown may take before the process exits anyway. */
   shutdownTimeoutSeconds: field('SHUTDOWN_TIMEOUT_SECONDS', integerSchema(25, 1, 600)),
 };
+
+/**
+ * A gap longer than this between a user's messages opens a new conversation (and is when the old
+ * one is summarised). Every service that records messages reads the same variable.
+ */
+export const conversationIdleTimeoutField = field(
+  'CONVERSATION_IDLE_TIMEOUT_MS',
+  integerSchema(DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS, 1_000, 7 * 24 * 60 * 60 * 1000),
+);
 
 /** The public origin Twilio and browsers reach (the edge); webhook signatures are computed on it. */
 export const publicBaseUrlField = field(
