@@ -7,6 +7,7 @@ import { listEndpoints } from '../http/endpoint';
 import { conversationsApi } from './conversations';
 import { simulatorApi } from './simulator';
 import { usersApi } from './users';
+import { webhooksApi } from './webhooks';
 
 export * from './common';
 export * from './public';
@@ -20,11 +21,13 @@ export * from './images';
 export * from './simulator';
 export * from './monitoring';
 export * from './testers';
+export * from './webhooks';
 
 export const api = {
   users: usersApi,
   conversations: conversationsApi,
   simulator: simulatorApi,
+  webhooks: webhooksApi,
 } as const;
 
 /** Every endpoint of `api`, for the route check and the OpenAPI document. */

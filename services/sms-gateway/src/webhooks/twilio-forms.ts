@@ -1,42 +1,7 @@
+import type { InboundSmsForm } from '@sprout/contracts';
 import type { MessageLocationHint } from '@sprout/domain';
-import { z } from 'zod';
 
-// Form parameters Twilio posts to the webhooks; only what Sprout uses. Unknown keys pass through.
-
-/** A repeated form key arrives as an array; Twilio never repeats these, so the first one counts. */
-const first = (value: unknown): unknown => (Array.isArray(value) ? (value as unknown[])[0] : value);
-
-const sid = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z0-9]{10,64}$/, { error: 'must be a Twilio sid' });
-const single = z.preprocess(first, z.string());
-const optionalSingle = z.preprocess(first, z.string().optional());
-
-export const InboundSmsForm = z.looseObject({
-  MessageSid: z.preprocess(first, sid),
-  From: single.pipe(z.string().trim().min(1, { error: 'From is required' })),
-  To: optionalSingle,
-  Body: optionalSingle.transform((v) => v ?? ''),
-  NumMedia: optionalSingle.transform((v) => {
-    const n = Number(v ?? '0');
-    return Number.isInteger(n) && n >= 0 && n <= 10 ? n : 0;
-  }),
-  FromZip: optionalSingle,
-  FromCity: optionalSingle,
-  FromState: optionalSingle,
-  FromCountry: optionalSingle,
-});
-export type InboundSmsForm = z.output<typeof InboundSmsForm>;
-
-export const StatusCallbackForm = z.looseObject({
-  MessageSid: z.preprocess(first, sid),
-  MessageStatus: optionalSingle,
-  SmsStatus: optionalSingle,
-  ErrorCode: optionalSingle,
-  ErrorMessage: optionalSingle,
-});
-export type StatusCallbackForm = z.output<typeof StatusCallbackForm>;
+// What the webhooks' forms (schemas in @sprout/contracts) carry beyond their parsed fields.
 
 /** MediaUrl{i} / MediaContentType{i} pairs of an MMS. */
 export const mediaOf = (

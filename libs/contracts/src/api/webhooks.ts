@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { answer, endpoint } from '../http/endpoint';
+
+// Twilio's webhooks to the sms-gateway: form-encoded posts, checked by their X-Twilio-Signature.
+// Only the parameters Sprout uses are parsed; the others pass through (the signature covers all).
+
+/** A repeated form key arrives as an array; Twilio never repeats these, so the first one counts. */
+const first = (value: unknown): unknown => (Array.isArray(value) ? (value as unknown[])[0] : value);
+
+const sid = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9]{10,64}$/, { error: 'must be a Twilio sid' });
+const single = z.preprocess(first, z.string());
+const optionalSingle = z.preprocess(first, z.string().optional());
+
+/** POST /webhooks/twilio/sms: an inbound SMS or MMS (MediaUrl{i} / MediaContentType{i} pass through). */
+export const InboundSmsForm = z.looseObject({
+  MessageSid: z.preprocess(first, sid),
+  From: single.pipe(z.string().trim().min(1, { error: 'From is required' })),
+  To: optionalSingle,
+  Body: optionalSingle.transform((v) => v ?? ''),
+  NumMedia: optionalSingle.transform((v) => {
+    const n = Number(v ?? '0');
+    return Number.isInteger(n) && n >= 0 && n <= 10 ? n : 0;
+  }),
+  FromZip: optionalSingle,
+  FromCity: optionalSingle,
+  FromState: optionalSingle,
+  FromCountry: optionalSingle,
+});
+export type InboundSmsForm = z.output<typeof InboundSmsForm>;
+
+/** POST /webhooks/twilio/status: a message's delivery status changed. */
+export const StatusCallbackForm = z.looseObject({
+  MessageSid: z.preprocess(first, sid),
+  MessageStatus: optionalSingle,
+  SmsStatus: optionalSingle,
+  ErrorCode: optionalSingle,
+  ErrorMessage: optionalSingle,
+});
+export type StatusCallbackForm = z.output<typeof StatusCallbackForm>;
+
+/** The sms-gateway's endpoints (`/webhooks/**` at the edge); not in /api/docs. */
+export const webhooksApi = {
+  inboundSms: endpoint({
+    method: 'POST',
+    path: '/webhooks/twilio/sms',
+    access: 'webhook',
+    tag: 'twilio webhooks',
+    summary: 'An inbound SMS or MMS from Twilio (form-encoded, X-Twilio-Signature checked)',
+    body: InboundSmsForm,
+    answer: answer<string>('Empty TwiML'),
+    answerContentType: 'text/xml',
+  }),
+  statusCallback: endpoint({
+    method: 'POST',
+    path: '/webhooks/twilio/status',
+    access: 'webhook',
+    tag: 'twilio webhooks',
+    summary: "Twilio's status callback of an outbound message (form-encoded, X-Twilio-Signature checked)",
+    body: StatusCallbackForm,
+    status: 204,
+    answer: answer<void>('No content'),
+  }),
+} as const;
