@@ -111,16 +111,23 @@ describe('states and regions', () => {
 
 describe('seasonFor', () => {
   it('uses meteorological seasons', () => {
-    expect(seasonFor(new Date(2025, 0, 15))).toBe('winter');
-    expect(seasonFor(new Date(2025, 2, 1))).toBe('spring');
-    expect(seasonFor(new Date(2025, 5, 30))).toBe('summer');
-    expect(seasonFor(new Date(2025, 8, 1))).toBe('fall');
-    expect(seasonFor(new Date(2025, 11, 1))).toBe('winter');
+    expect(seasonFor(new Date(Date.UTC(2025, 0, 15)))).toBe('winter');
+    expect(seasonFor(new Date(Date.UTC(2025, 2, 1)))).toBe('spring');
+    expect(seasonFor(new Date(Date.UTC(2025, 5, 30)))).toBe('summer');
+    expect(seasonFor(new Date(Date.UTC(2025, 8, 1)))).toBe('fall');
+    expect(seasonFor(new Date(Date.UTC(2025, 11, 1)))).toBe('winter');
+  });
+
+  it("goes by the UTC month, whatever the server's time zone", () => {
+    expect(seasonFor(new Date('2025-02-28T23:30:00Z'))).toBe('winter');
+    expect(seasonFor(new Date('2025-03-01T00:30:00Z'))).toBe('spring');
+    expect(seasonFor(new Date('2025-11-30T23:59:59Z'))).toBe('fall');
+    expect(seasonFor(new Date('2025-12-01T00:00:00Z'))).toBe('winter');
   });
 
   it('flips in the southern hemisphere', () => {
-    expect(seasonFor(new Date(2025, 6, 1), -33.9)).toBe('winter');
-    expect(seasonFor(new Date(2025, 6, 1), 45)).toBe('summer');
+    expect(seasonFor(new Date(Date.UTC(2025, 6, 1)), -33.9)).toBe('winter');
+    expect(seasonFor(new Date(Date.UTC(2025, 6, 1)), 45)).toBe('summer');
   });
 });
 
