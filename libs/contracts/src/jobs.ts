@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  CAMPAIGN_STATUS_VALUES,
+  type PredictionsResponse,
+  type ProactiveSystemHealth,
+  type ServiceHealth,
+  type TrendsResponse,
+} from './api';
 
 // Queue names (ARCHITECTURE §3). A queue carries one kind of job, so the queue name is the job name.
 export const QUEUE_NAMES = [
@@ -68,6 +75,132 @@ export type JobPayload<Q extends QueueName> = z.output<JobSchemas[Q]>;
 /** What a producer may pass before parsing (same as the payload: no defaults or transforms). */
 export type JobPayloadInput<Q extends QueueName> = z.input<JobSchemas[Q]>;
 
+// Job results: what a queue's handler answers (stored by BullMQ as the job's return value, JSON).
+// @OnJob handlers must return this type; JobQueues.enqueueAndWait parses it on the waiting side.
+
+const count = z.int().min(0);
+const isoDateTime = z.iso.datetime({ offset: true });
+
+/**
+ * Keeps a schema that stands for an API type only when both describe the same shape (a compile
+ * error otherwise), so parsing neither drops a field of the API type nor invents one.
+ */
+const sameShapeAs =
+  <T>() =>
+  <S extends z.ZodType<T>>(schema: S & ([T] extends [z.output<S>] ? unknown : never)): S =>
+    schema;
+
+const serviceHealthResult = sameShapeAs<ServiceHealth>()(
+  z.object({
+    overallHealth: z.enum(['healthy', 'degraded']),
+    timestamp: isoDateTime,
+    services: z.record(
+      z.string(),
+      z.object({ available: z.boolean(), lastCheck: isoDateTime.nullable(), consecutiveFailures: count }),
+    ),
+  }),
+);
+
+const level = z.enum(['high', 'medium', 'low']);
+const trendPoints = z.array(z.object({ timestamp: isoDateTime, value: z.number() }));
+const trendsResult = sameShapeAs<TrendsResponse>()(
+  z.object({
+    trends: z.object({ responseTimeHistory: trendPoints, errorRateHistory: trendPoints }),
+    timestamp: isoDateTime,
+  }),
+);
+const predictionsResult = sameShapeAs<PredictionsResponse>()(
+  z.object({
+    predictions: z.array(
+      z.object({
+        type: z.string(),
+        severity: level,
+        confidence: level,
+        timeframe: z.string(),
+        currentRate: z.number(),
+        percentageChange: z.number(),
+        recommendedActions: z.array(z.string()),
+      }),
+    ),
+    timestamp: isoDateTime,
+  }),
+);
+const systemResult = sameShapeAs<ProactiveSystemHealth>()(
+  z.object({
+    status: z.enum(['normal', 'warning', 'critical']),
+    timestamp: isoDateTime,
+    activePredictions: count,
+    metrics: z.object({
+      resourceUtilization: z.object({
+        heapUsed: z.number(),
+        heapTotal: z.number(),
+        rss: z.number(),
+        external: z.number(),
+      }),
+      averageResponseTime: z.number(),
+      errorRate: z.number(),
+      queueDepth: count,
+    }),
+  }),
+);
+
+export const jobResultSchemas = {
+  /** The simulator waits for it, then reads the reply row; replyMessageId is null when none was written. */
+  'sms.inbound': z.object({
+    outcome: z.enum(['replied', 'already-replied', 'opted-out', 'missing']),
+    replyMessageId: entityId.nullable(),
+  }),
+  'sms.outbound': z.enum(['sent', 'test-user', 'opted-out', 'failed', 'already-sent', 'missing']),
+  /** 'ignored': a provider status the platform does not track. */
+  'sms.status': z.enum(['updated', 'unchanged', 'unknown-message', 'ignored']),
+  /** Outbound messages whose provider status was read, and of those the ones whose status changed. */
+  'delivery.check': z.object({ checked: count, changed: count }),
+  'image.analyze': z.object({
+    status: z.enum(['processed', 'failed', 'skipped']),
+    messageId: entityId,
+    mediaIndex: z.int().min(0).max(9),
+    analysis: z.string().nullable(),
+    contentType: z.string().nullable(),
+    tokensUsed: count,
+    /** Dollars. */
+    cost: z.number().min(0),
+    model: z.string().nullable(),
+    /** Milliseconds from job start to result. */
+    processingTime: z.number().min(0),
+    error: z.string().nullable(),
+  }),
+  'conversation.summarize': z.object({
+    outcome: z.enum(['summarized', 'not-idle', 'up-to-date', 'missing']),
+    /** A model name, "rules" (no model), or null when nothing was written. */
+    writtenBy: z.string().nullable(),
+  }),
+  'survey.lifecycle': z.object({
+    /** Campaigns looked at. */
+    campaigns: count,
+    transitions: z.array(
+      z.object({
+        campaignId: entityId,
+        from: z.enum(CAMPAIGN_STATUS_VALUES),
+        to: z.enum(CAMPAIGN_STATUS_VALUES),
+      }),
+    ),
+    /** Deliveries created by this run (users newly targeted). */
+    newlyTargeted: count,
+  }),
+  /** The console's Force Health Check shows it. */
+  'monitor.health': serviceHealthResult,
+  /** What the proactive pages show, as stored for them. */
+  'monitor.predict': z.object({
+    trends: trendsResult,
+    predictions: predictionsResult,
+    system: systemResult,
+  }),
+} as const satisfies Record<QueueName, z.ZodType>;
+
+export type JobResultSchemas = typeof jobResultSchemas;
+/** What a queue's handler answers, e.g. `JobResult<'delivery.check'>` = `{ checked; changed }`. */
+export type JobResult<Q extends QueueName> = z.output<JobResultSchemas[Q]>;
+
 export interface JobRetention {
   /** Completed jobs kept this many seconds and at most this many (jobId idempotency lasts as long). */
   completedAgeSeconds: number;
@@ -80,6 +213,8 @@ export interface JobRetention {
 export interface JobDefinition<Q extends QueueName> {
   queue: Q;
   schema: JobSchemas[Q];
+  /** What the queue's handler answers. */
+  result: JobResultSchemas[Q];
   /**
    * Custom BullMQ job id: the same id is never added twice while the job is retained.
    * BullMQ rejects ':' in custom ids, so parts are joined with '-'.
@@ -117,6 +252,7 @@ export const jobDefinitions: { [Q in QueueName]: JobDefinition<Q> } = {
   'sms.inbound': {
     queue: 'sms.inbound',
     schema: jobSchemas['sms.inbound'],
+    result: jobResultSchemas['sms.inbound'],
     // The stored message is unique per Twilio MessageSid, so its id is as good a key as the sid.
     jobId: (p) => `inbound-${safeId(p.messageId)}`,
     attempts: 5,
@@ -126,6 +262,7 @@ export const jobDefinitions: { [Q in QueueName]: JobDefinition<Q> } = {
   'sms.outbound': {
     queue: 'sms.outbound',
     schema: jobSchemas['sms.outbound'],
+    result: jobResultSchemas['sms.outbound'],
     jobId: (p) => `outbound-${safeId(p.messageId)}`,
     attempts: 6,
     backoffMs: 2_000,
@@ -134,6 +271,7 @@ export const jobDefinitions: { [Q in QueueName]: JobDefinition<Q> } = {
   'sms.status': {
     queue: 'sms.status',
     schema: jobSchemas['sms.status'],
+    result: jobResultSchemas['sms.status'],
     jobId: (p) => `status-${safeId(p.providerSid)}-${p.status}`,
     attempts: 5,
     backoffMs: 1_000,
@@ -142,6 +280,7 @@ export const jobDefinitions: { [Q in QueueName]: JobDefinition<Q> } = {
   'delivery.check': {
     queue: 'delivery.check',
     schema: jobSchemas['delivery.check'],
+    result: jobResultSchemas['delivery.check'],
     jobId: (p) => `delivery-${safeId(p.conversationId)}-${Math.floor(Date.parse(p.requestedAt) / 60_000)}`,
     attempts: 3,
     backoffMs: 2_000,
@@ -150,6 +289,7 @@ export const jobDefinitions: { [Q in QueueName]: JobDefinition<Q> } = {
   'image.analyze': {
     queue: 'image.analyze',
     schema: jobSchemas['image.analyze'],
+    result: jobResultSchemas['image.analyze'],
     jobId: (p) => `image-${safeId(p.messageId)}-${p.mediaIndex}`,
     attempts: 3,
     backoffMs: 5_000,
@@ -158,6 +298,7 @@ export const jobDefinitions: { [Q in QueueName]: JobDefinition<Q> } = {
   'conversation.summarize': {
     queue: 'conversation.summarize',
     schema: jobSchemas['conversation.summarize'],
+    result: jobResultSchemas['conversation.summarize'],
     deduplicate: { id: (p) => `summarize-${safeId(p.conversationId)}`, reschedule: true },
     attempts: 3,
     backoffMs: 10_000,
@@ -166,6 +307,7 @@ export const jobDefinitions: { [Q in QueueName]: JobDefinition<Q> } = {
   'survey.lifecycle': {
     queue: 'survey.lifecycle',
     schema: jobSchemas['survey.lifecycle'],
+    result: jobResultSchemas['survey.lifecycle'],
     deduplicate: {
       id: (p) => `survey-${p.campaignId === undefined ? 'all' : safeId(p.campaignId)}`,
       reschedule: false,
@@ -177,6 +319,7 @@ export const jobDefinitions: { [Q in QueueName]: JobDefinition<Q> } = {
   'monitor.health': {
     queue: 'monitor.health',
     schema: jobSchemas['monitor.health'],
+    result: jobResultSchemas['monitor.health'],
     attempts: 1,
     backoffMs: 1_000,
     retention: shortRetention,
@@ -184,6 +327,7 @@ export const jobDefinitions: { [Q in QueueName]: JobDefinition<Q> } = {
   'monitor.predict': {
     queue: 'monitor.predict',
     schema: jobSchemas['monitor.predict'],
+    result: jobResultSchemas['monitor.predict'],
     attempts: 1,
     backoffMs: 1_000,
     retention: shortRetention,
@@ -194,15 +338,12 @@ export const jobDefinitions: { [Q in QueueName]: JobDefinition<Q> } = {
 export const parseJobPayload = <Q extends QueueName>(queue: Q, payload: unknown): JobPayload<Q> =>
   jobSchemas[queue].parse(payload) as JobPayload<Q>;
 
+/** Parses a job's return value with its queue's result schema; throws a ZodError naming the bad fields. */
+export const parseJobResult = <Q extends QueueName>(queue: Q, value: unknown): JobResult<Q> =>
+  jobResultSchemas[queue].parse(value) as JobResult<Q>;
+
 /** What the sms.inbound handler answers (the simulator waits for it, then reads the reply row). */
-export interface SmsInboundJobResult {
-  outcome: 'replied' | 'already-replied' | 'opted-out' | 'missing';
-  /** The reply's message id; null when no reply was written. */
-  replyMessageId: string | null;
-}
+export type SmsInboundJobResult = JobResult<'sms.inbound'>;
 
 /** What the delivery.check handler answers. */
-export interface DeliveryCheckJobResult {
-  /** Messages whose stored status changed. */
-  changed: number;
-}
+export type DeliveryCheckJobResult = JobResult<'delivery.check'>;

@@ -5,9 +5,13 @@ import {
   ConversationListQuery,
   QUEUE_NAMES,
   SimulatorMessageRequest,
+  type JobResult,
+  type QueueName,
   jobDefinitions,
+  jobResultSchemas,
   jobSchemas,
   parseJobPayload,
+  parseJobResult,
 } from '@sprout/contracts';
 
 const id = '6f1c2d3e-1234-4cde-8f00-123456789012';
@@ -22,6 +26,55 @@ const samples = {
   'monitor.health': {},
   'monitor.predict': {},
 } as const;
+
+const at = '2025-05-01T10:15:42.000Z';
+const resultSamples: { [Q in QueueName]: JobResult<Q> } = {
+  'sms.inbound': { outcome: 'replied', replyMessageId: id },
+  'sms.outbound': 'sent',
+  'sms.status': 'ignored',
+  'delivery.check': { checked: 3, changed: 1 },
+  'image.analyze': {
+    status: 'processed',
+    messageId: id,
+    mediaIndex: 0,
+    analysis: 'A tomato leaf with early blight.',
+    contentType: 'image/jpeg',
+    tokensUsed: 420,
+    cost: 0.0012,
+    model: 'gpt-4o-mini',
+    processingTime: 812,
+    error: null,
+  },
+  'conversation.summarize': { outcome: 'summarized', writtenBy: 'rules' },
+  'survey.lifecycle': {
+    campaigns: 1,
+    transitions: [{ campaignId: id, from: 'scheduled', to: 'live' }],
+    newlyTargeted: 4,
+  },
+  'monitor.health': {
+    overallHealth: 'healthy',
+    timestamp: at,
+    services: { database: { available: true, lastCheck: at, consecutiveFailures: 0 } },
+  },
+  'monitor.predict': {
+    trends: {
+      trends: { responseTimeHistory: [{ timestamp: at, value: 1.2 }], errorRateHistory: [] },
+      timestamp: at,
+    },
+    predictions: { predictions: [], timestamp: at },
+    system: {
+      status: 'normal',
+      timestamp: at,
+      activePredictions: 0,
+      metrics: {
+        resourceUtilization: { heapUsed: 40, heapTotal: 64, rss: 120, external: 2 },
+        averageResponseTime: 950,
+        errorRate: 0,
+        queueDepth: 0,
+      },
+    },
+  },
+};
 
 describe('job definitions', () => {
   it('define every queue', () => {
@@ -47,6 +100,28 @@ describe('job definitions', () => {
     expect(() => parseJobPayload('sms.outbound', {})).toThrow();
     expect(() => parseJobPayload('sms.status', { providerSid: 'SM1', status: 'teleported' })).toThrow();
     expect(() => parseJobPayload('image.analyze', { messageId: id, mediaIndex: -1 })).toThrow();
+  });
+
+  it("declare every queue's result, and a result survives the JSON round trip BullMQ gives it", () => {
+    expect(Object.keys(jobResultSchemas).sort()).toEqual([...QUEUE_NAMES].sort());
+    for (const queue of QUEUE_NAMES) {
+      expect(jobDefinitions[queue].result).toBe(jobResultSchemas[queue]);
+      const stored: unknown = JSON.parse(JSON.stringify(resultSamples[queue]));
+      expect(parseJobResult(queue, stored)).toEqual(resultSamples[queue]);
+    }
+  });
+
+  it('rejects results that break the contract', () => {
+    expect(() => parseJobResult('sms.inbound', { outcome: 'replied' })).toThrow(/replyMessageId/);
+    expect(() => parseJobResult('delivery.check', { changed: 1 })).toThrow(/checked/);
+    expect(() => parseJobResult('sms.outbound', 'teleported')).toThrow();
+    expect(() =>
+      parseJobResult('survey.lifecycle', {
+        campaigns: 1,
+        transitions: [{ campaignId: id, from: 'live', to: 'gone' }],
+        newlyTargeted: 0,
+      }),
+    ).toThrow(/to/);
   });
 
   it('keys a delivery check by conversation and minute', () => {

@@ -4,6 +4,7 @@ import { Conversation, LlmCall, Message } from '@sprout/domain';
 import {
   type RunningWorkers,
   JobQueues,
+  Metrics,
   UnrecoverableError,
   WorkerHost,
   createLogger,
@@ -30,6 +31,18 @@ describe('resilience', () => {
   const queues = () => h.responder.app.get(JobQueues);
   const replyOf = async (inboundId: string) =>
     (await messages().findOneBy({ id: replyIdFor(inboundId) })) ?? undefined;
+  /** The responder's job metric (a counter, or a histogram's count) for these labels. */
+  const jobMetric = async (name: string, labels: Record<string, string>): Promise<number> => {
+    const metric = h.responder.app.get(Metrics).registry.getSingleMetric(name);
+    const values = metric === undefined ? [] : (await metric.get()).values;
+    return values
+      .filter(
+        (value) =>
+          Object.entries(labels).every(([key, expected]) => value.labels[key] === expected) &&
+          (!('metricName' in value) || value.metricName === `${name}_count`),
+      )
+      .reduce((sum, value) => sum + value.value, 0);
+  };
 
   /**
    * What dies with a process: its workers stop at once (a force-closed BullMQ worker neither renews
@@ -183,7 +196,18 @@ describe('resilience', () => {
                 ),
               },
             );
-            return { status: 'processed' };
+            return {
+              status: 'processed',
+              messageId,
+              mediaIndex,
+              analysis: 'A tomato leaf with brown rings: early blight.',
+              contentType: 'image/jpeg',
+              tokensUsed: 0,
+              cost: 0,
+              model: null,
+              processingTime: 0,
+              error: null,
+            };
           },
         },
       });
@@ -193,14 +217,37 @@ describe('resilience', () => {
     });
 
     it('waits for the image analysis and answers with it as context', async () => {
+      const metric = {
+        failed: () => jobMetric('sprout_jobs_failed_total', { queue: 'sms.inbound' }),
+        processed: () => jobMetric('sprout_jobs_processed_total', { queue: 'sms.inbound' }),
+        waiting: () =>
+          jobMetric('sprout_job_duration_seconds', { queue: 'sms.inbound', outcome: 'waiting-children' }),
+        children: () => jobMetric('sprout_jobs_enqueued_total', { queue: 'image.analyze' }),
+      };
+      const before = {
+        failed: await metric.failed(),
+        processed: await metric.processed(),
+        waiting: await metric.waiting(),
+        children: await metric.children(),
+      };
       const inbound = await storeInbound(h.db, '', {
         media: [{ url: 'https://media.example/leaf.jpg', contentType: 'image/jpeg' }],
       });
       await queues().enqueue('sms.inbound', { messageId: inbound.id });
       const reply = await eventually(() => replyOf(inbound.id), 'the MMS reply');
       expect(analyzed).toContain(`${inbound.id}#0`);
+      // Added through the queue layer: its id (message id + media index), options and metric.
       const child = await queues().queue('image.analyze').getJob(`image-${inbound.id}-0`);
       expect(child?.parentKey).toBe(`${h.redis.prefix}:sms.inbound:inbound-${inbound.id}`);
+      expect(child?.opts).toMatchObject({ attempts: 3, ignoreDependencyOnFailure: true });
+      await eventually(
+        async () => ((await metric.processed()) > before.processed ? true : undefined),
+        'completion',
+      );
+      // Parking in waiting-children is not a failed attempt.
+      expect(await metric.failed()).toBe(before.failed);
+      expect(await metric.waiting()).toBe(before.waiting + 1);
+      expect(await metric.children()).toBe(before.children + 1);
       const turn = JSON.stringify(h.openai?.completions.at(-1)?.messages.at(-1)?.content);
       expect(turn).toContain('What can you tell me about this image?');
       expect(turn).toContain('early blight');

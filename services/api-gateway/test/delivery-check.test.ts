@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { JobPayload } from '@sprout/contracts';
+import type { JobPayload, JobResult } from '@sprout/contracts';
 import { Conversation, User } from '@sprout/domain';
 import { type RunningWorkers, UnrecoverableError, createLogger, startWorkers } from '@sprout/platform';
 import { CONVERSATION_NOT_FOUND, DELIVERY_CHECK_FAILED } from '../src/delivery-check/delivery-check.service';
@@ -13,7 +13,7 @@ let cookie: string;
 let workers: RunningWorkers;
 let conversationId: string;
 const received: Array<JobPayload<'delivery.check'>> = [];
-let answer: (payload: JobPayload<'delivery.check'>) => Promise<unknown>;
+let answer: (payload: JobPayload<'delivery.check'>) => Promise<JobResult<'delivery.check'>>;
 
 beforeAll(async () => {
   gw = await startGateway();

@@ -149,13 +149,7 @@ describe('image analysis', () => {
   const imageCalls = (messageId: string): Promise<LlmCall[]> =>
     ds.getRepository(LlmCall).findBy({ messageId, purpose: 'image' });
   const analyzeByQueue = (messageId: string, mediaIndex = 0): Promise<ImageAnalysisResult> =>
-    service.app
-      .get(JobQueues)
-      .enqueueAndWait<'image.analyze', ImageAnalysisResult>(
-        'image.analyze',
-        { messageId, mediaIndex },
-        20_000,
-      );
+    service.app.get(JobQueues).enqueueAndWait('image.analyze', { messageId, mediaIndex }, 20_000);
 
   it('analyses a Twilio media image through the image.analyze queue and records it', async () => {
     let seen: FakeOpenAIChatRequest | undefined;

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import type { ServiceHealth } from '@sprout/contracts';
 import {
   JobQueues,
   PlatformModule,
@@ -19,7 +18,6 @@ import {
 import { createApp } from '../src/app';
 import { type MonitorConfig, SERVICE_NAME, monitorConfig } from '../src/config';
 import { PREDICT_EVERY_MS, PREDICT_SCHEDULER_ID } from '../src/predictions/predictions.processor';
-import type { ProactiveState } from '../src/predictions/predictions.service';
 import { ProvidersModule } from '../src/providers/providers.module';
 import { HEALTH_EVERY_MS, HEALTH_SCHEDULER_ID } from '../src/service-health/service-health.processor';
 import { ServiceHealthModule } from '../src/service-health/service-health.module';
@@ -90,7 +88,7 @@ describe('monitor service', () => {
 
   it('runs a forced health check through monitor.health and exposes it in Redis and metrics', async () => {
     const queues = service.app.get(JobQueues);
-    const health = await queues.enqueueAndWait<'monitor.health', ServiceHealth>('monitor.health', {}, 20_000);
+    const health = await queues.enqueueAndWait('monitor.health', {}, 20_000);
 
     expect(health.overallHealth).toBe('healthy');
     expect(Object.keys(health.services).sort()).toEqual(['ai_provider', 'database', 'redis', 'sms_provider']);
@@ -105,11 +103,7 @@ describe('monitor service', () => {
 
   it('runs a forced prediction through monitor.predict', async () => {
     const queues = service.app.get(JobQueues);
-    const state = await queues.enqueueAndWait<'monitor.predict', ProactiveState>(
-      'monitor.predict',
-      {},
-      20_000,
-    );
+    const state = await queues.enqueueAndWait('monitor.predict', {}, 20_000);
     expect(state.trends.trends.errorRateHistory).toHaveLength(12);
     expect(state.system.metrics.resourceUtilization.heapUsed).toBeGreaterThan(0);
     expect(state.predictions.predictions).toEqual([]);

@@ -1,9 +1,6 @@
-import type { DeliveryCheckJobResult } from '@sprout/contracts';
 import { Message } from '@sprout/domain';
 import { JobQueues } from '@sprout/platform';
 import { type GatewayHarness, eventually, insertQueuedReply, nextPhone, startGateway } from './harness';
-
-type CheckResult = DeliveryCheckJobResult & { checked: number };
 
 describe('delivery.check: re-reading statuses from Twilio', () => {
   let h: GatewayHarness;
@@ -23,7 +20,7 @@ describe('delivery.check: re-reading statuses from Twilio', () => {
   const check = (conversationId: string) =>
     h.gateway.app
       .get(JobQueues)
-      .enqueueAndWait<'delivery.check', CheckResult>(
+      .enqueueAndWait(
         'delivery.check',
         { conversationId, requestedAt: new Date(Date.UTC(2030, 0, 1, 0, minute++)).toISOString() },
         15_000,

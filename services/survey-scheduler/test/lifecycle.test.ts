@@ -4,7 +4,7 @@ import { type TestDatabase, type TestRedis, createTestDatabase, createTestRedis 
 import type { DataSource } from 'typeorm';
 import { createApp } from '../src/app';
 import { audienceRuleOf, isConversationFinished, isTargeted } from '../src/lifecycle/campaign-rules';
-import { type LifecycleReport, LifecycleService } from '../src/lifecycle/lifecycle.service';
+import { LifecycleService } from '../src/lifecycle/lifecycle.service';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -285,11 +285,7 @@ describe('survey lifecycle', () => {
     const c = await addCampaign({ status: 'scheduled', startDate: new Date(Date.now() - 1000) });
     const queues = service.app.get(JobQueues);
 
-    const report = await queues.enqueueAndWait<'survey.lifecycle', LifecycleReport>(
-      'survey.lifecycle',
-      { campaignId: c.id },
-      15_000,
-    );
+    const report = await queues.enqueueAndWait('survey.lifecycle', { campaignId: c.id }, 15_000);
 
     expect(report.campaigns).toBe(1);
     expect((await campaign(c.id)).status).toBe('live');
@@ -298,7 +294,7 @@ describe('survey lifecycle', () => {
 
   it('does nothing for a campaign that no longer exists', async () => {
     const queues = service.app.get(JobQueues);
-    const report = await queues.enqueueAndWait<'survey.lifecycle', LifecycleReport>(
+    const report = await queues.enqueueAndWait(
       'survey.lifecycle',
       { campaignId: '6f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f' },
       15_000,

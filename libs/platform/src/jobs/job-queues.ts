@@ -3,10 +3,12 @@ import {
   jobDefinitions,
   type JobPayload,
   type JobPayloadInput,
+  type JobResult,
   type QueueName,
 } from '@sprout/contracts';
 import { type Job, type JobsOptions, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
 import { type JobMetrics } from '../metrics/metrics';
 
 export interface JobQueuesOptions {
@@ -28,6 +30,30 @@ export interface EnqueueResult {
    * deduplication key is already taken changes nothing and answers the existing id.
    */
   jobId: string;
+}
+
+export interface ChildJobOptions {
+  /** When the child fails for good, the parent runs anyway (without its result) instead of failing. */
+  ignoreDependencyOnFailure?: boolean;
+}
+
+export interface ChildJobResult {
+  jobId: string;
+  /**
+   * added: the parent now waits for it (also when the job already existed and was still pending).
+   * finished: a retained job with this id has already completed or failed, so it is not attached
+   * (a failed one would be a dependency that never resolves).
+   * other-parent: the job is the child of another job that still exists; BullMQ keeps it there.
+   */
+  outcome: 'added' | 'finished' | 'other-parent';
+}
+
+/** A job answered something its queue's result schema refuses (a worker of another version?). */
+export class InvalidJobResultError extends Error {
+  constructor(queue: QueueName, jobId: string, error: z.ZodError) {
+    super(`Job ${jobId} on ${queue} answered an invalid result: ${z.prettifyError(error)}`);
+    this.name = 'InvalidJobResultError';
+  }
 }
 
 export class JobTimeoutError extends Error {
@@ -97,14 +123,15 @@ export class JobQueues {
   }
 
   /**
-   * Adds a job and waits for its result (QueueEvents), for the few HTTP answers that need it.
-   * Rejects with the job's failure, or with a JobTimeoutError after `timeoutMs`.
+   * Adds a job and waits for its result (QueueEvents), for the few HTTP answers that need it. The
+   * result is parsed with the queue's result schema. Rejects with the job's failure, with a
+   * JobTimeoutError after `timeoutMs`, or with an InvalidJobResultError.
    */
-  async enqueueAndWait<Q extends QueueName, R = unknown>(
+  async enqueueAndWait<Q extends QueueName>(
     name: Q,
     payload: JobPayloadInput<Q>,
     timeoutMs: number,
-  ): Promise<R> {
+  ): Promise<JobResult<Q>> {
     const events = await this.queueEvents(name);
     const { jobId } = await this.add(name, payload, {});
     const job = await this.queue(name).getJob(jobId);
@@ -112,12 +139,59 @@ export class JobQueues {
       // Removed already: it finished and fell out of retention before we looked.
       throw new Error(`Job ${jobId} on ${name} is no longer available`);
     }
+    let value: unknown;
     try {
-      return (await job.waitUntilFinished(events, timeoutMs)) as R;
+      value = await job.waitUntilFinished(events, timeoutMs);
     } catch (error) {
       if (error instanceof Error && /timed out before finishing/.test(error.message)) {
         throw new JobTimeoutError(name, jobId, timeoutMs);
       }
+      throw error;
+    }
+    const result = jobDefinitions[name].result.safeParse(value);
+    if (!result.success) throw new InvalidJobResultError(name, jobId, result.error);
+    return result.data as JobResult<Q>;
+  }
+
+  /**
+   * Adds a job as a child of `parent`, a job being processed (a BullMQ flow), with the same
+   * payload parsing, job id, attempts, retention and metrics as `enqueue`. The parent then calls
+   * `job.moveToWaitingChildren(token)` and, when that answers true, throws WaitingChildrenError:
+   * BullMQ runs it again once its children have finished (the worker host does not count that as
+   * a failed attempt).
+   */
+  async addChild<Q extends QueueName>(
+    parent: Job,
+    name: Q,
+    payload: JobPayloadInput<Q>,
+    options: ChildJobOptions = {},
+  ): Promise<ChildJobResult> {
+    if (parent.id === undefined) throw new Error(`A child of ${parent.queueName} needs a parent job id`);
+    const parsed = jobDefinitions[name].schema.parse(payload) as JobPayload<Q>;
+    const jobOptions = jobOptionsFor(name, parsed);
+    const queue = this.queue(name);
+    if (jobOptions.jobId !== undefined) {
+      const existing = await queue.getJob(jobOptions.jobId);
+      const state = await existing?.getState();
+      if (state === 'completed' || state === 'failed')
+        return { jobId: jobOptions.jobId, outcome: 'finished' };
+    }
+    try {
+      const job: Job = await queue.add(name, parsed, {
+        ...jobOptions,
+        parent: { id: parent.id, queue: parent.queueQualifiedName },
+        ...(options.ignoreDependencyOnFailure === true ? { ignoreDependencyOnFailure: true } : {}),
+      });
+      this.options.metrics?.enqueued.inc({ queue: name });
+      return { jobId: job.id ?? jobOptions.jobId ?? '', outcome: 'added' };
+    } catch (error) {
+      // BullMQ's ParentJobCannotBeReplaced (-7): the existing job stays with its other parent.
+      if (
+        jobOptions.jobId !== undefined &&
+        error instanceof Error &&
+        /cannot be replaced/.test(error.message)
+      )
+        return { jobId: jobOptions.jobId, outcome: 'other-parent' };
       throw error;
     }
   }

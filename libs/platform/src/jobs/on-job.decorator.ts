@@ -6,10 +6,11 @@ export const ON_JOB_METADATA = 'sprout:on-job';
 
 /**
  * Marks a provider method as the handler of a queue's jobs. The method's payload parameter must
- * accept the queue's payload type:
+ * accept the queue's payload type, and it must answer the queue's result type (checked when
+ * compiling):
  *
  *   @OnJob('sms.outbound')
- *   async send(payload: JobPayload<'sms.outbound'>, job: Job) { ... }
+ *   async send(payload: JobPayload<'sms.outbound'>, job: Job): Promise<JobResult<'sms.outbound'>> { ... }
  *
  * The service's PlatformModule declares which queues it owns; a declared queue without a handler
  * (or a handler for an undeclared queue) stops the service at start-up.

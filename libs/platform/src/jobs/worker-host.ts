@@ -1,12 +1,21 @@
-import { QUEUE_NAMES, jobDefinitions, type JobPayload, type QueueName } from '@sprout/contracts';
-import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import {
+  QUEUE_NAMES,
+  jobDefinitions,
+  type JobPayload,
+  type JobResult,
+  type QueueName,
+} from '@sprout/contracts';
+import { type Job, RATE_LIMIT_ERROR, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { jobMetrics, type Metrics } from '../metrics/metrics';
 
-/** Handles one job of a queue; the payload is already parsed with the queue's schema. */
-export type JobHandlerFn<Q extends QueueName> = (payload: JobPayload<Q>, job: Job) => Promise<unknown>;
+/**
+ * Handles one job of a queue; the payload is already parsed with the queue's schema, and the
+ * answer is the queue's result type (contracts' jobResultSchemas).
+ */
+export type JobHandlerFn<Q extends QueueName> = (payload: JobPayload<Q>, job: Job) => Promise<JobResult<Q>>;
 export type JobHandlers<Owned extends QueueName> = { [Q in Owned]: JobHandlerFn<Q> };
 
 export interface StartWorkersOptions<Owned extends QueueName> {
@@ -62,6 +71,21 @@ const isFinalAttempt = (job: Job, error: unknown): boolean =>
   error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 
 /**
+ * The errors a processor throws to park its job rather than fail it, recognised as BullMQ's
+ * Worker recognises them (by name, or the rate-limit message): the job waits for its children,
+ * is delayed, or goes back to wait. Not a failed attempt: attempts are not used up.
+ */
+export const parkedOutcomeOf = (
+  error: unknown,
+): 'waiting-children' | 'delayed' | 'rate-limited' | undefined => {
+  if (!(error instanceof Error)) return undefined;
+  if (error.name === 'WaitingChildrenError') return 'waiting-children';
+  if (error.name === 'DelayedError' || error.name === 'WaitingError') return 'delayed';
+  if (error.message === RATE_LIMIT_ERROR || error.name === 'RateLimitError') return 'rate-limited';
+  return undefined;
+};
+
+/**
  * Starts one BullMQ worker per owned queue. Each job's payload is parsed with the queue's schema
  * first: a bad payload fails the job at once (UnrecoverableError, no retries). Outcomes are
  * logged (phone numbers masked by the logger) and counted in the job metrics.
@@ -76,7 +100,7 @@ export const startWorkers = async <Owned extends QueueName>(
   const processorFor = <Q extends Owned>(queue: Q) => {
     const handler = options.handlers[queue] as JobHandlerFn<Q>;
     const schema = jobDefinitions[queue].schema;
-    return async (job: Job): Promise<unknown> => {
+    return async (job: Job): Promise<JobResult<Q>> => {
       const parsed = schema.safeParse(job.data);
       if (!parsed.success) {
         const reason = `Invalid ${queue} payload: ${z.prettifyError(parsed.error)}`;
@@ -92,6 +116,12 @@ export const startWorkers = async <Owned extends QueueName>(
         options.logger.debug({ queue, jobId: job.id, attempt: job.attemptsMade + 1 }, 'job completed');
         return result;
       } catch (error) {
+        const parked = parkedOutcomeOf(error);
+        if (parked !== undefined) {
+          endTimer?.({ outcome: parked });
+          options.logger.debug({ queue, jobId: job.id, attempt: job.attemptsMade + 1 }, `job ${parked}`);
+          throw error;
+        }
         const final = isFinalAttempt(job, error);
         endTimer?.({ outcome: 'failed' });
         metrics?.failed.inc({ queue, final: String(final) });

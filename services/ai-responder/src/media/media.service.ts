@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Message, MessageMedia } from '@sprout/domain';
-import { type Job, JobQueues, jobOptionsFor } from '@sprout/platform';
+import { type Job, JobQueues } from '@sprout/platform';
 
 /** The most media items an image.analyze job can address (its mediaIndex is 0-9). */
 const MAX_MEDIA = 10;
@@ -25,26 +25,20 @@ export class MediaService {
   /** True when the job now waits for its image children (the caller throws WaitingChildrenError). */
   async awaitAnalysis(job: Job, message: Pick<Message, 'id' | 'media'>): Promise<boolean> {
     if (message.media.length === 0 || job.id === undefined || job.token === undefined) return false;
-    const queue = this.queues.queue('image.analyze');
     for (const [mediaIndex, item] of message.media.slice(0, MAX_MEDIA).entries()) {
       if (isSettled(item)) continue;
-      const payload = { messageId: message.id, mediaIndex };
-      const options = jobOptionsFor('image.analyze', payload);
-      const existing = options.jobId === undefined ? undefined : await queue.getJob(options.jobId);
-      // A finished job would be re-attached as a dependency that never resolves: leave it be.
-      if (existing !== undefined && ['completed', 'failed'].includes(await existing.getState())) continue;
-      try {
-        await queue.add('image.analyze', payload, {
-          ...options,
-          parent: { id: job.id, queue: job.queueQualifiedName },
-          ignoreDependencyOnFailure: true,
-        });
-      } catch (error) {
-        // Already the child of another job (e.g. an admin test run): answer without waiting for it.
+      // The queue layer gives the child its id (message id + media index), options and metrics.
+      const child = await this.queues.addChild(
+        job,
+        'image.analyze',
+        { messageId: message.id, mediaIndex },
+        { ignoreDependencyOnFailure: true },
+      );
+      // Already the child of another job (e.g. an admin test run): answer without waiting for it.
+      if (child.outcome === 'other-parent')
         this.logger.warn(
-          `image.analyze for ${message.id}#${mediaIndex} not attached: ${error instanceof Error ? error.message : String(error)}`,
+          `image.analyze for ${message.id}#${mediaIndex} belongs to another job; not waiting for it`,
         );
-      }
     }
     return job.moveToWaitingChildren(job.token);
   }

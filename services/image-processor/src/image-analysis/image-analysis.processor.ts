@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { JobPayload } from '@sprout/contracts';
+import type { JobPayload, JobResult } from '@sprout/contracts';
 import { type Job, OnJob } from '@sprout/platform';
-import { type ImageAnalysisResult, ImageAnalysisService } from './image-analysis.service';
+import { ImageAnalysisService } from './image-analysis.service';
 
 @Injectable()
 export class ImageAnalysisProcessor {
@@ -9,7 +9,7 @@ export class ImageAnalysisProcessor {
 
   /** One media item of an inbound MMS (ai-responder adds it as a child of the reply). */
   @OnJob('image.analyze')
-  async handle(payload: JobPayload<'image.analyze'>, job: Job): Promise<ImageAnalysisResult> {
+  async handle(payload: JobPayload<'image.analyze'>, job: Job): Promise<JobResult<'image.analyze'>> {
     const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     return this.analysis.analyze(payload, { final });
   }

@@ -1,6 +1,7 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import type { JobResult } from '@sprout/contracts';
 import { JobQueues, OnJob } from '@sprout/platform';
-import { type ProactiveState, PredictionsService } from './predictions.service';
+import { PredictionsService } from './predictions.service';
 
 export const PREDICT_SCHEDULER_ID = 'monitor-predict-every-minute';
 export const PREDICT_EVERY_MS = 60_000;
@@ -18,7 +19,7 @@ export class PredictionsProcessor implements OnApplicationBootstrap {
 
   /** Every minute, and on demand (the proactive page's Force Check). */
   @OnJob('monitor.predict')
-  async handle(): Promise<ProactiveState> {
+  async handle(): Promise<JobResult<'monitor.predict'>> {
     return this.predictions.run();
   }
 }

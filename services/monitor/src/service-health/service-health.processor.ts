@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import type { ServiceHealth } from '@sprout/contracts';
+import type { JobResult } from '@sprout/contracts';
 import { JobQueues, LOGGER, OnJob } from '@sprout/platform';
 import type { Logger } from 'pino';
 import { ServiceHealthService } from './service-health.service';
@@ -21,7 +21,7 @@ export class ServiceHealthProcessor implements OnApplicationBootstrap {
 
   /** Every 30 s, and on demand (the console's Force Health Check waits for this result). */
   @OnJob('monitor.health')
-  async handle(): Promise<ServiceHealth> {
+  async handle(): Promise<JobResult<'monitor.health'>> {
     const health = await this.health.checkAll();
     const failing = Object.entries(health.services).filter(([, state]) => state.consecutiveFailures > 0);
     if (failing.length > 0) {

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { DeliveryCheckJobResult, JobPayload } from '@sprout/contracts';
+import type { JobPayload, JobResult } from '@sprout/contracts';
 import { type Job, OnJob } from '@sprout/platform';
 import { parseDeliveryStatus } from '@sprout/sms';
 import { DeliveryStatusService } from './delivery-status.service';
@@ -14,7 +14,7 @@ export class DeliveryStatusProcessor {
   constructor(private readonly statuses: DeliveryStatusService) {}
 
   @OnJob('sms.status')
-  async applyStatus(payload: JobPayload<'sms.status'>, job: Job): Promise<string> {
+  async applyStatus(payload: JobPayload<'sms.status'>, job: Job): Promise<JobResult<'sms.status'>> {
     const status = parseDeliveryStatus(payload.status);
     if (status === null) return 'ignored';
     const outcome = await this.statuses.apply({
@@ -33,11 +33,9 @@ export class DeliveryStatusProcessor {
     return outcome;
   }
 
-  /** Answers `changed` (the contract) and `checked`, which the check-delivery endpoint reports. */
+  /** The check-delivery endpoint reports both counts. */
   @OnJob('delivery.check')
-  async checkDelivery(
-    payload: JobPayload<'delivery.check'>,
-  ): Promise<DeliveryCheckJobResult & { checked: number }> {
+  async checkDelivery(payload: JobPayload<'delivery.check'>): Promise<JobResult<'delivery.check'>> {
     const { checked, updated } = await this.statuses.checkConversation(payload.conversationId);
     return { changed: updated, checked };
   }

@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import type { JobPayload } from '@sprout/contracts';
+import type { JobPayload, JobResult } from '@sprout/contracts';
 import { JobQueues, LOGGER, OnJob } from '@sprout/platform';
 import type { Logger } from 'pino';
-import { type LifecycleReport, LifecycleService } from './lifecycle.service';
+import { LifecycleService } from './lifecycle.service';
 
 /** The repeatable run's scheduler id: upserting it again on every start keeps exactly one. */
 export const LIFECYCLE_SCHEDULER_ID = 'survey-lifecycle-every-minute';
@@ -26,7 +26,7 @@ export class LifecycleProcessor implements OnApplicationBootstrap {
    * campaign deleted in the meantime is simply not found.
    */
   @OnJob('survey.lifecycle')
-  async handle(payload: JobPayload<'survey.lifecycle'>): Promise<LifecycleReport> {
+  async handle(payload: JobPayload<'survey.lifecycle'>): Promise<JobResult<'survey.lifecycle'>> {
     return this.lifecycle.run(payload.campaignId === undefined ? {} : { campaignId: payload.campaignId });
   }
 }
