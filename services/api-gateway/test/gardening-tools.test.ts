@@ -1,9 +1,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { MISSING_MESSAGE, type ProcessingResult } from '@sprout/contracts';
 import {
   LOCATION_TEST_RATE_LIMIT,
   TOO_MANY_LOCATION_TESTS,
 } from '../src/gardening-tools/gardening-tools.controller';
-import type { ProcessMessageResponse } from '../src/gardening-tools/dto';
 import { login, startGateway, type TestGateway } from './support/gateway';
 
 let gw: TestGateway;
@@ -46,13 +46,14 @@ const validationShape = {
 };
 
 /** Bodies every tester rejects with a 400 naming the message field. */
-const BAD_MESSAGE_BODIES: ReadonlyArray<[string, unknown]> = [
-  ['no message', {}],
-  ['an empty message', { message: '' }],
-  ['a blank message', { message: '   \n ' }],
-  ['a number', { message: 42 }],
-  ['null', { message: null }],
-  ['an over-long message', { message: 'a'.repeat(1601) }],
+/** Bodies without a usable message, and the 400's message: the prompt, or the field and what is wrong. */
+const BAD_MESSAGE_BODIES: ReadonlyArray<[string, unknown, string]> = [
+  ['no message', {}, MISSING_MESSAGE],
+  ['an empty message', { message: '' }, MISSING_MESSAGE],
+  ['a blank message', { message: '   \n ' }, MISSING_MESSAGE],
+  ['a number', { message: 42 }, MISSING_MESSAGE],
+  ['null', { message: null }, MISSING_MESSAGE],
+  ['an over-long message', { message: 'a'.repeat(1601) }, 'message: must be at most 1600 characters'],
 ];
 
 describe('POST /api/test-location', () => {
@@ -138,12 +139,15 @@ describe('POST /api/test-location', () => {
     }
   });
 
-  it.each(BAD_MESSAGE_BODIES)('rejects %s with a 400 naming the field', async (_name, payload) => {
-    const res = await testLocation(payload);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
-    expect(res.json().message).toMatch(/^message: /);
-  });
+  it.each(BAD_MESSAGE_BODIES)(
+    'rejects %s with a 400 saying what is missing',
+    async (_name, payload, message) => {
+      const res = await testLocation(payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+      expect(res.json().message).toBe(message);
+    },
+  );
 
   it.each([
     ['no body', undefined],
@@ -242,19 +246,22 @@ describe('POST /api/validate-message', () => {
     }
   });
 
-  it.each(BAD_MESSAGE_BODIES)('rejects %s with a 400 naming the field', async (_name, payload) => {
-    const res = await validate(payload);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/^message: /);
-  });
+  it.each(BAD_MESSAGE_BODIES)(
+    'rejects %s with a 400 saying what is missing',
+    async (_name, payload, message) => {
+      const res = await validate(payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(message);
+    },
+  );
 
   it('rejects a malformed user context with a 400 naming the field', async () => {
     const res = await validate({ message: 'when do I plant garlic?', userContext: { zip_code: 97201 } });
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/^userContext\.zip_code: /);
+    expect(res.json().message).toBe('userContext.zip_code: must be text');
     const notAnObject = await validate({ message: 'when do I plant garlic?', userContext: 'Portland' });
     expect(notAnObject.statusCode).toBe(400);
-    expect(notAnObject.json().message).toMatch(/^userContext: /);
+    expect(notAnObject.json().message).toBe('userContext: must be an object');
   });
 });
 
@@ -279,7 +286,7 @@ describe('POST /api/process-message', () => {
     const message = 'When should I plant tomatoes?';
     const res = await processMessage({ message, userContext: TESTER_DEFAULTS });
     expect(res.statusCode).toBe(200);
-    const body = res.json<ProcessMessageResponse>();
+    const body = res.json<ProcessingResult>();
     expect(body).toEqual({
       processing: {
         originalMessage: message,
@@ -333,11 +340,14 @@ describe('POST /api/process-message', () => {
     expect(res.json().wordCount).toBe(7);
   });
 
-  it.each(BAD_MESSAGE_BODIES)('rejects %s with a 400 naming the field', async (_name, payload) => {
-    const res = await processMessage(payload);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/^message: /);
-  });
+  it.each(BAD_MESSAGE_BODIES)(
+    'rejects %s with a 400 saying what is missing',
+    async (_name, payload, message) => {
+      const res = await processMessage(payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(message);
+    },
+  );
 
   it('rejects a malformed user context with a 400 naming the field', async () => {
     const res = await processMessage({
@@ -345,6 +355,6 @@ describe('POST /api/process-message', () => {
       userContext: { soil_type: ['clay'] },
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/^userContext\.soil_type: /);
+    expect(res.json().message).toBe('userContext.soil_type: must be text');
   });
 });

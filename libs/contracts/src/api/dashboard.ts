@@ -1,4 +1,7 @@
-/** GET /api/dashboard/metrics (and GET /api/admin/metrics for the monitoring dashboard). */
+import { answer, endpoint } from '../http/endpoint';
+import { TestDataQuery } from '../http/params';
+
+/** The four figures of GET /api/dashboard/metrics (and GET /api/admin/metrics). */
 export interface DashboardMetrics {
   activeUsers: number;
   messagesToday: number;
@@ -10,3 +13,29 @@ export interface DashboardMetrics {
 
 /** GET /api/admin/metrics: the monitoring dashboard's four cards. */
 export type AdminMetrics = DashboardMetrics;
+
+/** The dashboard's Beta Signups card. */
+export interface BetaSignupCounts {
+  total: number;
+  pending: number;
+}
+
+/** GET /api/dashboard/metrics: the spec's four figures plus the signup card. */
+export interface DashboardMetricsResponse extends DashboardMetrics {
+  betaSignups: BetaSignupCounts;
+}
+
+export const dashboardApi = {
+  metrics: endpoint({
+    method: 'GET',
+    path: '/api/dashboard/metrics',
+    access: 'admin',
+    tag: 'dashboard',
+    summary: "Overview cards: active users, today's messages, response time and cost, signups",
+    description:
+      "Active users: a message in the last 24 hours. Today's figures count from midnight UTC. " +
+      "showTestData=true shows test users' data only (signups are never test data).",
+    query: TestDataQuery,
+    answer: answer<DashboardMetricsResponse>('The overview figures'),
+  }),
+} as const;

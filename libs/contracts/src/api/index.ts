@@ -4,8 +4,12 @@
 // from its entry: the api-gateway's routes and validation, /api/docs, the web apps' fetch
 // functions and query keys.
 import { listEndpoints } from '../http/endpoint';
+import { authApi } from './auth';
 import { conversationsApi } from './conversations';
+import { dashboardApi } from './dashboard';
+import { publicApi, waitlistApi } from './public';
 import { simulatorApi } from './simulator';
+import { testersApi } from './testers';
 import { usersApi } from './users';
 import { webhooksApi } from './webhooks';
 
@@ -24,6 +28,11 @@ export * from './testers';
 export * from './webhooks';
 
 export const api = {
+  public: publicApi,
+  waitlist: waitlistApi,
+  auth: authApi,
+  dashboard: dashboardApi,
+  testers: testersApi,
   users: usersApi,
   conversations: conversationsApi,
   simulator: simulatorApi,

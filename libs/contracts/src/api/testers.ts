@@ -1,5 +1,58 @@
 import { z } from 'zod';
+import { answer, endpoint } from '../http/endpoint';
 import type { IsoDateTime } from './common';
+
+// The gardening testers: the location test (public, also the public site's page), and the
+// message validation and input processing testers of the admin console. Their answers are what
+// libs/gardening computes, which the SMS pipeline uses too.
+
+export const MISSING_MESSAGE = 'Please enter a message.';
+export const MESSAGE_MAX_LENGTH = 1600;
+
+/** The message to test: a missing, blank or non-text message asks for one. */
+const message = z
+  .string({ error: MISSING_MESSAGE })
+  .trim()
+  .min(1, { error: MISSING_MESSAGE })
+  .max(MESSAGE_MAX_LENGTH, { error: `must be at most ${MESSAGE_MAX_LENGTH} characters` });
+
+/** POST /api/test-location (public, rate-limited) and the admin location test. */
+export const LocationTestRequest = z.object({ message }, { error: MISSING_MESSAGE });
+export type LocationTestRequest = z.output<typeof LocationTestRequest>;
+
+export type LocationType =
+  | 'zip'
+  | 'city_state'
+  | 'city'
+  | 'state'
+  | 'region'
+  | 'international'
+  | 'vague'
+  | 'refused'
+  | 'none'
+  | (string & {});
+
+/** POST /api/test-location: the spec's five fields, plus the place's details when known. */
+export interface LocationTestResult {
+  hasLocation: boolean;
+  /** The detected location as text (a ZIP, "Portland, OR", "Pacific Northwest"), or null. */
+  location: string | null;
+  /** 0 to 1. */
+  confidence: number;
+  locationType: LocationType | null;
+  refusedLocation: boolean;
+  /** The ZIP given, or a representative ZIP of the city. */
+  zipCode?: string;
+  city?: string;
+  /** Two-letter US state code. */
+  state?: string;
+  /** A named region ("Bay Area"). */
+  region?: string;
+  /** "United States" for US places, else the country named. */
+  country?: string;
+  /** USDA zone of the ZIP when the zone table knows it. */
+  hardinessZone?: string;
+}
 
 // What validateMessage answers: the spec's seven kinds, plus valid small talk, a bare location
 // reply and a text command, which the pipeline answers without a model call.
@@ -33,19 +86,38 @@ export interface ValidationResult {
   issues: ValidationIssue[];
   corrections: string[];
   timestamp: IsoDateTime;
+  /** For safety_concern: the guidance SMS (Poison Control 1-800-222-1222, 911). */
+  safetyGuidance?: string;
+  /** For safety_concern: self_harm, pet_poisoning, pesticide_misuse, ... */
+  safetyCategory?: string;
+  /** For non_english: the detected ISO 639-1 language code. */
+  language?: string;
+  /** For conversational messages: greeting, thanks, acknowledgement, goodbye or about. */
+  conversation?: string;
+  /** For out_of_region: the place named. */
+  outOfRegionPlace?: string;
 }
 
-const message = z.string().trim().min(1, { error: 'Please enter a message.' }).max(1600);
-const optionalText = z.string().trim().max(100).optional();
+const optionalText = z
+  .string({ error: 'must be text' })
+  .trim()
+  .max(100, { error: 'must be at most 100 characters' })
+  .optional();
 
 /** POST /api/validate-message */
-export const ValidateMessageRequest = z.object({
-  message,
-  userContext: z
-    .object({ zip_code: optionalText, region: optionalText, hardiness_zone: optionalText })
-    .optional()
-    .default({}),
-});
+export const ValidateMessageRequest = z.object(
+  {
+    message,
+    userContext: z
+      .object(
+        { zip_code: optionalText, region: optionalText, hardiness_zone: optionalText },
+        { error: 'must be an object' },
+      )
+      .optional()
+      .default({}),
+  },
+  { error: MISSING_MESSAGE },
+);
 export type ValidateMessageRequest = z.output<typeof ValidateMessageRequest>;
 
 export interface ValidateMessageResponse {
@@ -54,18 +126,24 @@ export interface ValidateMessageResponse {
 }
 
 /** POST /api/process-message */
-export const ProcessMessageRequest = z.object({
-  message,
-  userContext: z
-    .object({
-      region: optionalText,
-      hardiness_zone: optionalText,
-      soil_type: optionalText,
-      experience_level: optionalText,
-    })
-    .optional()
-    .default({}),
-});
+export const ProcessMessageRequest = z.object(
+  {
+    message,
+    userContext: z
+      .object(
+        {
+          region: optionalText,
+          hardiness_zone: optionalText,
+          soil_type: optionalText,
+          experience_level: optionalText,
+        },
+        { error: 'must be an object' },
+      )
+      .optional()
+      .default({}),
+  },
+  { error: MISSING_MESSAGE },
+);
 export type ProcessMessageRequest = z.output<typeof ProcessMessageRequest>;
 
 export interface ProcessingResult {
@@ -79,3 +157,33 @@ export interface ProcessingResult {
   wordCount: number;
   validation: ValidationResult;
 }
+
+export const testersApi = {
+  location: endpoint({
+    method: 'POST',
+    path: '/api/test-location',
+    access: 'public',
+    tag: 'gardening tools',
+    summary: 'Detect the location in a message (public, rate-limited per client IP)',
+    body: LocationTestRequest,
+    answer: answer<LocationTestResult>('What location the message gives, if any'),
+  }),
+  validate: endpoint({
+    method: 'POST',
+    path: '/api/validate-message',
+    access: 'admin',
+    tag: 'gardening tools',
+    summary: 'Classify a message as the SMS pipeline would (message validation tester)',
+    body: ValidateMessageRequest,
+    answer: answer<ValidateMessageResponse>('The validation and when it was made'),
+  }),
+  process: endpoint({
+    method: 'POST',
+    path: '/api/process-message',
+    access: 'admin',
+    tag: 'gardening tools',
+    summary: 'Add the sender context to a message as the SMS pipeline would (input processing tester)',
+    body: ProcessMessageRequest,
+    answer: answer<ProcessingResult>('The processed message, its length and word count, and its validation'),
+  }),
+} as const;

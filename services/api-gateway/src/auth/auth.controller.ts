@@ -1,36 +1,15 @@
-import {
-  BadRequestException,
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Post,
-  Req,
-  Res,
-  UnauthorizedException,
-} from '@nestjs/common';
-import { ApiBody, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import {
-  AdminLoginRequest,
-  type ActionResponse,
-  type AdminLoginResponse,
-  type AuthStatusResponse,
-} from '@sprout/contracts';
+import { Controller, Req, Res, UnauthorizedException } from '@nestjs/common';
+import { type EndpointInput, api } from '@sprout/contracts';
+import { Endpoint, Input } from '@sprout/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientIp } from '../common/request-info';
-import { openApiSchemaOf } from '../docs/openapi';
 import { AdminUsersService } from './admin-users.service';
 import { LoginThrottleService } from './login-throttle.service';
-import { Public } from './public.decorator';
 import { SessionService } from './session.service';
 
-export const MISSING_CREDENTIALS = 'Please provide both username and password.';
 export const INVALID_CREDENTIALS = 'Invalid credentials';
 
-const isBlank = (value: unknown): boolean => typeof value !== 'string' || value.trim() === '';
-
-@ApiTags('admin auth')
-@Controller('api/admin')
+@Controller()
 export class AuthController {
   constructor(
     private readonly adminUsers: AdminUsersService,
@@ -38,24 +17,13 @@ export class AuthController {
     private readonly throttle: LoginThrottleService,
   ) {}
 
-  @Public()
-  @Post('login')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Sign in as an admin; sets the sprout_session cookie' })
-  @ApiBody({ schema: openApiSchemaOf(AdminLoginRequest) })
+  @Endpoint(api.auth.login)
   async login(
-    @Body() body: unknown,
+    @Input() { body }: EndpointInput<typeof api.auth.login>,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<AdminLoginResponse> {
-    const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-    if (isBlank(fields.username) || isBlank(fields.password))
-      throw new BadRequestException(MISSING_CREDENTIALS);
-    const parsed = AdminLoginRequest.safeParse(fields);
-    if (!parsed.success)
-      throw new BadRequestException(parsed.error.issues[0]?.message ?? MISSING_CREDENTIALS);
-    const { username, password } = parsed.data;
-
+  ) {
+    const { username, password } = body;
     const ip = clientIp(request);
     await this.throttle.assertAllowed(username, ip);
     const admin = await this.adminUsers.verify(username, password);
@@ -65,26 +33,17 @@ export class AuthController {
     }
     await this.throttle.recordSuccess(username);
     await this.sessions.start(request, reply, admin);
-    return { success: true, user: { id: admin.id, username: admin.username } };
+    return { success: true, user: { id: admin.id, username: admin.username } } as const;
   }
 
-  @Post('logout')
-  @ApiCookieAuth('sprout_session')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'End the admin session' })
-  async logout(
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ActionResponse> {
+  @Endpoint(api.auth.logout)
+  async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     await this.sessions.end(request, reply);
     return { success: true };
   }
 
-  @Public()
-  @Get('auth-status')
-  @ApiOperation({ summary: 'Whether the request carries a live admin session' })
-  @ApiOkResponse({ description: '{ authenticated, user }' })
-  async authStatus(@Req() request: FastifyRequest): Promise<AuthStatusResponse> {
+  @Endpoint(api.auth.status)
+  async status(@Req() request: FastifyRequest) {
     const session = await this.sessions.resume(request);
     if (session === null) return { authenticated: false, user: null };
     return { authenticated: true, user: { id: session.adminUserId, username: session.username } };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { queryPrepared } from '@sprout/platform';
 import { DataSource } from 'typeorm';
-import type { DashboardMetricsResponse } from './dto';
+import type { DashboardMetricsResponse } from '@sprout/contracts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { LocationTestResult, ProcessingResult, ValidateMessageResponse } from '@sprout/contracts';
 import { CONFIG } from '@sprout/platform';
 import {
   configureZoneTable,
@@ -9,7 +10,6 @@ import {
   validateMessage,
 } from '@sprout/gardening';
 import type { ApiGatewayConfig } from '../config';
-import type { LocationTestResponse, ProcessMessageResponse, ValidateMessageResponse } from './dto';
 
 /** The testers' calls into libs/gardening, where the rules live. */
 @Injectable()
@@ -21,7 +21,7 @@ export class GardeningToolsService implements OnModuleInit {
     configureZoneTable(this.config.hardinessZonesPath);
   }
 
-  testLocation(message: string): LocationTestResponse {
+  testLocation(message: string): LocationTestResult {
     return detectLocation(message);
   }
 
@@ -30,7 +30,7 @@ export class GardeningToolsService implements OnModuleInit {
     return { validation, timestamp: validation.timestamp };
   }
 
-  process(message: string, context: ProcessingContext, now = new Date()): ProcessMessageResponse {
+  process(message: string, context: ProcessingContext, now = new Date()): ProcessingResult {
     return processMessage(message, context, now);
   }
 }

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { AdminSignupsController, SignupsController } from './signups.controller';
+import { SignupsController } from './signups.controller';
 import { SignupsService } from './signups.service';
 
 /** The public beta waitlist and its admin list and approval. */
 @Module({
-  controllers: [SignupsController, AdminSignupsController],
+  controllers: [SignupsController],
   providers: [SignupsService],
 })
 export class SignupsModule {}
