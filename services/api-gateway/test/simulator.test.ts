@@ -10,7 +10,7 @@ import type {
   SmsInboundJobResult,
   TestUserDto,
 } from '@sprout/contracts';
-import { Message } from '@sprout/domain';
+import { ConsentEvent, Conversation, Message, User, recordInbound, recordOutbound } from '@sprout/domain';
 import {
   JobQueues,
   type RunningWorkers,
@@ -52,11 +52,35 @@ const insertRealUser = async (phone: string): Promise<string> => {
   return row.id;
 };
 
+/** The user's and their conversations' counters as stored, and as their messages add them up. */
+const expectCountersAgree = async (userId: string): Promise<void> => {
+  const [row] = await gw.db.dataSource.query<{ stored: unknown; counted: unknown }[]>(
+    `SELECT
+       json_build_object('messages', u.total_messages, 'tokens', u.total_tokens, 'cost', u.total_cost,
+         'last', u.last_message_at,
+         'conversations', (SELECT json_agg(json_build_object('messages', c.message_count, 'last', c.last_message_at)
+                                           ORDER BY c.id) FROM conversations c WHERE c.user_id = u.id)) AS stored,
+       json_build_object(
+         'messages', (SELECT count(*) FROM messages m WHERE m.user_id = u.id),
+         'tokens', (SELECT coalesce(sum(token_usage), 0) FROM messages m WHERE m.user_id = u.id),
+         'cost', (SELECT coalesce(sum(cost), 0) FROM messages m WHERE m.user_id = u.id),
+         'last', (SELECT max(created_at) FROM messages m WHERE m.user_id = u.id),
+         'conversations', (SELECT json_agg(json_build_object(
+                              'messages', (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id),
+                              'last', (SELECT max(created_at) FROM messages m WHERE m.conversation_id = c.id))
+                            ORDER BY c.id) FROM conversations c WHERE c.user_id = u.id)) AS counted
+     FROM users u WHERE u.id = $1`,
+    [userId],
+  );
+  expect(row?.stored).toEqual(row?.counted);
+};
+
 type ResponderMode = 'reply' | 'fail';
 
 /**
- * A worker on sms.inbound that answers as the ai-responder's contract says: one reply row whose
- * id it returns. Its figures are fixed so the answer's tokens and cost can be checked.
+ * A worker on sms.inbound that answers as the ai-responder's contract says: nothing for an
+ * opted-out user, else one reply recorded by the message writer, whose id it returns. Its figures
+ * are fixed so the answer's tokens and cost can be checked.
  */
 const startResponder = async (mode: ResponderMode): Promise<RunningWorkers> =>
   startWorkers({
@@ -67,24 +91,27 @@ const startResponder = async (mode: ResponderMode): Promise<RunningWorkers> =>
     handlers: {
       'sms.inbound': async ({ messageId }): Promise<SmsInboundJobResult> => {
         if (mode === 'fail') throw new UnrecoverableError('the model and every fallback failed');
-        const messages = gw.db.dataSource.getRepository(Message);
-        const inbound = await messages.findOneBy({ id: messageId });
+        const inbound = await gw.db.dataSource
+          .getRepository(Message)
+          .findOne({ where: { id: messageId }, relations: { user: true } });
         if (inbound === null) return { outcome: 'missing', replyMessageId: null };
-        const reply = await messages.save(
-          messages.create({
-            userId: inbound.userId,
-            conversationId: inbound.conversationId,
-            direction: 'outbound',
-            content: `Reply to: ${inbound.content}`,
-            status: 'queued',
-            kind: 'reply',
-            isTestUser: inbound.isTestUser,
-            tokenUsage: 321,
-            cost: 0.0042,
-            modelUsed: 'gpt-4o-mini',
-            responseTimeMs: 1234,
-          }),
-        );
+        // The pipeline answers an opted-out user nothing.
+        if (inbound.user?.optedOut) return { outcome: 'opted-out', replyMessageId: null };
+        const reply = await recordOutbound(gw.db.dataSource, {
+          userId: inbound.userId,
+          conversationId: inbound.conversationId,
+          inReplyTo: inbound.id,
+          content: `Reply to: ${inbound.content}`,
+          kind: 'reply',
+          encoding: 'GSM-7',
+          segments: 1,
+          tokens: 321,
+          cost: 0.0042,
+          modelUsed: 'gpt-4o-mini',
+        });
+        if (reply === null) throw new Error('the reply was not recorded');
+        // A fixed figure, so the answer's response time can be checked.
+        await gw.db.dataSource.getRepository(Message).update({ id: reply.id }, { responseTimeMs: 1234 });
         return { outcome: 'replied', replyMessageId: reply.id };
       },
     },
@@ -163,17 +190,21 @@ describe('GET /api/simulator/test-users', () => {
     const realId = await insertRealUser('+15035550177');
     const first = await createUser('List First');
     const second = await createUser('List Second', 'gpt-4.1-mini');
-    await gw.db.dataSource.query(
-      `INSERT INTO conversations (id, user_id, is_test_user) VALUES ('5f0c6b1e-1111-4a2b-8c3d-000000000001', $1, true);
-       `,
-      [first.id],
-    );
-    await gw.db.dataSource.query(
-      `INSERT INTO messages (user_id, conversation_id, direction, content, status, is_test_user)
-       VALUES ($1, '5f0c6b1e-1111-4a2b-8c3d-000000000001', 'inbound', 'hi', 'received', true),
-              ($1, '5f0c6b1e-1111-4a2b-8c3d-000000000001', 'outbound', 'hello', 'delivered', true)`,
-      [first.id],
-    );
+    const hi = await recordInbound(gw.db.dataSource, {
+      from: { userId: first.id },
+      content: 'hi',
+      idleTimeoutMs: 60_000,
+    });
+    await recordOutbound(gw.db.dataSource, {
+      userId: first.id,
+      conversationId: hi?.conversationId ?? '',
+      inReplyTo: hi?.messageId,
+      content: 'hello',
+      kind: 'reply',
+      status: 'delivered',
+      encoding: 'GSM-7',
+      segments: 1,
+    });
 
     const res = await api('GET', '/api/simulator/test-users');
     expect(res.statusCode).toBe(200);
@@ -205,47 +236,42 @@ describe('GET /api/simulator/user/{id}/conversation', () => {
        WHERE id = $1`,
       [user.id],
     );
-    const [conversation] = await ds.query<{ id: string }[]>(
-      'INSERT INTO conversations (user_id, is_test_user) VALUES ($1, true) RETURNING id',
-      [user.id],
-    );
-    const at = (minutes: number) => new Date(Date.UTC(2025, 4, 1, 12, minutes));
-    const insert = (direction: string, content: string, when: Date, extra: Record<string, unknown> = {}) =>
-      ds.query(
-        `INSERT INTO messages (user_id, conversation_id, direction, content, status, is_test_user, created_at,
-                               media, token_usage, cost, model_used)
-         VALUES ($1, $2, $3, $4, 'received', true, $5, $6, $7, $8, $9)`,
-        [
-          user.id,
-          conversation?.id,
-          direction,
-          content,
-          when,
-          JSON.stringify(extra.media ?? []),
-          extra.tokens ?? 0,
-          extra.cost ?? 0,
-          extra.model ?? null,
-        ],
-      );
-    await insert('inbound', 'What is this leaf spot?', at(0), {
-      media: [{ url: 'https://example.com/leaf.jpg', contentType: 'image/jpeg' }],
-    });
-    await insert('outbound', 'Looks like early blight.', at(0), {
-      tokens: 300,
-      cost: 0.003,
-      model: 'gpt-4o',
-    });
-    await insert('inbound', 'How do I treat it?', at(5));
-    await insert('outbound', 'Remove the leaves.', at(6), {
-      tokens: 100,
-      cost: 0.0005,
-      model: 'gpt-4o-mini',
-    });
-    await insert('outbound', 'And water at the base.', at(7), {
-      tokens: 200,
-      cost: 0.001,
-      model: 'gpt-4o-mini',
-    });
+    const ask = async (content: string, media: { url: string; contentType: string }[] = []) => {
+      const record = await recordInbound(ds, {
+        from: { userId: user.id },
+        content,
+        media,
+        idleTimeoutMs: 60_000,
+      });
+      if (record === null) throw new Error('not recorded');
+      return record;
+    };
+    const answer = (
+      question: { messageId: string; conversationId: string },
+      content: string,
+      tokens: number,
+      cost: number,
+      model: string,
+    ) =>
+      recordOutbound(ds, {
+        userId: user.id,
+        conversationId: question.conversationId,
+        inReplyTo: question.messageId,
+        content,
+        kind: 'reply',
+        encoding: 'GSM-7',
+        segments: 1,
+        tokens,
+        cost,
+        modelUsed: model,
+      });
+    const leaf = await ask('What is this leaf spot?', [
+      { url: 'https://example.com/leaf.jpg', contentType: 'image/jpeg' },
+    ]);
+    await answer(leaf, 'Looks like early blight.', 300, 0.003, 'gpt-4o');
+    const treat = await ask('How do I treat it?');
+    await answer(treat, 'Remove the leaves.', 100, 0.0005, 'gpt-4o-mini');
+    await answer(treat, 'And water at the base.', 200, 0.001, 'gpt-4o-mini');
 
     const res = await api('GET', `/api/simulator/user/${user.id}/conversation`);
     expect(res.statusCode).toBe(200);
@@ -260,7 +286,7 @@ describe('GET /api/simulator/user/{id}/conversation', () => {
     ]);
     expect(body.messages[0]).toMatchObject({
       imageUrl: 'https://example.com/leaf.jpg',
-      createdAt: at(0).toISOString(),
+      createdAt: leaf.createdAt.toISOString(),
       tokenUsage: 0,
       cost: 0,
     });
@@ -407,12 +433,144 @@ describe('POST /api/simulator/message', () => {
          WHERE c.id = $1`,
         [inbound.conversationId],
       );
-      expect(counts).toEqual({ message_count: 1, total_messages: 1 });
+      // The question and its reply, each counted once.
+      expect(counts).toEqual({ message_count: 2, total_messages: 2 });
+      await expectCountersAgree(user.id);
 
       const conversation: SimulatorConversationResponse = (
         await api('GET', `/api/simulator/user/${user.id}/conversation`)
       ).json();
       expect(conversation.messages.map((m) => m.direction)).toEqual(['inbound', 'outbound']);
+    });
+
+    it("handles a test user's STOP, HELP and START as an SMS's, and sends nothing", async () => {
+      const user = await createUser('Consent Cora');
+      const ds = gw.db.dataSource;
+      const queues = app.get(JobQueues);
+      const send = async (messageContent: string): Promise<SimulatorMessageResponse> => {
+        const res = await api('POST', '/api/simulator/message', { userId: user.id, messageContent });
+        expect(res.statusCode).toBe(200);
+        return res.json();
+      };
+      const optedOut = async () => (await ds.getRepository(User).findOneByOrFail({ id: user.id })).optedOut;
+
+      const stop = await send('Stop!');
+      expect(stop).toMatchObject({ tokensUsed: 0, cost: 0, reply: { direction: 'outbound' } });
+      expect(stop.reply?.content).toMatch(/^Sprout: You're unsubscribed/);
+      expect(await optedOut()).toBe(true);
+      const stopInbound = await ds
+        .getRepository(Message)
+        .findOneByOrFail({ userId: user.id, direction: 'inbound', content: 'Stop!' });
+      expect(stopInbound.kind).toBe('consent');
+      const confirmation = await ds.getRepository(Message).findOneByOrFail({ id: stop.reply?.id ?? '' });
+      expect(confirmation).toMatchObject({ kind: 'consent', status: 'queued', isTestUser: true });
+      expect(confirmation.createdAt.getTime()).toBeGreaterThan(stopInbound.createdAt.getTime());
+      expect(await ds.getRepository(ConsentEvent).findBy({ userId: user.id })).toEqual([
+        expect.objectContaining({
+          type: 'opt_out',
+          keyword: 'STOP',
+          source: 'sms',
+          messageId: stopInbound.id,
+          replyMessageId: confirmation.id,
+        }),
+      ]);
+      // The keyword never reaches the pipeline; its confirmation goes to sms.outbound, where a
+      // test user's message is marked delivered without being sent.
+      expect(await queues.queue('sms.inbound').getJob(`inbound-${stopInbound.id}`)).toBeUndefined();
+      expect(await queues.queue('sms.outbound').getJob(`outbound-${confirmation.id}`)).toBeDefined();
+
+      // Opted out: a question is stored and handed to the pipeline, which answers nothing.
+      const ignored = await send('When do I plant garlic?');
+      expect(ignored.reply).toBeNull();
+
+      const help = await send('HELP');
+      expect(help.reply?.content).toMatch(/^Sprout: gardening advice by text/);
+      expect(help.reply?.content).toContain('Reply STOP to opt out');
+      expect(await optedOut()).toBe(true);
+
+      const start = await send('start');
+      expect(start.reply?.content).toMatch(/^Sprout: You're subscribed/);
+      expect(await optedOut()).toBe(false);
+      const answered = await send('When do I plant garlic?');
+      expect(answered.reply?.content).toBe('Reply to: When do I plant garlic?');
+
+      const events = await ds
+        .getRepository(ConsentEvent)
+        .find({ where: { userId: user.id }, order: { createdAt: 'ASC' } });
+      expect(events.map((e) => [e.type, e.keyword])).toEqual([
+        ['opt_out', 'STOP'],
+        ['help', 'HELP'],
+        ['opt_in', 'START'],
+      ]);
+      const conversation: SimulatorConversationResponse = (
+        await api('GET', `/api/simulator/user/${user.id}/conversation`)
+      ).json();
+      expect(conversation.messages.map((m) => m.content.slice(0, 20))).toEqual([
+        'Stop!',
+        "Sprout: You're unsub",
+        'When do I plant garl',
+        'HELP',
+        'Sprout: gardening ad',
+        'start',
+        "Sprout: You're subsc",
+        'When do I plant garl',
+        'Reply to: When do I ',
+      ]);
+      expect(conversation.user.totalMessages).toBe(9);
+      await expectCountersAgree(user.id);
+    });
+
+    it('opens a new conversation after CONVERSATION_IDLE_TIMEOUT_MS', async () => {
+      const previous = process.env.CONVERSATION_IDLE_TIMEOUT_MS;
+      process.env.CONVERSATION_IDLE_TIMEOUT_MS = String(10 * 60_000);
+      let tenMinutes: NestFastifyApplication;
+      try {
+        tenMinutes = await gw.startAnother();
+      } finally {
+        if (previous === undefined) delete process.env.CONVERSATION_IDLE_TIMEOUT_MS;
+        else process.env.CONVERSATION_IDLE_TIMEOUT_MS = previous;
+      }
+      const cookieThere = await login(tenMinutes);
+      const user = await createUser('Idle Ida');
+      const send = async (messageContent: string) => {
+        const res = await tenMinutes.inject({
+          method: 'POST',
+          url: '/api/simulator/message',
+          headers: { cookie: cookieThere },
+          payload: { userId: user.id, messageContent },
+        });
+        expect(res.statusCode).toBe(200);
+      };
+      /** Moves the user's messages and conversations back in time, as if sent `minutes` earlier. */
+      const age = async (minutes: number) => {
+        const by = `${minutes} minutes`;
+        const ds = gw.db.dataSource;
+        await ds.query(`UPDATE messages SET created_at = created_at - $2::interval WHERE user_id = $1`, [
+          user.id,
+          by,
+        ]);
+        await ds.query(
+          `UPDATE conversations SET started_at = started_at - $2::interval,
+                  last_message_at = last_message_at - $2::interval WHERE user_id = $1`,
+          [user.id, by],
+        );
+        await ds.query(`UPDATE users SET last_message_at = last_message_at - $2::interval WHERE id = $1`, [
+          user.id,
+          by,
+        ]);
+      };
+
+      await send('How do I start seeds indoors?');
+      await age(9);
+      await send('And how warm should they be?');
+      // Twenty minutes: past the configured timeout, well within the 6 h default.
+      await age(20);
+      await send('Are my seedlings leggy?');
+      const conversations = await gw.db.dataSource
+        .getRepository(Conversation)
+        .find({ where: { userId: user.id }, order: { startedAt: 'ASC' } });
+      expect(conversations.map((c) => c.messageCount)).toEqual([4, 2]);
+      await expectCountersAgree(user.id);
     });
 
     it('gives an image-only message the image question and a JPEG attachment', async () => {
@@ -461,7 +619,10 @@ describe('POST /api/simulator/message', () => {
     const responder = await startResponder('fail');
     try {
       const user = await createUser('Failing Fay');
-      const res = await api('POST', '/api/simulator/message', { userId: user.id, messageContent: 'Help?' });
+      const res = await api('POST', '/api/simulator/message', {
+        userId: user.id,
+        messageContent: 'Why are my beans yellow?',
+      });
       expect(res.statusCode).toBe(502);
       expect(res.json().message).toMatch(/^Sprout could not write a reply/);
       expect(

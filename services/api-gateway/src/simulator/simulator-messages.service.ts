@@ -11,9 +11,11 @@ import type {
   SimulatorMessageResponse,
   SmsInboundJobResult,
 } from '@sprout/contracts';
-import { Conversation, Message, type MessageMedia, User, touchConversation } from '@sprout/domain';
-import { JobQueues, JobTimeoutError } from '@sprout/platform';
+import { type InboundRecord, type MessageMedia, recordInbound } from '@sprout/domain';
+import { CONFIG, JobQueues, JobTimeoutError } from '@sprout/platform';
+import { answerComplianceKeyword } from '@sprout/sms';
 import { DataSource } from 'typeorm';
+import type { ApiGatewayConfig } from '../config';
 import { SIMULATOR_CONFIG, type SimulatorConfig } from './simulator.config';
 import {
   SIMULATOR_MESSAGE_COLUMNS,
@@ -34,8 +36,11 @@ export const REPLY_FAILED =
   'check System Health and try again.';
 
 /**
- * Sends a test user's message through the real SMS pipeline: stored like an inbound SMS, answered
- * by the ai-responder from the sms.inbound queue (job id from the message id), then read back.
+ * Sends a test user's message through the real SMS pipeline: recorded by the same message writer
+ * and consent rules as an inbound SMS (a STOP, START or HELP is applied and confirmed here, as
+ * sms-gateway does), otherwise answered by the ai-responder from the sms.inbound queue (job id
+ * from the message id), then read back. Replies go to sms.outbound like any other, where a test
+ * user's message is marked delivered and never sent.
  */
 @Injectable()
 export class SimulatorMessagesService {
@@ -45,6 +50,7 @@ export class SimulatorMessagesService {
     private readonly dataSource: DataSource,
     private readonly queues: JobQueues,
     @Inject(SIMULATOR_CONFIG) private readonly config: SimulatorConfig,
+    @Inject(CONFIG) private readonly appConfig: ApiGatewayConfig,
   ) {}
 
   async send(request: SimulatorMessageRequest): Promise<SimulatorMessageResponse> {
@@ -55,13 +61,22 @@ export class SimulatorMessagesService {
         ? []
         : [{ url: imageUrl, contentType: request.contentType?.trim() || DEFAULT_IMAGE_CONTENT_TYPE }];
 
-    const inbound = await this.storeInbound(request.userId, content, media);
+    const inbound = await recordInbound(this.dataSource, {
+      from: { userId: request.userId, testUserOnly: true },
+      content,
+      media,
+      consent: answerComplianceKeyword(content, this.appConfig.contactEmail),
+      idleTimeoutMs: this.config.conversationIdleTimeoutMs,
+    });
+    if (inbound === null) throw new NotFoundException(TEST_USER_NOT_FOUND);
+    if (inbound.consent !== null) return this.confirm(inbound, inbound.consent.replyMessageId);
+
     const waitStarted = Date.now();
     let result: SmsInboundJobResult;
     try {
       result = await this.queues.enqueueAndWait(
         'sms.inbound',
-        { messageId: inbound.id },
+        { messageId: inbound.messageId },
         this.config.replyTimeoutMs,
       );
     } catch (error) {
@@ -69,13 +84,32 @@ export class SimulatorMessagesService {
       if (error instanceof JobTimeoutError) {
         throw new GatewayTimeoutException(replyTimeoutMessage(this.config.replyTimeoutMs));
       }
-      this.logger.error(error, `The reply to simulator message ${inbound.id} failed`);
+      this.logger.error(error, `The reply to simulator message ${inbound.messageId} failed`);
       throw new BadGatewayException(REPLY_FAILED);
     }
 
     const reply = result.replyMessageId === null ? null : await this.readReply(result.replyMessageId);
     if (reply === null)
       return { responseTime: Date.now() - waitStarted, tokensUsed: 0, cost: 0, reply: null };
+    return this.answerWith(inbound, reply);
+  }
+
+  /** A compliance keyword's confirmation, recorded with it: queued for sms.outbound as for an SMS. */
+  private async confirm(
+    inbound: InboundRecord,
+    confirmationId: string | null,
+  ): Promise<SimulatorMessageResponse> {
+    if (confirmationId === null) throw new Error(`Keyword ${inbound.messageId} has no confirmation`);
+    await this.queues.enqueue('sms.outbound', { messageId: confirmationId });
+    const reply = await this.readReply(confirmationId);
+    if (reply === null) throw new Error(`Confirmation ${confirmationId} is missing`);
+    return this.answerWith(inbound, reply);
+  }
+
+  private answerWith(
+    inbound: InboundRecord,
+    reply: { row: SimulatorMessageRow; responseTimeMs: number | null },
+  ): SimulatorMessageResponse {
     return {
       responseTime:
         reply.responseTimeMs ?? Math.max(0, reply.row.created_at.getTime() - inbound.createdAt.getTime()),
@@ -83,45 +117,6 @@ export class SimulatorMessagesService {
       cost: Number(reply.row.cost),
       reply: toSimulatorMessage(reply.row),
     };
-  }
-
-  /**
-   * Stores the message as sms-gateway stores an inbound SMS: in the test user's current
-   * conversation, counted on the conversation and the user, status received.
-   */
-  private async storeInbound(
-    userId: string,
-    content: string,
-    media: MessageMedia[],
-  ): Promise<{ id: string; createdAt: Date }> {
-    return this.dataSource.transaction(async (manager) => {
-      const user = await manager.findOne(User, { where: { id: userId, isTestUser: true } });
-      if (user === null) throw new NotFoundException(TEST_USER_NOT_FOUND);
-      const now = new Date();
-      const conversation = await touchConversation(manager, user, now);
-      const inserted = await manager
-        .createQueryBuilder()
-        .insert()
-        .into(Message)
-        .values({
-          userId: user.id,
-          conversationId: conversation.id,
-          direction: 'inbound',
-          content,
-          status: 'received',
-          media,
-          imageContentType: media[0]?.contentType ?? null,
-          isTestUser: true,
-        })
-        .returning('id, created_at')
-        .execute();
-      const row = (inserted.raw as { id: string; created_at: Date }[])[0];
-      if (row === undefined) throw new Error('The inbound message was not stored');
-      await manager.increment(Conversation, { id: conversation.id }, 'messageCount', 1);
-      await manager.update(User, { id: user.id }, { lastMessageAt: now, isActive: true });
-      await manager.increment(User, { id: user.id }, 'totalMessages', 1);
-      return { id: row.id, createdAt: row.created_at };
-    });
   }
 
   private async readReply(

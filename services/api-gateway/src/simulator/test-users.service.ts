@@ -35,7 +35,7 @@ interface TestUserRow {
   test_user_model: string | null;
   is_active: boolean;
   created_at: Date;
-  total_messages: string;
+  total_messages: number;
 }
 
 interface ProfileRow {
@@ -67,8 +67,9 @@ interface ModelUsageRow {
   total_cost: string;
 }
 
+// total_messages is the user's counter, kept by the message writer with every message recorded.
 const TEST_USER_COLUMNS = `u.id, u.phone_number, u.test_user_name, u.test_user_model, u.is_active, u.created_at,
-  (SELECT count(*) FROM messages m WHERE m.user_id = u.id) AS total_messages`;
+  u.total_messages`;
 
 /** A test user made outside the simulator may have no name: it is then named by its number. */
 const nameOf = (row: Pick<TestUserRow, 'test_user_name' | 'phone_number'>): string =>
@@ -193,7 +194,8 @@ export class TestUsersService {
   }
 
   private async messages(userId: string): Promise<SimulatorMessage[]> {
-    // An inbound message and its reply can share a timestamp: the question comes first.
+    // A reply is recorded strictly after the message it answers; rows written before that rule
+    // may share a timestamp, and then the question still comes first.
     const rows: MessageRow[] = await this.dataSource.query(
       `SELECT * FROM (
          SELECT ${SIMULATOR_MESSAGE_COLUMNS} FROM messages WHERE user_id = $1
