@@ -44,3 +44,17 @@ export {
   type UserChanges,
 } from './messages/message-writer';
 export { getSetting, setSetting, SPENDING_LIMIT_SETTING, DEFAULT_SPENDING_LIMIT } from './queries/settings';
+export { MODEL_CATALOG_CHANNEL } from './queries/models';
+export {
+  isTimeZone,
+  readSpendingLimit,
+  readSpendSnapshot,
+  releaseSpend,
+  reserveSpend,
+  spendDay,
+  spentSince,
+  type ReserveOutcome,
+  type SpendDay,
+  type SpendReservation,
+  type SpendSnapshot,
+} from './queries/spending';

@@ -50,6 +50,29 @@ export function costOf(price: ModelPrice, promptTokens: number, completionTokens
   );
 }
 
+/**
+ * Our tokenizer (o200k) counts prompts exactly for current models; older encodings and the
+ * provider's own framing can count a little more, so reservations add this much.
+ */
+const PROMPT_TOKEN_MARGIN = 0.1;
+const PROMPT_TOKEN_ALLOWANCE = 32;
+
+/**
+ * The most a call can cost before it is made: its counted prompt (with a margin) and the whole
+ * completion allowance, rounded up to a micro-dollar. 0 when the model has no known price.
+ */
+export function worstCaseCost(
+  price: ModelPrice | undefined,
+  promptTokens: number,
+  maxCompletionTokens: number,
+): number {
+  if (price === undefined) return 0;
+  const prompt = Math.ceil(promptTokens * (1 + PROMPT_TOKEN_MARGIN)) + PROMPT_TOKEN_ALLOWANCE;
+  const dollars =
+    (prompt * price.inputPricePerMillion + maxCompletionTokens * price.outputPricePerMillion) / 1_000_000;
+  return Math.ceil(dollars * 1_000_000 - 1e-6) / 1_000_000;
+}
+
 /** The cost of a model call: 0 for offline answers, else priced (0 when the model has no known price). */
 export function costOfResult(
   result: Pick<ChatResult, 'provider' | 'promptTokens' | 'completionTokens'>,
@@ -69,18 +92,41 @@ export interface ModelCostSummary {
   inputCost: number;
   /** USD per million output tokens. */
   outputCost: number;
-  /** USD per million tokens: the plain mean of inputCost and outputCost (an equal input/output mix). */
+  /** USD per million tokens: the plain mean of inputCost and outputCost (an even input/output mix). */
   avgCost: number;
 }
 
-/** Spec 001 "model change preview". */
+/** Tokens of a set of replies, to price a model change on (input and output priced separately). */
+export interface TokenMix {
+  /** How many replies the tokens are from. */
+  replies: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export type CostChangeBasis =
+  | {
+      kind: 'usage';
+      replies: number;
+      inputTokens: number;
+      outputTokens: number;
+      fromCost: number;
+      toCost: number;
+    }
+  | { kind: 'average' };
+
+/** Spec 001 "model change preview", with what its figures are projected on. */
 export interface ModelChangePreview {
   fromModel: ModelCostSummary;
   toModel: ModelCostSummary;
-  /** (to.avgCost - from.avgCost) / from.avgCost * 100, 2 decimals; 0 when both are free, 100 from free to paid. */
+  /** Change of the projected cost in percent, 2 decimals; 0 when both are free, 100 from free to paid. */
   percentageChange: number;
-  /** to.avgCost - from.avgCost, USD per million tokens (negative: the new model is cheaper). */
+  /**
+   * USD, negative when the new model is cheaper: on a token mix, what those tokens would cost more
+   * or less; without one, the difference of the average prices per million tokens.
+   */
   costDifference: number;
+  basis: CostChangeBasis;
 }
 
 function summarize(model: PricedModel): ModelCostSummary {
@@ -92,12 +138,51 @@ function summarize(model: PricedModel): ModelCostSummary {
   };
 }
 
-export function previewCostChange(from: PricedModel, to: PricedModel): ModelChangePreview {
+function percentChange(from: number, to: number): number {
+  if (from === 0) return to === 0 ? 0 : 100;
+  return round(((to - from) / from) * 100, 2);
+}
+
+/**
+ * What moving from one model to another would cost. With a token mix that has tokens (the real
+ * replies of a period), both models price those input and output tokens; without one, the
+ * average prices per million tokens are compared.
+ */
+export function previewCostChange(from: PricedModel, to: PricedModel, mix?: TokenMix): ModelChangePreview {
   const fromModel = summarize(from);
   const toModel = summarize(to);
-  const difference = toModel.avgCost - fromModel.avgCost;
-  let percentageChange: number;
-  if (fromModel.avgCost === 0) percentageChange = toModel.avgCost === 0 ? 0 : 100;
-  else percentageChange = round((difference / fromModel.avgCost) * 100, 2);
-  return { fromModel, toModel, percentageChange, costDifference: round(difference, 6) };
+  if (mix !== undefined && mix.inputTokens + mix.outputTokens > 0) {
+    // Unrounded: a month of small replies can cost less than the 6-decimal rounding of costOf.
+    const priceMix = (price: ModelPrice) =>
+      (mix.inputTokens * price.inputPricePerMillion + mix.outputTokens * price.outputPricePerMillion) /
+      1_000_000;
+    const fromCost = priceMix(from);
+    const toCost = priceMix(to);
+    return {
+      fromModel,
+      toModel,
+      percentageChange: percentChange(fromCost, toCost),
+      costDifference: round(toCost - fromCost, 6),
+      basis: {
+        kind: 'usage',
+        replies: mix.replies,
+        inputTokens: mix.inputTokens,
+        outputTokens: mix.outputTokens,
+        fromCost: round(fromCost, 6),
+        toCost: round(toCost, 6),
+      },
+    };
+  }
+  return {
+    fromModel,
+    toModel,
+    percentageChange: percentChange(fromModel.avgCost, toModel.avgCost),
+    costDifference: round(toModel.avgCost - fromModel.avgCost, 6),
+    basis: { kind: 'average' },
+  };
+}
+
+/** The model names of the price table, sorted (the offline stand-in for the provider's list). */
+export function pricedModelNames(): string[] {
+  return Object.keys(DEFAULT_MODEL_PRICES).sort();
 }

@@ -68,7 +68,36 @@ describe('previewCostChange', () => {
       toModel: { name: 'gpt-4o', inputCost: 2.5, outputCost: 10, avgCost: 6.25 },
       percentageChange: 1566.67,
       costDifference: 5.875,
+      basis: { kind: 'average' },
     });
+  });
+
+  it('prices a real token mix, input and output separately', () => {
+    // 100 replies: 400k prompt tokens, 50k completion tokens (prompts dominate SMS replies).
+    const mix = { replies: 100, inputTokens: 400_000, outputTokens: 50_000 };
+    const preview = previewCostChange(
+      { name: 'gpt-4o-mini', inputPricePerMillion: 0.15, outputPricePerMillion: 0.6 },
+      { name: 'gpt-4.1-mini', inputPricePerMillion: 0.4, outputPricePerMillion: 1.6 },
+      mix,
+    );
+    // from: 0.4 * 0.15 + 0.05 * 0.6 = 0.09; to: 0.4 * 0.4 + 0.05 * 1.6 = 0.24.
+    expect(preview.basis).toEqual({ kind: 'usage', ...mix, fromCost: 0.09, toCost: 0.24 });
+    expect(preview.costDifference).toBe(0.15);
+    expect(preview.percentageChange).toBe(166.67);
+    // Where the average prices see no change, the mix does: these replies are mostly prompt.
+    const inputHeavy = { name: 'a', inputPricePerMillion: 1, outputPricePerMillion: 0 };
+    const outputHeavy = { name: 'b', inputPricePerMillion: 0, outputPricePerMillion: 1 };
+    expect(previewCostChange(inputHeavy, outputHeavy).percentageChange).toBe(0);
+    expect(previewCostChange(inputHeavy, outputHeavy, mix).percentageChange).toBe(-87.5);
+  });
+
+  it('falls back to the average prices when the mix has no tokens', () => {
+    const preview = previewCostChange(
+      { name: 'a', inputPricePerMillion: 1, outputPricePerMillion: 3 },
+      { name: 'b', inputPricePerMillion: 2, outputPricePerMillion: 2 },
+      { replies: 0, inputTokens: 0, outputTokens: 0 },
+    );
+    expect(preview).toMatchObject({ percentageChange: 0, costDifference: 0, basis: { kind: 'average' } });
   });
 
   it('reports a decrease as a negative change', () => {

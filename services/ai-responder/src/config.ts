@@ -8,6 +8,7 @@ import {
   integerSchema,
   openAiConfigFields,
   portField,
+  spendTimeZoneField,
   stringSchema,
 } from '@sprout/platform';
 import { z } from 'zod';
@@ -37,6 +38,8 @@ export const aiResponderConfig = defineConfig({
   summaryDelayMs: field('SUMMARY_DELAY_MS', optionalMs(0, WEEK_MS)),
   /** Deadline of one model call; past it the chain moves to the next tier. */
   llmTimeoutMs: field('LLM_TIMEOUT_MS', integerSchema(15_000, 100, 300_000)),
+  /** The day the daily spending limit counts (IANA time zone). */
+  spendTimeZone: spendTimeZoneField,
   /** The primary model when an OpenAI key is set but no ai_models row is live. */
   llmDefaultModel: field('LLM_DEFAULT_MODEL', stringSchema('gpt-4o-mini')),
   /** Prompt tokens the earlier messages of a conversation may take (tokenizer-measured). */

@@ -6,6 +6,7 @@ import { AdminUserRecencyIndex1795500000000 } from './1795500000000-AdminUserRec
 import { ConversationSearchText1795600000000 } from './1795600000000-ConversationSearchText';
 import { UserPhonePrefixCovering1795700000000 } from './1795700000000-UserPhonePrefixCovering';
 import { DashboardCoveringIndexes1795800000000 } from './1795800000000-DashboardCoveringIndexes';
+import { SpendLedger1795900000000 } from './1795900000000-SpendLedger';
 
 export {
   InitialSchema1763500000000,
@@ -15,6 +16,7 @@ export {
   ConversationSearchText1795600000000,
   UserPhonePrefixCovering1795700000000,
   DashboardCoveringIndexes1795800000000,
+  SpendLedger1795900000000,
 };
 
 // Append new migrations here, in order. The test harness hashes these class names to name its template database.
@@ -26,4 +28,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   ConversationSearchText1795600000000,
   UserPhonePrefixCovering1795700000000,
   DashboardCoveringIndexes1795800000000,
+  SpendLedger1795900000000,
 ];

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS } from '@sprout/domain';
+import { DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS, isTimeZone } from '@sprout/domain';
 import { z } from 'zod';
 import { field } from './config';
 
@@ -217,3 +217,12 @@ export const gardeningConfigFields = {
   /** A USDA ZIP-code zone CSV that replaces the table shipped in libs/gardening; unset: the shipped one. */
   hardinessZonesPath: field('HARDINESS_ZONES_PATH', optionalStringSchema()),
 };
+
+/** The day the daily spending limit counts: midnight to midnight in this IANA time zone. */
+export const spendTimeZoneField = field(
+  'SPEND_TIME_ZONE',
+  z
+    .string()
+    .default('UTC')
+    .refine(isTimeZone, { error: 'must be an IANA time zone such as UTC or America/Los_Angeles' }),
+);

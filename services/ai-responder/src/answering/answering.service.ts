@@ -9,10 +9,12 @@ import {
   OFFLINE_MODEL_NAME,
   OfflineChatModel,
   costOfResult,
+  countChatTokens,
+  worstCaseCost,
 } from '@sprout/llm';
 import { CONFIG } from '@sprout/platform';
 import { type AiResponderConfig } from '../config';
-import { SpendingService } from '../spending/spending.service';
+import { type SpendReservation, SpendingService } from '../spending/spending.service';
 import { type ConversationHistory } from './conversation-history.service';
 import { type CatalogModel, ModelCatalogService } from './model-catalog.service';
 import { type GardenerContext, buildSystemPrompt, buildUserTurn } from './system-prompt';
@@ -97,16 +99,17 @@ export class AnsweringService {
   ) {}
 
   async answer(request: AnswerRequest): Promise<Answer> {
-    const budget = await this.spending.state();
-    if (budget.reached) {
-      this.logger.warn(
-        `Daily spending limit reached ($${budget.spentToday.toFixed(2)} of $${budget.limit.toFixed(2)}): answering from templates`,
-      );
-    } else {
-      for (const attempt of await this.attempts(request)) {
-        const answer = await this.tryModel(attempt, request);
-        if (answer !== null) return answer;
-      }
+    for (const attempt of await this.attempts(request)) {
+      const messages = this.messagesFor(attempt, request);
+      // The call's worst case is held against the daily limit until its real cost is written.
+      const worstCase =
+        attempt.chat.provider === 'offline'
+          ? 0
+          : worstCaseCost(attempt.model.price, countChatTokens(messages), attempt.model.maxTokens);
+      const reservation = await this.spending.reserve(worstCase);
+      if (reservation === null) break;
+      const answer = await this.tryModel(attempt, messages, request, reservation);
+      if (answer !== null) return answer;
     }
     return this.templateOrMinimal(request);
   }
@@ -147,13 +150,18 @@ export class AnsweringService {
     return [{ role: 'system', content: system }, ...request.history.turns, { role: 'user', content: turn }];
   }
 
-  private async tryModel(attempt: Attempt, request: AnswerRequest): Promise<Answer | null> {
+  private async tryModel(
+    attempt: Attempt,
+    messages: ChatMessage[],
+    request: AnswerRequest,
+    reservation: SpendReservation,
+  ): Promise<Answer | null> {
     const started = Date.now();
     let result: ChatResult;
     try {
       result = await attempt.chat.complete({
         model: attempt.model.name,
-        messages: this.messagesFor(attempt, request),
+        messages,
         ...(attempt.model.maxTokens > 0 ? { maxTokens: attempt.model.maxTokens } : {}),
         temperature: 0.4,
         timeoutMs: this.config.llmTimeoutMs,
@@ -163,7 +171,7 @@ export class AnsweringService {
         error instanceof LlmError
           ? error
           : new LlmError({ message: error instanceof Error ? error.message : String(error), kind: 'server' });
-      await this.spending.record({
+      await this.spending.settle(reservation, {
         ...this.ownerOf(request),
         purpose: 'reply',
         tier: attempt.tier,
@@ -180,7 +188,7 @@ export class AnsweringService {
       return null;
     }
     const cost = costOfResult(result, attempt.model.price);
-    const callId = await this.spending.record({
+    const callId = await this.spending.settle(reservation, {
       ...this.ownerOf(request),
       purpose: 'reply',
       tier: attempt.tier,
