@@ -75,9 +75,7 @@ const isFinalAttempt = (job: Job, error: unknown): boolean =>
  * Worker recognises them (by name, or the rate-limit message): the job waits for its children,
  * is delayed, or goes back to wait. Not a failed attempt: attempts are not used up.
  */
-export const parkedOutcomeOf = (
-  error: unknown,
-): 'waiting-children' | 'delayed' | 'rate-limited' | undefined => {
+const parkedOutcomeOf = (error: unknown): 'waiting-children' | 'delayed' | 'rate-limited' | undefined => {
   if (!(error instanceof Error)) return undefined;
   if (error.name === 'WaitingChildrenError') return 'waiting-children';
   if (error.name === 'DelayedError' || error.name === 'WaitingError') return 'delayed';
