@@ -75,7 +75,7 @@ export class WebService implements OnModuleInit {
       decorateReply: false,
       index: false,
       cacheControl: false,
-      setHeaders: (response) => void response.setHeader('cache-control', IMMUTABLE),
+      setHeaders: (reply) => void reply.header('cache-control', IMMUTABLE),
     });
   }
 
