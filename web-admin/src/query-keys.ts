@@ -5,9 +5,12 @@ import type { UserListQuery, UserStatsQuery } from './api/users';
 // Every query of the admin console, in one place, derived from the endpoint table: the first
 // element is the path (spec 000 §7), the second the query the answer depends on.
 export const QueryKeys = {
-  authStatus: ['/api/admin/auth-status'] as const,
-  dashboardMetrics: (showTestData: boolean) => ['/api/dashboard/metrics', { showTestData }] as const,
-  betaSignups: ['/api/admin/beta-signups'] as const,
+  authStatus: endpointKey(api.auth.status),
+  dashboardMetrics: (showTestData: boolean) =>
+    endpointKey(api.dashboard.metrics, { query: { showTestData } }),
+  /** The dashboard metrics in either Test Data Mode, for invalidation. */
+  allDashboardMetrics: [endpointPath(api.dashboard.metrics)] as const,
+  betaSignups: endpointKey(api.waitlist.list),
   userStats: (query: UserStatsQuery) => endpointKey(api.users.stats, { query }),
   users: (query: UserListQuery) => endpointKey(api.users.list, { query }),
   userDetail: (id: string) => endpointKey(api.users.detail, { params: { id } }),

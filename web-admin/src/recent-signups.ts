@@ -1,4 +1,4 @@
-import type { BetaSignupDto } from './api/types';
+import type { BetaSignupDto } from '@sprout/contracts';
 import { RECENT_SIGNUPS_SHOWN } from './texts';
 
 /** The newest signups first, at most RECENT_SIGNUPS_SHOWN of them. */

@@ -1,4 +1,7 @@
-// Every query of the public site; the first element is the URL (spec 000 §7).
+import { api, endpointKey } from '@sprout/contracts';
+
+// Every query of the public site, derived from the endpoint table; the first element is the URL
+// (spec 000 §7).
 export const queryKeys = {
-  publicConfig: ['/api/public-config'] as const,
+  publicConfig: endpointKey(api.public.config),
 };

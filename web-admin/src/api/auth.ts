@@ -1,20 +1,22 @@
-import { apiJson, ApiError, fetchJson } from '@sprout/ui';
-import type { AdminLoginRequest, AdminLoginResponse, AuthStatusResponse } from './types';
+import { type AuthStatusResponse, type EndpointRequest, api } from '@sprout/contracts';
+import { ApiError, callEndpoint } from '@sprout/ui';
+
+type LoginRequest = EndpointRequest<typeof api.auth.login>['body'];
 
 /** The session's admin, or `authenticated: false` (a 401 answer means the same). */
 export async function getAuthStatus(): Promise<AuthStatusResponse> {
   try {
-    return await fetchJson<AuthStatusResponse>('/api/admin/auth-status');
+    return await callEndpoint(api.auth.status, {});
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return { authenticated: false, user: null };
     throw error;
   }
 }
 
-export function login(body: AdminLoginRequest): Promise<AdminLoginResponse> {
-  return apiJson<AdminLoginResponse>('POST', '/api/admin/login', body);
+export function login(body: LoginRequest) {
+  return callEndpoint(api.auth.login, { body });
 }
 
 export async function logout(): Promise<void> {
-  await apiJson<unknown>('POST', '/api/admin/logout');
+  await callEndpoint(api.auth.logout, {});
 }

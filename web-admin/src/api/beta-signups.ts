@@ -1,14 +1,11 @@
-import { apiJson, fetchJson } from '@sprout/ui';
-import type { BetaSignupApproveResponse, BetaSignupDto } from './types';
+import { api } from '@sprout/contracts';
+import { callEndpoint } from '@sprout/ui';
 
 /** Beta signups, newest first. */
-export function getBetaSignups(): Promise<BetaSignupDto[]> {
-  return fetchJson<BetaSignupDto[]>('/api/admin/beta-signups');
+export function getBetaSignups() {
+  return callEndpoint(api.waitlist.list, {});
 }
 
-export function approveBetaSignup(id: BetaSignupDto['id']): Promise<BetaSignupApproveResponse> {
-  return apiJson<BetaSignupApproveResponse>(
-    'POST',
-    `/api/admin/beta-signups/${encodeURIComponent(id)}/approve`,
-  );
+export function approveBetaSignup(id: string) {
+  return callEndpoint(api.waitlist.approve, { params: { id } });
 }

@@ -1,9 +1,11 @@
-import { fetchJson, withQuery } from '@sprout/ui';
-import type { DashboardMetricsResponse } from './types';
+import { api } from '@sprout/contracts';
+import { callEndpoint } from '@sprout/ui';
 
-export function getDashboardMetrics(showTestData: boolean): Promise<DashboardMetricsResponse> {
-  return fetchJson<DashboardMetricsResponse>(
-    withQuery('/api/dashboard/metrics', { showTestData: showTestData ? true : undefined }),
-    'Failed to fetch dashboard metrics',
+export function getDashboardMetrics(showTestData: boolean) {
+  return callEndpoint(
+    api.dashboard.metrics,
+    // The spec sends showTestData only when it is on (absent means real users' data).
+    { query: { showTestData: showTestData || undefined } },
+    { failureMessage: 'Failed to fetch dashboard metrics' },
   );
 }

@@ -1,10 +1,5 @@
-import { ApiError, apiJson } from '@sprout/ui';
-import type {
-  ProcessingResult,
-  ProcessMessageRequest,
-  ValidateMessageRequest,
-  ValidateMessageResponse,
-} from '@sprout/contracts';
+import { type EndpointRequest, api } from '@sprout/contracts';
+import { ApiError, callEndpoint } from '@sprout/ui';
 
 // The message testers' calls. The location test's call is shared with the public site (@sprout/ui).
 
@@ -12,24 +7,30 @@ import type {
 export const VALIDATE_MESSAGE_FAILED = 'Failed to validate message';
 export const PROCESS_MESSAGE_FAILED = 'Failed to process message';
 
-/** POSTs `body`; any failure raises `failureMessage`, an ApiError keeping the status and the server's body. */
-async function postWithFailureMessage<T>(url: string, body: unknown, failureMessage: string): Promise<T> {
+type ValidateMessageBody = EndpointRequest<typeof api.testers.validate>['body'];
+type ProcessMessageBody = EndpointRequest<typeof api.testers.process>['body'];
+
+/**
+ * Any failure raises `failureMessage`: an error answer as an ApiError keeping the status and the
+ * server's body, no answer at all (or an unreadable one) as an Error whose cause says why.
+ */
+async function failingWith<T>(failureMessage: string, call: () => Promise<T>): Promise<T> {
   try {
-    return await apiJson<T>('POST', url, body);
+    return await call();
   } catch (error) {
-    if (error instanceof ApiError) throw new ApiError(error.status, '', error.bodyText, failureMessage);
+    if (error instanceof ApiError) throw error;
     throw new Error(failureMessage, { cause: error });
   }
 }
 
-export function validateMessage(body: ValidateMessageRequest): Promise<ValidateMessageResponse> {
-  return postWithFailureMessage<ValidateMessageResponse>(
-    '/api/validate-message',
-    body,
-    VALIDATE_MESSAGE_FAILED,
+export function validateMessage(body: ValidateMessageBody) {
+  return failingWith(VALIDATE_MESSAGE_FAILED, () =>
+    callEndpoint(api.testers.validate, { body }, { failureMessage: VALIDATE_MESSAGE_FAILED }),
   );
 }
 
-export function processMessage(body: ProcessMessageRequest): Promise<ProcessingResult> {
-  return postWithFailureMessage<ProcessingResult>('/api/process-message', body, PROCESS_MESSAGE_FAILED);
+export function processMessage(body: ProcessMessageBody) {
+  return failingWith(PROCESS_MESSAGE_FAILED, () =>
+    callEndpoint(api.testers.process, { body }, { failureMessage: PROCESS_MESSAGE_FAILED }),
+  );
 }

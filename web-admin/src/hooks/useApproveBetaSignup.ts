@@ -10,7 +10,7 @@ export function useApproveBetaSignup() {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: QueryKeys.betaSignups }),
         // The Beta Signups card counts pending signups.
-        queryClient.invalidateQueries({ queryKey: [QueryKeys.dashboardMetrics(false)[0]] }),
+        queryClient.invalidateQueries({ queryKey: QueryKeys.allDashboardMetrics }),
       ]);
     },
   });

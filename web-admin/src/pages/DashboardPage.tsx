@@ -20,7 +20,7 @@ import {
   toast,
 } from '@sprout/ui';
 import { DollarSign, MessageSquare, UserCheck, Users } from 'lucide-react';
-import type { BetaSignupDto } from '../api/types';
+import type { BetaSignupDto } from '@sprout/contracts';
 import { PageHeader } from '../components/PageHeader';
 import { FailureNotice, StatCard } from '../components/StatCard';
 import { useApproveBetaSignup } from '../hooks/useApproveBetaSignup';

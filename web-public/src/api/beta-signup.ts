@@ -1,6 +1,9 @@
-import { apiJson } from '@sprout/ui';
-import type { BetaSignupRequest, BetaSignupResponse } from './types';
+import { type EndpointRequest, api } from '@sprout/contracts';
+import { callEndpoint } from '@sprout/ui';
 
-export function joinWaitlist(body: BetaSignupRequest): Promise<BetaSignupResponse> {
-  return apiJson<BetaSignupResponse>('POST', '/api/beta-signup', body);
+export type JoinWaitlistBody = EndpointRequest<typeof api.waitlist.join>['body'];
+
+/** A new signup (201) or the notice that the email is already on the list (200). */
+export function joinWaitlist(body: JoinWaitlistBody) {
+  return callEndpoint(api.waitlist.join, { body });
 }

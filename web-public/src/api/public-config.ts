@@ -1,6 +1,6 @@
-import { fetchJson } from '@sprout/ui';
-import type { PublicConfig } from './types';
+import { api } from '@sprout/contracts';
+import { callEndpoint } from '@sprout/ui';
 
-export function getPublicConfig(): Promise<PublicConfig> {
-  return fetchJson<PublicConfig>('/api/public-config');
+export function getPublicConfig() {
+  return callEndpoint(api.public.config, {});
 }

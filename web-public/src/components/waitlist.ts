@@ -1,7 +1,7 @@
-import type { BetaSignupRequest } from '../api/types';
+import type { JoinWaitlistBody } from '../api/beta-signup';
 
 /** The waitlist request, or null when the email or zip code is missing (spec 000 §5). */
-export function waitlistRequest(email: string, zipCode: string): BetaSignupRequest | null {
+export function waitlistRequest(email: string, zipCode: string): JoinWaitlistBody | null {
   const trimmedEmail = email.trim();
   const region = zipCode.trim();
   if (!trimmedEmail || !region) return null;

@@ -1,5 +1,5 @@
-import type { LocationTestResult } from '@sprout/contracts';
-import { ApiError, apiJson } from '../api/client';
+import { type LocationTestResult, api } from '@sprout/contracts';
+import { ApiError, callEndpoint } from '../api/client';
 
 /** The spec's thrown text when the location test fails (spec 001 §8). */
 export const LOCATION_TEST_FAILED = 'Failed to test location detection';
@@ -10,9 +10,13 @@ export const LOCATION_TEST_FAILED = 'Failed to test location detection';
  */
 export async function testLocation(message: string): Promise<LocationTestResult> {
   try {
-    return await apiJson<LocationTestResult>('POST', '/api/test-location', { message });
+    return await callEndpoint(
+      api.testers.location,
+      { body: { message } },
+      { failureMessage: LOCATION_TEST_FAILED },
+    );
   } catch (error) {
-    if (error instanceof ApiError) throw new ApiError(error.status, '', error.bodyText, LOCATION_TEST_FAILED);
+    if (error instanceof ApiError) throw error;
     throw new Error(LOCATION_TEST_FAILED, { cause: error });
   }
 }
