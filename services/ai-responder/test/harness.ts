@@ -1,15 +1,16 @@
 // Test harness of the ai-responder: a real Postgres database and Redis prefix per test file, the
-// service itself (optionally pointed at the fake OpenAI server), and inbound messages stored the
-// way sms-gateway stores them.
+// service itself (optionally pointed at the fake OpenAI server), and inbound messages recorded by
+// the message writer, as sms-gateway and the simulator record them.
 import {
   Conversation,
+  DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS,
+  type InboundConsent,
   LlmCall,
   Message,
   type MessageLocationHint,
   type MessageMedia,
   User,
-  findOrCreateUserByPhone,
-  touchConversation,
+  recordInbound,
 } from '@sprout/domain';
 import { findFreePort } from '@sprout/platform';
 import {
@@ -108,36 +109,59 @@ export interface InboundOptions {
   /** When the message arrived (default now). */
   at?: Date;
   isTestUser?: boolean;
+  /** A compliance keyword, applied and confirmed with the message (as the gateways do). */
+  consent?: InboundConsent;
 }
 
-/** Stores an inbound SMS as sms-gateway does: user found or created, conversation continued or opened. */
+/** Records an inbound SMS as sms-gateway does: user found or created, conversation continued or opened. */
 export const storeInbound = async (
   db: TestDatabase,
   content: string,
   options: InboundOptions = {},
 ): Promise<Message> => {
-  const phone = options.phone ?? newPhone();
-  const at = options.at ?? new Date();
-  return db.dataSource.transaction(async (manager) => {
-    const user = await findOrCreateUserByPhone(manager, phone, { isTestUser: options.isTestUser ?? false });
-    const conversation = await touchConversation(manager, user, at);
-    const message = await manager.save(
-      manager.create(Message, {
-        userId: user.id,
-        conversationId: conversation.id,
-        direction: 'inbound',
-        content,
-        status: 'received',
-        media: options.media ?? [],
-        locationHint: options.locationHint ?? null,
-        isTestUser: user.isTestUser,
-        createdAt: at,
-      }),
-    );
-    await manager.increment(Conversation, { id: conversation.id }, 'messageCount', 1);
-    await manager.increment(User, { id: user.id }, 'totalMessages', 1);
-    return message;
+  const record = await recordInbound(db.dataSource, {
+    from: { phoneNumber: options.phone ?? newPhone(), isTestUser: options.isTestUser ?? false },
+    content,
+    media: options.media ?? [],
+    locationHint: options.locationHint ?? null,
+    consent: options.consent ?? null,
+    idleTimeoutMs: DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS,
+    ...(options.at ? { at: options.at } : {}),
   });
+  if (record === null) throw new Error('The inbound message was not recorded');
+  return db.dataSource.getRepository(Message).findOneByOrFail({ id: record.messageId });
+};
+
+/**
+ * The user's and their conversations' counters as stored, and as their messages add them up: a
+ * test expects the two to be equal after every path that records messages.
+ */
+export const countersOf = async (
+  db: TestDatabase,
+  userId: string,
+): Promise<{ stored: unknown; counted: unknown }> => {
+  const [row] = await db.dataSource.query<{ stored: unknown; counted: unknown }[]>(
+    `SELECT
+       json_build_object(
+         'messages', u.total_messages, 'tokens', u.total_tokens, 'cost', u.total_cost, 'last', u.last_message_at,
+         'conversations', (SELECT json_agg(json_build_object('id', c.id, 'messages', c.message_count,
+                                                            'last', c.last_message_at) ORDER BY c.id)
+                             FROM conversations c WHERE c.user_id = u.id)) AS stored,
+       json_build_object(
+         'messages', (SELECT count(*) FROM messages m WHERE m.user_id = u.id),
+         'tokens', (SELECT coalesce(sum(token_usage), 0) FROM messages m WHERE m.user_id = u.id),
+         'cost', (SELECT coalesce(sum(cost), 0) FROM messages m WHERE m.user_id = u.id),
+         'last', (SELECT max(created_at) FROM messages m WHERE m.user_id = u.id),
+         'conversations', (SELECT json_agg(json_build_object('id', c.id,
+                                    'messages', (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id),
+                                    'last', (SELECT max(created_at) FROM messages m WHERE m.conversation_id = c.id))
+                                  ORDER BY c.id)
+                             FROM conversations c WHERE c.user_id = u.id)) AS counted
+     FROM users u WHERE u.id = $1`,
+    [userId],
+  );
+  if (row === undefined) throw new Error(`No user ${userId}`);
+  return row;
 };
 
 export interface Exchange {

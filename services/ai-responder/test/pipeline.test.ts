@@ -1,11 +1,19 @@
 // The reply pipeline step by step, with no OpenAI key: the offline advisor is the primary model.
 import { LlmCall, Message, SurveyCampaign, SurveyDelivery, User } from '@sprout/domain';
-import { analyzeSms } from '@sprout/sms';
+import { analyzeSms, answerComplianceKeyword } from '@sprout/sms';
 import { JobQueues } from '@sprout/platform';
 import { ZIP_QUESTION } from '../src/location/location-rules';
 import { PipelineService } from '../src/pipeline/pipeline.service';
 import { replyIdFor } from '../src/pipeline/reply-id';
-import { type Harness, eventually, exchange, newPhone, startHarness, storeInbound } from './harness';
+import {
+  type Harness,
+  countersOf,
+  eventually,
+  exchange,
+  newPhone,
+  startHarness,
+  storeInbound,
+} from './harness';
 
 describe('reply pipeline (no OpenAI key)', () => {
   let h: Harness;
@@ -18,6 +26,10 @@ describe('reply pipeline (no OpenAI key)', () => {
 
   const pipeline = () => h.responder.app.get(PipelineService);
   const queues = () => h.responder.app.get(JobQueues);
+  const expectCountersAgree = async (userId: string) => {
+    const { stored, counted } = await countersOf(h.db, userId);
+    expect(stored).toEqual(counted);
+  };
 
   it('answers through the queue, records the reply and its call, and enqueues it for sending', async () => {
     const inbound = await storeInbound(h.db, 'When should I plant tomatoes in 97201?');
@@ -37,7 +49,9 @@ describe('reply pipeline (no OpenAI key)', () => {
       cost: 0,
     });
     expect(reply.content.toLowerCase()).toContain('tomato');
-    expect(reply.responseTimeMs).toBeGreaterThanOrEqual(0);
+    expect(reply.responseTimeMs).toBeGreaterThanOrEqual(1);
+    expect(reply.createdAt.getTime()).toBeGreaterThan(inbound.createdAt.getTime());
+    await expectCountersAgree(inbound.userId);
     expect(await queues().queue('sms.outbound').getJob(`outbound-${replyId}`)).toBeDefined();
     const calls = await h.db.dataSource.getRepository(LlmCall).findBy({ messageId: replyId });
     expect(calls).toEqual([
@@ -100,6 +114,40 @@ describe('reply pipeline (no OpenAI key)', () => {
     expect(second.user.totalTokens).toBe(first.reply.tokenUsage + second.reply.tokenUsage);
     expect(second.conversation.modelUsed).toBe('offline-advisor');
     expect(second.conversation.topics).toContain('garlic');
+    expect(second.conversation.lastMessageAt).toEqual(second.reply.createdAt);
+    expect(second.user.lastMessageAt).toEqual(second.reply.createdAt);
+    await expectCountersAgree(second.user.id);
+  });
+
+  it('orders a reply after an inbound stamped ahead of the database clock', async () => {
+    const ahead = new Date(Date.now() + 5_000);
+    const { inbound, reply, conversation } = await exchange(h, 'How often should I water carrots?', {
+      at: ahead,
+    });
+    expect(reply.createdAt.getTime()).toBeGreaterThan(inbound.createdAt.getTime());
+    expect(conversation.lastMessageAt).toEqual(reply.createdAt);
+    await expectCountersAgree(inbound.userId);
+  });
+
+  it('answers nothing to a test user after their STOP, recorded as the simulator records it', async () => {
+    const phone = newPhone();
+    const question = await exchange(h, 'How do I grow garlic?', { phone, isTestUser: true });
+    const stop = await storeInbound(h.db, 'STOP', {
+      phone,
+      consent: answerComplianceKeyword('STOP', 'help@sprout.example') ?? undefined,
+    });
+    expect(stop.kind).toBe('consent');
+    const user = await h.db.dataSource.getRepository(User).findOneByOrFail({ id: question.user.id });
+    expect(user).toMatchObject({ isTestUser: true, optedOut: true });
+    // The keyword never reaches the model, and a later question gets no reply.
+    expect(await pipeline().reply(stop.id)).toEqual({ outcome: 'opted-out', replyMessageId: null });
+    const later = await storeInbound(h.db, 'And how deep do I plant the cloves?', { phone });
+    expect(await pipeline().reply(later.id)).toEqual({ outcome: 'opted-out', replyMessageId: null });
+    expect(await h.db.dataSource.getRepository(Message).existsBy({ id: replyIdFor(later.id) })).toBe(false);
+    expect(
+      await h.db.dataSource.getRepository(Message).countBy({ userId: user.id, direction: 'outbound' }),
+    ).toBe(2);
+    await expectCountersAgree(user.id);
   });
 
   describe('location onboarding', () => {
@@ -292,6 +340,7 @@ describe('reply pipeline (no OpenAI key)', () => {
       expect((await deliveries.findOneByOrFail({ campaignId: paused.id })).deliveredAt).toBeNull();
       const next = await exchange(h, 'And what about snails on my hostas?', { phone });
       expect(next.reply.content).not.toContain('Quick survey');
+      await expectCountersAgree(first.userId);
     });
 
     it('reaches a new user in their second conversation', async () => {

@@ -1,6 +1,14 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { SmsInboundJobResult } from '@sprout/contracts';
-import { Conversation, LlmCall, Message, type MessageKind, User, type UserProfile } from '@sprout/domain';
+import {
+  Conversation,
+  LlmCall,
+  Message,
+  type MessageKind,
+  User,
+  type UserProfile,
+  recordOutbound,
+} from '@sprout/domain';
 import {
   type ProcessingContext,
   type ProcessingResult,
@@ -129,8 +137,10 @@ export class PipelineService implements OnModuleInit {
     if (user.optedOut) return { outcome: 'opted-out', replyMessageId: null };
     const keyword = parseComplianceKeyword(inbound.content);
     if (keyword !== null) {
-      // sms-gateway answers consent keywords itself; the model never sees them.
-      this.logger.warn(`Inbound ${inbound.id} is a consent keyword (${keyword}); sms-gateway answers those`);
+      // Keywords are answered where they are recorded (sms-gateway, the simulator); the model never sees them.
+      this.logger.warn(
+        `Inbound ${inbound.id} is a consent keyword (${keyword}); it is answered where recorded`,
+      );
       return keyword === 'opt_out'
         ? { outcome: 'opted-out', replyMessageId: null }
         : { outcome: 'already-replied', replyMessageId: null };
@@ -228,7 +238,11 @@ export class PipelineService implements OnModuleInit {
     return { ...draft, kind: 'reply', body: answer.text, answer };
   }
 
-  /** Steps 7-8: fits the text, attaches what is due, and records it all in one transaction. */
+  /**
+   * Steps 7-8: fits the text, attaches what is due, and records it all in one transaction: the
+   * reply, its counters and what it changes on the user, the conversation and the inbound
+   * (recordOutbound, one statement), then the model call's link and the survey delivery.
+   */
   private async record(inbound: Message, draft: Draft, now: Date): Promise<RecordOutcome> {
     const replyId = replyIdFor(inbound.id);
     return this.dataSource.transaction(async (manager): Promise<RecordOutcome> => {
@@ -239,7 +253,8 @@ export class PipelineService implements OnModuleInit {
         .getOne();
       if (user === null) return 'missing';
       if (user.optedOut) return 'opted-out';
-      if (await manager.existsBy(Message, { id: replyId })) return 'already-replied';
+      const conversation = await manager.findOneBy(Conversation, { id: inbound.conversationId });
+      if (conversation === null) return 'missing';
 
       // Location, re-applied to the locked row so a concurrent change is not overwritten.
       const known = knownLocationOf(user);
@@ -277,82 +292,49 @@ export class PipelineService implements OnModuleInit {
       const asked = mayAsk && (alreadyAsks || composed.included.includes(this.location.question));
       const { encoding, segments } = analyzeSms(composed.text);
       const answer = draft.answer;
-      const tokens = answer === null ? 0 : answer.promptTokens + answer.completionTokens;
-      const cost = answer?.cost ?? 0;
-      const isTestUser = inbound.isTestUser || user.isTestUser;
 
-      const inserted = await manager
-        .createQueryBuilder()
-        .insert()
-        .into(Message)
-        .values({
-          id: replyId,
-          userId: user.id,
-          conversationId: inbound.conversationId,
-          direction: 'outbound',
-          content: composed.text,
-          status: 'queued',
-          kind: draft.kind,
-          isTestUser,
-          tokenUsage: tokens,
-          cost,
-          modelUsed: answer?.author ?? null,
-          // From the inbound's arrival to this reply (model calls and image analysis included).
-          responseTimeMs: Math.max(0, Date.now() - inbound.createdAt.getTime()),
-          encoding,
-          segments,
-        })
-        .orIgnore()
-        .returning(['id'])
-        .execute();
-      if ((inserted.raw as unknown[]).length === 0) return 'already-replied';
-
-      if (answer !== null) await this.recordCall(manager, answer, replyId, inbound, isTestUser);
-
-      // Sentiment and topics on the message, rolled into the conversation and the user; the profile.
-      const rollup = await this.profile.recordInsights(manager, inbound, draft.insights);
+      // Sentiment and topics of the inbound, rolled into the conversation and the user; the profile.
+      const rollup = await this.profile.rollupInsights(manager, inbound, draft.insights);
       const learned =
         draft.kind === 'validation'
           ? user.profile
           : this.profile.learn(user.profile, draft.insights, rollup, draft.command?.profilePatch);
       const profile: UserProfile = location.region ? { ...learned, region: location.region } : learned;
-      await manager
-        .createQueryBuilder()
-        .update(User)
-        .set({
+
+      const recorded = await recordOutbound(manager, {
+        id: replyId,
+        userId: user.id,
+        conversationId: inbound.conversationId,
+        // Ordered after the inbound; its response time (model calls and image analysis included)
+        // is measured from the inbound's arrival.
+        inReplyTo: inbound.id,
+        content: composed.text,
+        kind: draft.kind,
+        encoding,
+        segments,
+        tokens: answer === null ? 0 : answer.promptTokens + answer.completionTokens,
+        cost: answer?.cost ?? 0,
+        modelUsed: answer?.author ?? null,
+        answered: { sentiment: draft.insights.sentiment, topics: draft.insights.topics },
+        user: {
           ...locationPatch,
           locationRefused,
           locationAskedAt: asked ? now : user.locationAskedAt,
           profile,
           profileCompletionScore: this.profile.completionScore(location, profile),
           averageSentiment: rollup.userSentiment,
-          totalMessages: () => '"total_messages" + 1',
-          totalTokens: () => '"total_tokens" + :tokens',
-          totalCost: () => '"total_cost" + :cost',
-          lastMessageAt: () => 'GREATEST(COALESCE("last_message_at", now()), now())',
-        })
-        .where('id = :id', { id: user.id })
-        .setParameters({ tokens, cost })
-        .execute();
-
-      const conversation = await manager.findOneByOrFail(Conversation, { id: inbound.conversationId });
-      await manager
-        .createQueryBuilder()
-        .update(Conversation)
-        .set({
-          messageCount: () => '"message_count" + 1',
-          lastMessageAt: () => 'GREATEST("last_message_at", now())',
-          // A reply reopens a conversation summarised in the meantime; the summary is re-scheduled.
-          endedAt: null,
+        },
+        // A reply reopens a conversation summarised in the meantime; the summary is re-scheduled.
+        conversation: {
           topics: this.profile.conversationTopics(conversation.topics, draft.insights.topics),
           sentiment: rollup.conversationSentiment,
           region: conversation.region ?? location.region,
           experienceLevel: profile.experienceLevel ?? conversation.experienceLevel,
-          ...(answer?.author ? { modelUsed: answer.author } : {}),
-        })
-        .where('id = :id', { id: conversation.id })
-        .execute();
+        },
+      });
+      if (recorded === null) return 'already-replied';
 
+      if (answer !== null) await this.recordCall(manager, answer, replyId, inbound, recorded.isTestUser);
       if (survey !== null && surveyLine !== null && composed.included.includes(surveyLine)) {
         await this.surveys.markDelivered(manager, survey, {
           conversationId: inbound.conversationId,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Message, type Sentiment, type UserProfile } from '@sprout/domain';
+import type { Message, Sentiment, UserProfile } from '@sprout/domain';
 import { analyzeSentiment, detectTopics, parseProfileCommand } from '@sprout/gardening';
 import type { EntityManager } from 'typeorm';
 import { type CommandOutcome, applyProfileCommand } from './profile-commands';
@@ -50,38 +50,41 @@ export class ProfileService {
     };
   }
 
-  /** Stores the inbound's sentiment and topics and reads the moods they roll into (in the reply transaction). */
-  async recordInsights(
+  /**
+   * The moods this message's sentiment rolls into, read in the reply transaction. The sentiment
+   * itself is stored with the reply (recordOutbound), so it is read here as if it were stored.
+   */
+  async rollupInsights(
     manager: EntityManager,
     inbound: Pick<Message, 'id' | 'userId' | 'conversationId'>,
     insights: MessageInsights,
   ): Promise<InsightRollup> {
-    await manager.update(
-      Message,
-      { id: inbound.id },
-      { sentiment: insights.sentiment, topics: insights.topics },
+    const [row] = await manager.query<
+      Array<{
+        conversation: Sentiment[] | null;
+        recent: Array<{ sentiment: Sentiment | null; content: string }> | null;
+      }>
+    >(
+      `SELECT
+         (SELECT array_agg(s ORDER BY created_at, id) FROM (
+            SELECT CASE WHEN id = $3 THEN $4 ELSE sentiment END AS s, created_at, id FROM messages
+             WHERE conversation_id = $1 AND direction = 'inbound') m
+           WHERE s IS NOT NULL) AS conversation,
+         (SELECT json_agg(json_build_object('sentiment', s, 'content', content) ORDER BY created_at DESC, id DESC)
+            FROM (SELECT CASE WHEN id = $3 THEN $4 ELSE sentiment END AS s, content, created_at, id FROM messages
+                   WHERE user_id = $2 AND direction = 'inbound'
+                   ORDER BY created_at DESC, id DESC LIMIT $5) r) AS recent`,
+      [inbound.conversationId, inbound.userId, inbound.id, insights.sentiment, USER_SENTIMENT_WINDOW],
     );
-    const inConversation = await manager.query<Array<{ sentiment: Sentiment }>>(
-      `SELECT "sentiment" FROM "messages"
-        WHERE "conversation_id" = $1 AND "direction" = 'inbound' AND "sentiment" IS NOT NULL
-        ORDER BY "created_at", "id"`,
-      [inbound.conversationId],
-    );
-    const recent = await manager.query<Array<{ sentiment: Sentiment | null; content: string }>>(
-      `SELECT "sentiment", "content" FROM "messages"
-        WHERE "user_id" = $1 AND "direction" = 'inbound'
-        ORDER BY "created_at" DESC, "id" DESC
-        LIMIT $2`,
-      [inbound.userId, USER_SENTIMENT_WINDOW],
-    );
+    const recent = row?.recent ?? [];
     const userSentiments = recent
-      .map((row) => row.sentiment)
+      .map((r) => r.sentiment)
       .filter((s): s is Sentiment => s !== null)
       .reverse();
     return {
-      conversationSentiment: overallSentiment(inConversation.map((row) => row.sentiment)),
+      conversationSentiment: overallSentiment(row?.conversation ?? []),
       userSentiment: overallSentiment(userSentiments),
-      recentTexts: recent.slice(0, STYLE_WINDOW).map((row) => row.content),
+      recentTexts: recent.slice(0, STYLE_WINDOW).map((r) => r.content),
     };
   }
 

@@ -12,8 +12,9 @@ interface PendingRow {
   id: string;
   campaign_id: string;
   survey_url: string;
-  target_new_users: boolean;
   start_date: Date;
+  /** Whether the user had a conversation before this one (this is their second or later). */
+  later_conversation: boolean;
 }
 
 /**
@@ -30,7 +31,12 @@ export class SurveysService {
     conversationId: string,
   ): Promise<DueSurvey | null> {
     const pending = await manager.query<PendingRow[]>(
-      `SELECT d."id", d."campaign_id", c."survey_url", c."target_new_users", c."start_date"
+      `SELECT d."id", d."campaign_id", c."survey_url", c."start_date",
+              EXISTS (
+                SELECT 1 FROM "conversations" earlier, "conversations" current
+                 WHERE current."id" = $2 AND earlier."user_id" = $1 AND earlier."id" <> current."id"
+                   AND earlier."started_at" <= current."started_at"
+              ) AS "later_conversation"
          FROM "survey_deliveries" d
          JOIN "survey_campaigns" c ON c."id" = d."campaign_id"
         WHERE d."user_id" = $1 AND d."conversation_id" IS NULL AND d."delivered_at" IS NULL
@@ -38,11 +44,11 @@ export class SurveysService {
           AND (c."end_date" IS NULL OR c."end_date" >= now())
         ORDER BY d."created_at", d."id"
         FOR UPDATE OF d SKIP LOCKED`,
-      [user.id],
+      [user.id, conversationId],
     );
     for (const row of pending) {
       const newUser = user.createdAt.getTime() >= new Date(row.start_date).getTime();
-      if (newUser && !(await this.isLaterConversation(manager, user.id, conversationId))) continue;
+      if (newUser && !row.later_conversation) continue;
       return { deliveryId: row.id, campaignId: row.campaign_id, surveyUrl: row.survey_url };
     }
     return null;
@@ -59,35 +65,16 @@ export class SurveysService {
     survey: DueSurvey,
     delivery: { conversationId: string; messageId: string },
   ): Promise<void> {
-    const updated = await manager.query<unknown[]>(
-      `UPDATE "survey_deliveries"
-          SET "delivered_at" = now(), "conversation_id" = $2, "message_id" = $3
-        WHERE "id" = $1 AND "conversation_id" IS NULL
-        RETURNING "id"`,
+    await manager.query(
+      `WITH delivered AS (
+         UPDATE "survey_deliveries"
+            SET "delivered_at" = now(), "conversation_id" = $2, "message_id" = $3
+          WHERE "id" = $1 AND "conversation_id" IS NULL
+         RETURNING "campaign_id"
+       )
+       UPDATE "survey_campaigns" SET "delivered_count" = "delivered_count" + 1
+        WHERE "id" IN (SELECT "campaign_id" FROM delivered)`,
       [survey.deliveryId, delivery.conversationId, delivery.messageId],
     );
-    const rows = (updated[0] as unknown[] | undefined) ?? [];
-    if (rows.length === 0) return;
-    await manager.query(
-      `UPDATE "survey_campaigns" SET "delivered_count" = "delivered_count" + 1 WHERE "id" = $1`,
-      [survey.campaignId],
-    );
-  }
-
-  /** Whether the user had a conversation before this one (this is their second or later). */
-  private async isLaterConversation(
-    manager: EntityManager,
-    userId: string,
-    conversationId: string,
-  ): Promise<boolean> {
-    const [row] = await manager.query<Array<{ earlier: boolean }>>(
-      `SELECT EXISTS (
-          SELECT 1 FROM "conversations" earlier, "conversations" current
-           WHERE current."id" = $2 AND earlier."user_id" = $1 AND earlier."id" <> current."id"
-             AND earlier."started_at" <= current."started_at"
-        ) AS "earlier"`,
-      [userId, conversationId],
-    );
-    return row?.earlier === true;
   }
 }
