@@ -9,6 +9,7 @@ import { conversationsApi } from './conversations';
 import { dashboardApi } from './dashboard';
 import { publicApi, waitlistApi } from './public';
 import { simulatorApi } from './simulator';
+import { surveysApi } from './surveys';
 import { testersApi } from './testers';
 import { usersApi } from './users';
 import { webhooksApi } from './webhooks';
@@ -35,6 +36,7 @@ export const api = {
   testers: testersApi,
   users: usersApi,
   conversations: conversationsApi,
+  surveys: surveysApi,
   simulator: simulatorApi,
   webhooks: webhooksApi,
 } as const;
