@@ -18,7 +18,6 @@ export * from './nest/platform-options';
 export * from './nest/platform.module';
 export * from './nest/platform-lifecycle';
 export * from './nest/bootstrap';
-export * from './nest/zod-validation.pipe';
 export * from './http/endpoint';
 export * from './http/json-text';
 export * from './safe-fetch';
