@@ -26,6 +26,7 @@ export class SurveyCampaign {
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 
+  /** Plus the rows of survey_campaign_delivered_shards (replies count there, see the migration). */
   @Column({ name: 'delivered_count', type: 'int', default: 0 })
   deliveredCount!: number;
 
@@ -37,4 +38,14 @@ export class SurveyCampaign {
 
   @Column({ name: 'target_existing_users', type: 'boolean', default: true })
   targetExistingUsers!: boolean;
+
+  /**
+   * The targeting walk's position (survey-scheduler): users are visited in (created_at, id) order,
+   * and every user up to this pair has been considered. Null: the walk has not started.
+   */
+  @Column({ name: 'targeted_through_created_at', type: 'timestamptz', nullable: true })
+  targetedThroughCreatedAt!: Date | null;
+
+  @Column({ name: 'targeted_through_user_id', type: 'uuid', nullable: true })
+  targetedThroughUserId!: string | null;
 }

@@ -19,6 +19,7 @@ import { User } from './user.entity';
 @Unique('uq_survey_deliveries_campaign_id_user_id', ['campaignId', 'userId'])
 @Index('idx_survey_deliveries_user_id', ['userId'])
 @Index('idx_survey_deliveries_pending_user_id', ['userId'], { where: '"conversation_id" IS NULL' })
+@Index('idx_survey_deliveries_campaign_id_delivered_at', { synchronize: false }) // (campaign_id, delivered_at DESC) WHERE delivered_at IS NOT NULL
 export class SurveyDelivery {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_survey_deliveries' })
   id!: string;

@@ -7,6 +7,7 @@ import { ConversationSearchText1795600000000 } from './1795600000000-Conversatio
 import { UserPhonePrefixCovering1795700000000 } from './1795700000000-UserPhonePrefixCovering';
 import { DashboardCoveringIndexes1795800000000 } from './1795800000000-DashboardCoveringIndexes';
 import { SpendLedger1795900000000 } from './1795900000000-SpendLedger';
+import { SurveyTargeting1796050000000 } from './1796050000000-SurveyTargeting';
 
 export {
   InitialSchema1763500000000,
@@ -17,6 +18,7 @@ export {
   UserPhonePrefixCovering1795700000000,
   DashboardCoveringIndexes1795800000000,
   SpendLedger1795900000000,
+  SurveyTargeting1796050000000,
 };
 
 // Append new migrations here, in order. The test harness hashes these class names to name its template database.
@@ -29,4 +31,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   UserPhonePrefixCovering1795700000000,
   DashboardCoveringIndexes1795800000000,
   SpendLedger1795900000000,
+  SurveyTargeting1796050000000,
 ];
