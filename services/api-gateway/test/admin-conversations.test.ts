@@ -2,7 +2,13 @@
 // /api/admin/messages/stats on seeded data, through the real app with AdminConversationsModule.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createServiceApp } from '@sprout/platform';
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@sprout/testing';
+import {
+  clearOfUtcMidnight,
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { AdminConversationsModule } from '../src/admin-conversations/admin-conversations.module';
 import { AppModule, SERVICE_NAME } from '../src/app.module';
@@ -12,16 +18,19 @@ import { ADMIN_PASSWORD, ADMIN_USERNAME, login } from './support/gateway';
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
+// Room for clearOfUtcMidnight's wait (at most 10 minutes) on top of starting the app and seeding.
+const SETUP_TIMEOUT_MS = 12 * MINUTE;
 
 let db: TestDatabase;
 let redis: TestRedis;
 let app: NestFastifyApplication;
 let cookie: string;
 let ds: DataSource;
-const now = Date.now();
+// The clock the fixtures are built from, read in beforeAll just before seeding.
+let now: number;
+let todayStart: Date;
+let yesterdayStart: Date;
 const ago = (ms: number): Date => new Date(now - ms);
-const todayStart = new Date(Math.floor(now / DAY) * DAY);
-const yesterdayStart = new Date(todayStart.getTime() - DAY);
 
 const addUser = async (phone: string, fields: { test?: boolean; active?: boolean } = {}): Promise<string> => {
   const [row]: Array<{ id: string }> = await ds.query(
@@ -134,8 +143,11 @@ const todayAt = (fraction: number): Date =>
   new Date(todayStart.getTime() + (now - todayStart.getTime()) * fraction);
 const yesterdaySoFarAt = (fraction: number): Date =>
   new Date(yesterdayStart.getTime() + (now - todayStart.getTime()) * fraction);
-/** Between 24 hours ago and midnight: yesterday, yet within the last 24 hours. */
-const lateYesterday = new Date((now - DAY + todayStart.getTime()) / 2);
+/**
+ * Between 24 hours ago and midnight: yesterday, yet within the last 24 hours (at least 5 minutes
+ * inside the window, as midnight is at least 10 minutes away when the fixtures are built).
+ */
+const lateYesterday = (): Date => new Date((now - DAY + todayStart.getTime()) / 2);
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -159,6 +171,11 @@ beforeAll(async () => {
     config,
   }));
   cookie = await login(app);
+
+  // The UTC day must not end while the file runs: "today" and "yesterday" would move under it.
+  now = (await clearOfUtcMidnight(10 * MINUTE)).getTime();
+  todayStart = new Date(Math.floor(now / DAY) * DAY);
+  yesterdayStart = new Date(todayStart.getTime() - DAY);
 
   uma = await addUser('+15035550123');
   vic = await addUser('+12065550188', { active: false });
@@ -190,8 +207,8 @@ beforeAll(async () => {
   vicConv = await addConversation({
     userId: vic,
     startedAt: yesterdaySoFarAt(0.1),
-    lastMessageAt: lateYesterday,
-    endedAt: lateYesterday,
+    lastMessageAt: lateYesterday(),
+    endedAt: lateYesterday(),
     messageCount: 4,
     sentiment: 'frustrated',
     topics: ['slugs', 'lettuce'],
@@ -211,7 +228,11 @@ beforeAll(async () => {
     summary: 'Simulator run about tomatoes.',
     region: 'Pacific Northwest',
   });
-  emptyConv = await addConversation({ userId: vic, startedAt: ago(10 * DAY), lastMessageAt: ago(10 * DAY) });
+  emptyConv = await addConversation({
+    userId: vic,
+    startedAt: ago(10 * DAY),
+    lastMessageAt: ago(10 * DAY),
+  });
   percentConv = await addConversation({
     userId: vic,
     startedAt: ago(9 * DAY),
@@ -270,11 +291,24 @@ beforeAll(async () => {
     direction: 'outbound',
     content: 'Beer traps.',
   });
-  await addMessage(vic, vicConv, { at: lateYesterday, direction: 'inbound', content: 'Which beer?' });
-  await addMessage(vic, vicConv, { at: lateYesterday, direction: 'outbound', content: 'Any cheap lager.' });
-  // vic, either side of "24 hours ago" by a minute (the partial first hour of the window).
-  await addMessage(vic, vicConv, { at: ago(DAY - MINUTE), direction: 'inbound', content: 'just inside' });
-  await addMessage(vic, vicConv, { at: ago(DAY + MINUTE), direction: 'inbound', content: 'just outside' });
+  await addMessage(vic, vicConv, { at: lateYesterday(), direction: 'inbound', content: 'Which beer?' });
+  await addMessage(vic, vicConv, {
+    at: lateYesterday(),
+    direction: 'outbound',
+    content: 'Any cheap lager.',
+  });
+  // vic, either side of "24 hours ago" by five minutes (the partial first hour of the window), which
+  // leaves a slow run five minutes between seeding and reading the stats.
+  await addMessage(vic, vicConv, {
+    at: ago(DAY - 5 * MINUTE),
+    direction: 'inbound',
+    content: 'just inside',
+  });
+  await addMessage(vic, vicConv, {
+    at: ago(DAY + 5 * MINUTE),
+    direction: 'inbound',
+    content: 'just outside',
+  });
   // tina (test user), today.
   await addMessage(tina, tinaConv, {
     at: todayAt(0.3),
@@ -282,7 +316,7 @@ beforeAll(async () => {
     content: 'Test tomato question',
     test: true,
   });
-}, 120_000);
+}, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await app?.close();
@@ -603,7 +637,7 @@ describe('GET /api/admin/messages/stats', () => {
     expect(body).toEqual(reference(false, Date.now()));
     // Whatever the time of day: 13 real messages, 2 of them failed; today's 4 include a survey.
     expect(body).toMatchObject({ totalMessages: 13, messagesToday: 4, failedMessages: 2 });
-    // In the last 24 hours: 4 questions (2 today, 1 late yesterday, 1 a minute inside), 2 replies.
+    // In the last 24 hours: 4 questions (2 today, 1 late yesterday, 1 five minutes inside), 2 replies.
     expect(body.responseRate).toBe(50);
     expect((await get('/api/admin/messages/stats?showTestData=false')).json()).toEqual(body);
   });

@@ -1,4 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { clearOfUtcMidnight } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { startOfUtcDay } from '../src/dashboard/dashboard.service';
 import { login, startGateway, type TestGateway } from './support/gateway';
@@ -7,7 +8,8 @@ let gw: TestGateway;
 let app: NestFastifyApplication;
 let cookie: string;
 
-const HOUR = 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
 
 interface SeedMessage {
   at: Date;
@@ -64,12 +66,15 @@ beforeAll(async () => {
   app = gw.app;
   cookie = await login(app);
 
-  const now = new Date();
+  // The UTC day must not end while the test runs ("today" would change under it).
+  const now = await clearOfUtcMidnight(3 * MINUTE);
   const todayStart = startOfUtcDay(now);
   // "Today" rows sit between midnight UTC and now, whenever the test runs.
   const today = (fraction: number) =>
     new Date(todayStart.getTime() + (now.getTime() - todayStart.getTime()) * fraction);
-  const yesterdayEvening = new Date(todayStart.getTime() - HOUR); // within 24 h, not today
+  // Within the last 24 hours but before today, at any hour: halfway between a day ago and midnight
+  // (at least 1.5 minutes inside the window, since midnight is at least 3 minutes away).
+  const yesterdayEvening = new Date((now.getTime() - 24 * HOUR + todayStart.getTime()) / 2);
   const lastWeek = new Date(now.getTime() - 7 * 24 * HOUR);
   const ds = gw.db.dataSource;
 
@@ -120,7 +125,7 @@ beforeAll(async () => {
       ('b@example.com', '97202', 'SPROUT-BBBBBB', 'approved'),
       ('c@example.com', '97203', 'SPROUT-CCCCCC', 'pending')`,
   );
-});
+}, 5 * MINUTE);
 
 afterAll(async () => {
   await gw?.close();
