@@ -10,6 +10,7 @@ import type { ApiGatewayConfig } from './config';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DeliveryCheckModule } from './delivery-check/delivery-check.module';
 import { GardeningToolsModule } from './gardening-tools/gardening-tools.module';
+import { ModelsModule } from './models/models.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { SignupsModule } from './signups/signups.module';
 import { SimulatorModule } from './simulator/simulator.module';
@@ -31,6 +32,7 @@ export class AppModule {
         DeliveryCheckModule,
         AdminUsersModule,
         AdminConversationsModule,
+        ModelsModule,
         PublicConfigModule,
         GardeningToolsModule,
         SimulatorModule,

@@ -8,7 +8,9 @@ import {
   gardeningConfigFields,
   integerSchema,
   loadConfig,
+  openAiConfigFields,
   portField,
+  spendTimeZoneField,
   twilioConfigFields,
   webConfigFields,
 } from '@sprout/platform';
@@ -32,6 +34,10 @@ export const apiGatewayConfig = defineConfig({
   ...adminConfigFields,
   ...webConfigFields,
   ...gardeningConfigFields,
+  /** Model management reads the provider's model list with this key (none: our price table's). */
+  ...openAiConfigFields,
+  /** The day the daily spending limit counts (IANA time zone), as ai-responder counts it. */
+  spendTimeZone: spendTimeZoneField,
   /** Sliding idle timeout of an admin session. */
   sessionIdleTimeoutSeconds: field('SESSION_IDLE_TIMEOUT_SECONDS', integerSchema(8 * HOUR, 1, 30 * DAY)),
   /** Hard limit on an admin session's age, however active. */

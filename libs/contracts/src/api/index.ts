@@ -7,6 +7,7 @@ import { listEndpoints } from '../http/endpoint';
 import { authApi } from './auth';
 import { conversationsApi } from './conversations';
 import { dashboardApi } from './dashboard';
+import { modelsApi } from './models';
 import { publicApi, waitlistApi } from './public';
 import { simulatorApi } from './simulator';
 import { surveysApi } from './surveys';
@@ -36,6 +37,7 @@ export const api = {
   testers: testersApi,
   users: usersApi,
   conversations: conversationsApi,
+  models: modelsApi,
   surveys: surveysApi,
   simulator: simulatorApi,
   webhooks: webhooksApi,
