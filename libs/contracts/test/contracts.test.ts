@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   BetaSignupRequest,
-  ConversationListQuery,
+  TestDataQuery,
+  api,
   QUEUE_NAMES,
   SimulatorMessageRequest,
   type JobResult,
@@ -154,14 +155,26 @@ describe('API request schemas', () => {
     });
   });
 
-  it('read query strings', () => {
-    expect(ConversationListQuery.parse({ page: '2', showTestData: 'true' })).toEqual({
+  it('read query strings as the browser sends them, or as the web apps pass them', () => {
+    const query = api.conversations.list.query;
+    expect(query.parse({ page: '2', showTestData: 'true' })).toEqual({
       page: 2,
-      limit: 20,
+      limit: undefined,
+      search: '',
       showTestData: true,
     });
-    expect(ConversationListQuery.parse({}).showTestData).toBe(false);
-    expect(ConversationListQuery.safeParse({ limit: '1000' }).success).toBe(false);
+    expect(query.parse({ page: 3, showTestData: true })).toMatchObject({ page: 3, showTestData: true });
+    expect(query.parse({}).showTestData).toBe(false);
+    expect(query.safeParse({ limit: '1000' }).success).toBe(false);
+  });
+
+  it('have one test-data flag: true/1 is test data, false/0/empty/absent real data, anything else refused', () => {
+    for (const value of [true, 'true', '1'])
+      expect(TestDataQuery.parse({ showTestData: value }).showTestData).toBe(true);
+    for (const value of [false, 'false', '0', '', undefined])
+      expect(TestDataQuery.parse({ showTestData: value }).showTestData).toBe(false);
+    for (const value of ['yes', 'TRUE', 2])
+      expect(TestDataQuery.safeParse({ showTestData: value }).success).toBe(false);
   });
 
   it('need a message or an image to simulate', () => {
