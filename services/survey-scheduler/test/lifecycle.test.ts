@@ -1,9 +1,9 @@
-import { SurveyCampaign, SurveyDelivery } from '@sprout/domain';
+import { type CampaignStatus, SurveyCampaign, SurveyDelivery } from '@sprout/domain';
 import { JobQueues, type ServiceApp } from '@sprout/platform';
 import { type TestDatabase, type TestRedis, createTestDatabase, createTestRedis } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { createApp } from '../src/app';
-import { audienceRuleOf, isConversationFinished, isTargeted } from '../src/lifecycle/campaign-rules';
+import { TARGETING_SETTLE_MS, campaignStatusAt, isTargeted } from '../src/lifecycle/campaign-rules';
 import { LifecycleService } from '../src/lifecycle/lifecycle.service';
 
 const HOUR = 60 * 60 * 1000;
@@ -99,20 +99,13 @@ describe('survey lifecycle', () => {
       existingJustBefore: await addUser({ createdAt: new Date(start.getTime() - 1) }),
       existingTest: await addUser({ createdAt: new Date(start.getTime() - 30 * DAY), isTestUser: true }),
       existingOptedOut: await addUser({ createdAt: new Date(start.getTime() - 30 * DAY), optedOut: true }),
-      newNoConversation: await addUser({ createdAt: new Date(start.getTime() + HOUR) }),
+      newAtStart: await addUser({ createdAt: start }),
       newOngoing: await addUser({
         createdAt: new Date(start.getTime() + HOUR),
         conversations: [[new Date(now.getTime() - HOUR), null]],
       }),
-      newEnded: await addUser({
-        createdAt: new Date(start.getTime() + HOUR),
-        conversations: [[new Date(now.getTime() - HOUR), new Date(now.getTime() - HOUR)]],
-      }),
-      newIdle: await addUser({
-        createdAt: new Date(start.getTime() + HOUR),
-        conversations: [[new Date(now.getTime() - 7 * HOUR), null]],
-      }),
-      newEndedOptedOut: await addUser({
+      newTest: await addUser({ createdAt: new Date(start.getTime() + HOUR), isTestUser: true }),
+      newOptedOut: await addUser({
         createdAt: new Date(start.getTime() + HOUR),
         optedOut: true,
         conversations: [[new Date(now.getTime() - 10 * HOUR), new Date(now.getTime() - 9 * HOUR)]],
@@ -120,17 +113,23 @@ describe('survey lifecycle', () => {
     };
   };
 
-  it('starts a due scheduled campaign and targets existing users and new users after one finished conversation', async () => {
+  const deliveryCount = async (campaignId: string): Promise<number> =>
+    ds.getRepository(SurveyDelivery).countBy({ campaignId });
+
+  it('starts a due scheduled campaign and targets real, opted-in existing and new users', async () => {
     const now = new Date();
     const users = await seedAudience(now);
-    const c = await addCampaign({ status: 'scheduled', startDate: users.start });
+    const c = await addCampaign({ status: 'scheduled', startDate: users.start, totalTargetUsers: 999 });
 
-    await lifecycle.run({ now });
+    const report = await lifecycle.run({ now });
 
+    expect(report.transitions).toEqual([{ campaignId: c.id, from: 'scheduled', to: 'live' }]);
+    expect(report.newlyTargeted).toBe(4);
     expect((await campaign(c.id)).status).toBe('live');
     expect(await targetedUsers(c.id)).toEqual(
-      [users.existing, users.existingJustBefore, users.newEnded, users.newIdle].sort(),
+      [users.existing, users.existingJustBefore, users.newAtStart, users.newOngoing].sort(),
     );
+    // The seed's projected total is replaced by the count of the deliveries themselves.
     const saved = await campaign(c.id);
     expect(saved.totalTargetUsers).toBe(4);
     expect(saved.deliveredCount).toBe(0);
@@ -145,37 +144,11 @@ describe('survey lifecycle', () => {
     await lifecycle.run({ now });
 
     const rows = await ds.query<
-      Array<{
-        id: string;
-        created_at: Date;
-        is_test_user: boolean;
-        opted_out: boolean;
-        conversations: Array<{ endedAt: string | null; lastMessageAt: string }>;
-      }>
-    >(
-      `SELECT u."id", u."created_at", u."is_test_user", u."opted_out",
-              coalesce(json_agg(json_build_object('endedAt', c."ended_at", 'lastMessageAt', c."last_message_at"))
-                FILTER (WHERE c."id" IS NOT NULL), '[]') AS conversations
-         FROM "users" u LEFT JOIN "conversations" c ON c."user_id" = u."id" GROUP BY u."id"`,
-    );
-    const rule = audienceRuleOf(c);
+      Array<{ id: string; created_at: Date; is_test_user: boolean; opted_out: boolean }>
+    >(`SELECT "id", "created_at", "is_test_user", "opted_out" FROM "users"`);
     const expected = rows
       .filter((u) =>
-        isTargeted(rule, {
-          createdAt: u.created_at,
-          isTestUser: u.is_test_user,
-          optedOut: u.opted_out,
-          finishedConversations: u.conversations.filter((conv) =>
-            isConversationFinished(
-              {
-                endedAt: conv.endedAt === null ? null : new Date(conv.endedAt),
-                lastMessageAt: new Date(conv.lastMessageAt),
-              },
-              now,
-              6 * HOUR,
-            ),
-          ).length,
-        }),
+        isTargeted(c, { createdAt: u.created_at, isTestUser: u.is_test_user, optedOut: u.opted_out }),
       )
       .map((u) => u.id)
       .sort();
@@ -198,28 +171,80 @@ describe('survey lifecycle', () => {
     await lifecycle.run({ now });
 
     expect(await targetedUsers(existingOnly.id)).toEqual([users.existing, users.existingJustBefore].sort());
-    expect(await targetedUsers(newOnly.id)).toEqual([users.newEnded, users.newIdle].sort());
+    expect(await targetedUsers(newOnly.id)).toEqual([users.newAtStart, users.newOngoing].sort());
     expect(await targetedUsers(nobody.id)).toEqual([]);
+    expect((await campaign(existingOnly.id)).totalTargetUsers).toBe(2);
+    expect((await campaign(newOnly.id)).totalTargetUsers).toBe(2);
+    expect((await campaign(nobody.id)).totalTargetUsers).toBe(0);
+
+    // Later joiners: only the campaigns targeting new users follow them.
+    const later = await addUser({ createdAt: new Date(now.getTime() - HOUR) });
+    await lifecycle.run({ now });
+    expect(await targetedUsers(existingOnly.id)).not.toContain(later);
+    expect(await targetedUsers(newOnly.id)).toContain(later);
   });
 
-  it('is idempotent and picks up new users once they qualify', async () => {
+  it('is idempotent, exact under concurrent runs, and follows users who join later', async () => {
     const now = new Date();
     const users = await seedAudience(now);
     const c = await addCampaign({ status: 'live', startDate: users.start });
 
+    await Promise.all([lifecycle.run({ now, batchSize: 2 }), lifecycle.run({ now, batchSize: 2 })]);
     await lifecycle.run({ now });
-    await lifecycle.run({ now });
-    expect(await targetedUsers(c.id)).toHaveLength(4);
+    expect(await deliveryCount(c.id)).toBe(4);
+    expect((await campaign(c.id)).totalTargetUsers).toBe(4);
+    expect((await lifecycle.run({ now })).newlyTargeted).toBe(0);
 
-    // The ongoing conversation ends: that user now qualifies, once.
-    await ds.query(`UPDATE "conversations" SET "ended_at" = now() WHERE "user_id" = $1`, [users.newOngoing]);
-    await Promise.all([lifecycle.run({ now }), lifecycle.run({ now })]);
-    expect(await targetedUsers(c.id)).toContain(users.newOngoing);
-    expect(await targetedUsers(c.id)).toHaveLength(5);
-    expect((await campaign(c.id)).totalTargetUsers).toBe(5);
+    // A user who joined a minute ago is targeted; one created within the settle margin waits.
+    const joined = await addUser({ createdAt: new Date(now.getTime() - 60_000) });
+    const justNow = await addUser({ createdAt: new Date(now.getTime() - TARGETING_SETTLE_MS / 2) });
+    const runs = await Promise.all([lifecycle.run({ now }), lifecycle.run({ now })]);
+    expect(runs[0].newlyTargeted + runs[1].newlyTargeted).toBe(1);
+    expect(await targetedUsers(c.id)).toContain(joined);
+    expect(await targetedUsers(c.id)).not.toContain(justNow);
+    const later = new Date(now.getTime() + TARGETING_SETTLE_MS);
+    expect((await lifecycle.run({ now: later })).newlyTargeted).toBe(1);
+    expect(await targetedUsers(c.id)).toContain(justNow);
+    expect((await campaign(c.id)).totalTargetUsers).toBe(6);
+    expect(await deliveryCount(c.id)).toBe(6);
   });
 
-  it('moves campaigns by their dates, keeps paused ones paused and targets only live ones', async () => {
+  it('walks users in batches, including many created at the same microsecond, and never twice', async () => {
+    const now = new Date();
+    const start = new Date(now.getTime() - DAY);
+    // 25 users created by one statement share one created_at, down to the microsecond.
+    await ds.query(
+      `INSERT INTO "users" ("phone_number", "created_at")
+       SELECT '+1206555' || lpad(g::text, 4, '0'), $1::timestamptz + interval '0.000123 second'
+         FROM generate_series(1, 25) g`,
+      [new Date(start.getTime() - DAY)],
+    );
+    for (let i = 0; i < 5; i += 1) await addUser({ createdAt: new Date(start.getTime() + i * HOUR) });
+    const c = await addCampaign({ status: 'live', startDate: start });
+
+    const report = await lifecycle.run({ now, batchSize: 4 });
+
+    expect(report.newlyTargeted).toBe(30);
+    expect(await deliveryCount(c.id)).toBe(30);
+    expect((await campaign(c.id)).totalTargetUsers).toBe(30);
+    const [position] = await ds.query<Array<{ at: string; id: string; last_at: string; last_id: string }>>(
+      `SELECT c."targeted_through_created_at"::text AS at, c."targeted_through_user_id"::text AS id,
+              u."created_at"::text AS last_at, u."id"::text AS last_id
+         FROM "survey_campaigns" c,
+              (SELECT "created_at", "id" FROM "users" ORDER BY "created_at" DESC, "id" DESC LIMIT 1) u
+        WHERE c."id" = $1`,
+      [c.id],
+    );
+    expect(position).toEqual({
+      at: position!.last_at,
+      id: position!.last_id,
+      last_at: position!.last_at,
+      last_id: position!.last_id,
+    });
+    expect((await lifecycle.run({ now, batchSize: 4 })).newlyTargeted).toBe(0);
+  });
+
+  it('moves campaigns by their dates and targets only live ones', async () => {
     const now = new Date();
     await addUser({ createdAt: new Date(now.getTime() - 60 * DAY) });
     const future = await addCampaign({ status: 'scheduled', startDate: new Date(now.getTime() + DAY) });
@@ -234,6 +259,11 @@ describe('survey lifecycle', () => {
       endDate: new Date(now.getTime() - DAY),
     });
     const paused = await addCampaign({ status: 'paused', startDate: new Date(now.getTime() - DAY) });
+    const pausedEnded = await addCampaign({
+      status: 'paused',
+      startDate: new Date(now.getTime() - 10 * DAY),
+      endDate: new Date(now.getTime() - HOUR),
+    });
     const openEnded = await addCampaign({
       status: 'scheduled',
       startDate: new Date(now.getTime() - DAY),
@@ -246,10 +276,21 @@ describe('survey lifecycle', () => {
     expect((await campaign(ended.id)).status).toBe('completed');
     expect((await campaign(missed.id)).status).toBe('completed');
     expect((await campaign(paused.id)).status).toBe('paused');
+    expect((await campaign(pausedEnded.id)).status).toBe('completed');
     expect((await campaign(openEnded.id)).status).toBe('live');
-    for (const id of [future.id, ended.id, missed.id, paused.id]) expect(await targetedUsers(id)).toEqual([]);
+    expect(report.transitions).toEqual(
+      expect.arrayContaining([
+        { campaignId: ended.id, from: 'live', to: 'completed' },
+        { campaignId: missed.id, from: 'scheduled', to: 'completed' },
+        { campaignId: pausedEnded.id, from: 'paused', to: 'completed' },
+        { campaignId: openEnded.id, from: 'scheduled', to: 'live' },
+      ]),
+    );
+    expect(report.transitions).toHaveLength(4);
+    for (const id of [future.id, ended.id, missed.id, paused.id, pausedEnded.id])
+      expect(await targetedUsers(id)).toEqual([]);
     expect(await targetedUsers(openEnded.id)).toHaveLength(1);
-    expect(report.campaigns).toBeGreaterThanOrEqual(1);
+    expect(report.campaigns).toBe(6);
 
     // Resumed by an admin: the next run targets its audience.
     await ds.getRepository(SurveyCampaign).update({ id: paused.id }, { status: 'live' });
@@ -257,27 +298,30 @@ describe('survey lifecycle', () => {
     expect(await targetedUsers(paused.id)).toHaveLength(1);
   });
 
-  it('recounts delivered deliveries marked by the ai-responder, paused campaigns included', async () => {
+  it('applies the same status rule in SQL as campaignStatusAt', async () => {
+    const now = new Date();
+    const statuses: CampaignStatus[] = ['scheduled', 'live', 'paused', 'completed'];
+    const starts = [new Date(now.getTime() - DAY), new Date(now.getTime() + DAY)];
+    const ends = [null, new Date(now.getTime() - HOUR), new Date(now.getTime() + HOUR)];
+    const cases: SurveyCampaign[] = [];
+    for (const status of statuses)
+      for (const startDate of starts)
+        for (const endDate of ends)
+          cases.push(await addCampaign({ status, startDate, endDate, targetExistingUsers: false }));
+
+    await lifecycle.run({ now });
+
+    for (const c of cases) expect((await campaign(c.id)).status).toBe(campaignStatusAt(c, now));
+  });
+
+  it('stops targeting while paused and resumes where it stopped', async () => {
     const now = new Date();
     const users = await seedAudience(now);
-    const c = await addCampaign({ status: 'live', startDate: users.start });
+    const c = await addCampaign({ status: 'paused', startDate: users.start });
     await lifecycle.run({ now });
-
-    const [conversation] = await ds.query<Array<{ id: string }>>(
-      `SELECT "id" FROM "conversations" WHERE "user_id" = $1`,
-      [users.newEnded],
-    );
-    await ds.query(
-      `UPDATE "survey_deliveries" SET "conversation_id" = $1, "delivered_at" = now() WHERE "campaign_id" = $2 AND "user_id" = $3`,
-      [conversation!.id, c.id, users.newEnded],
-    );
-    await ds.getRepository(SurveyCampaign).update({ id: c.id }, { status: 'paused' });
-    await lifecycle.run({ now });
-
-    const saved = await campaign(c.id);
-    expect(saved.status).toBe('paused');
-    expect(saved.deliveredCount).toBe(1);
-    expect(saved.totalTargetUsers).toBe(4);
+    expect(await deliveryCount(c.id)).toBe(0);
+    await ds.getRepository(SurveyCampaign).update({ id: c.id }, { status: 'live' });
+    expect((await lifecycle.run({ now, campaignId: c.id })).newlyTargeted).toBe(4);
   });
 
   it('runs on demand for one campaign through the survey.lifecycle queue', async () => {
@@ -287,7 +331,11 @@ describe('survey lifecycle', () => {
 
     const report = await queues.enqueueAndWait('survey.lifecycle', { campaignId: c.id }, 15_000);
 
-    expect(report.campaigns).toBe(1);
+    expect(report).toEqual({
+      campaigns: 1,
+      transitions: [{ campaignId: c.id, from: 'scheduled', to: 'live' }],
+      newlyTargeted: 1,
+    });
     expect((await campaign(c.id)).status).toBe('live');
     expect((await campaign(c.id)).totalTargetUsers).toBe(1);
   });

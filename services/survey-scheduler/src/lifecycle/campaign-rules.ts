@@ -1,8 +1,8 @@
 import type { CampaignStatus } from '@sprout/domain';
 
 // The survey campaign rules, free of I/O so they can be read and tested on their own. The
-// lifecycle service applies them (the targeting rule is also expressed as SQL there; a test checks
-// that the SQL and `isTargeted` agree on the same users).
+// lifecycle service applies them as set-based SQL (a test checks that the SQL and these
+// functions agree on the same campaigns and users).
 
 export interface CampaignDates {
   status: CampaignStatus;
@@ -11,23 +11,18 @@ export interface CampaignDates {
 }
 
 /**
- * The status a campaign should have at `now`:
- * - paused stays paused (only an admin resumes it), completed stays completed;
- * - scheduled or live past the end date (strictly after it) becomes completed;
+ * The status a campaign should have at `now` (spec 001 §4: only an admin pauses and resumes):
+ * - past the end date (strictly after it), scheduled, live and paused campaigns are completed;
+ * - completed stays completed, paused stays paused until then;
  * - scheduled becomes live once the start date is reached;
  * - live stays live while it runs (a start date moved later does not un-start it).
  */
 export const campaignStatusAt = (campaign: CampaignDates, now: Date): CampaignStatus => {
-  switch (campaign.status) {
-    case 'paused':
-    case 'completed':
-      return campaign.status;
-    case 'scheduled':
-    case 'live':
-      if (campaign.endDate !== null && now.getTime() > campaign.endDate.getTime()) return 'completed';
-      if (campaign.status === 'live' || now.getTime() >= campaign.startDate.getTime()) return 'live';
-      return 'scheduled';
-  }
+  if (campaign.status === 'completed') return 'completed';
+  if (campaign.endDate !== null && now.getTime() > campaign.endDate.getTime()) return 'completed';
+  if (campaign.status === 'scheduled')
+    return now.getTime() >= campaign.startDate.getTime() ? 'live' : 'scheduled';
+  return campaign.status;
 };
 
 export interface CampaignAudience {
@@ -36,56 +31,26 @@ export interface CampaignAudience {
   targetNewUsers: boolean;
 }
 
-/** New users are reached in their second conversation, so they qualify after finishing one. */
-export const NEW_USER_FINISHED_CONVERSATIONS = 1;
-
-export interface AudienceRule {
-  /** Existing users: created strictly before this instant (the campaign start); null when not targeted. */
-  existingUsersCreatedBefore: Date | null;
-  /** New users: created at or after this instant (the campaign start); null when not targeted. */
-  newUsersCreatedFrom: Date | null;
-  /** Finished conversations a new user needs before being targeted. */
-  newUserFinishedConversations: number;
-}
-
-/** Who a live campaign targets. Test users and opted-out users never are (see isTargeted). */
-export const audienceRuleOf = (campaign: CampaignAudience): AudienceRule => ({
-  existingUsersCreatedBefore: campaign.targetExistingUsers ? campaign.startDate : null,
-  newUsersCreatedFrom: campaign.targetNewUsers ? campaign.startDate : null,
-  newUserFinishedConversations: NEW_USER_FINISHED_CONVERSATIONS,
-});
-
-export interface ConversationTimes {
-  endedAt: Date | null;
-  lastMessageAt: Date;
-}
-
-/**
- * A conversation is finished when it was closed (its summary ran) or when it has been idle for
- * the idle timeout: the next message would open a new conversation either way.
- */
-export const isConversationFinished = (
-  conversation: ConversationTimes,
-  now: Date,
-  idleTimeoutMs: number,
-): boolean =>
-  conversation.endedAt !== null || now.getTime() - conversation.lastMessageAt.getTime() >= idleTimeoutMs;
-
 export interface AudienceCandidate {
   createdAt: Date;
   isTestUser: boolean;
   optedOut: boolean;
-  finishedConversations: number;
 }
 
-export const isTargeted = (rule: AudienceRule, user: AudienceCandidate): boolean => {
+/**
+ * Whether a live campaign targets the user (a pending delivery is created for them): real, opted-in
+ * users; existing ones (created before the campaign went live) when it targets existing users, new
+ * ones (created since) when it targets new users. When the link goes out is the ai-responder's
+ * rule: an existing user's next reply, a new user's second conversation.
+ */
+export const isTargeted = (campaign: CampaignAudience, user: AudienceCandidate): boolean => {
   if (user.isTestUser || user.optedOut) return false;
-  const created = user.createdAt.getTime();
-  if (rule.existingUsersCreatedBefore !== null && created < rule.existingUsersCreatedBefore.getTime())
-    return true;
-  return (
-    rule.newUsersCreatedFrom !== null &&
-    created >= rule.newUsersCreatedFrom.getTime() &&
-    user.finishedConversations >= rule.newUserFinishedConversations
-  );
+  const isNew = user.createdAt.getTime() >= campaign.startDate.getTime();
+  return isNew ? campaign.targetNewUsers : campaign.targetExistingUsers;
 };
+
+/**
+ * The targeting walk visits users in (created_at, id) order and never goes back, so it only walks
+ * past users this old: one created at T by a transaction that commits a little later is still found.
+ */
+export const TARGETING_SETTLE_MS = 10_000;
