@@ -8,6 +8,7 @@ export {
   formatPhoneNumber,
   formatRelativeTime,
   formatTime,
+  formatUtcDay,
 } from './lib/format';
 export {
   ApiError,

@@ -5,6 +5,7 @@ import {
   formatNumber,
   formatPhoneNumber,
   formatRelativeTime,
+  formatUtcDay,
 } from '../src';
 
 describe('formatDollars', () => {
@@ -68,6 +69,15 @@ describe('formatDate', () => {
     expect(formatDate(null)).toBe('—');
     expect(formatDateTime(undefined, 'Ongoing')).toBe('Ongoing');
     expect(formatDateTime(new Date(2025, 0, 5, 15, 4))).toBe('Jan 5, 2025, 3:04 PM');
+  });
+});
+
+describe('formatUtcDay', () => {
+  it('shows a UTC calendar day as that day in any time zone', () => {
+    expect(formatUtcDay('2025-01-05')).toBe('Jan 5, 2025');
+    expect(formatUtcDay('2025-12-31')).toBe('Dec 31, 2025');
+    expect(formatUtcDay('not a day')).toBe('—');
+    expect(formatUtcDay('2025-13-45', '')).toBe('');
   });
 });
 

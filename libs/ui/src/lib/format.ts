@@ -77,6 +77,22 @@ export function formatDate(value: DateInput, fallback = '—'): string {
   return date ? dateFormat.format(date) : fallback;
 }
 
+const utcDayFormat = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
+
+/**
+ * A calendar day the API counts in UTC ('2025-01-05') as 'Jan 5, 2025' in every time zone (formatted
+ * as a local time, even its noon is the next day in zones ahead of UTC+12).
+ */
+export function formatUtcDay(day: string, fallback = '—'): string {
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(day) ? new Date(`${day}T00:00:00Z`) : null;
+  return date && !Number.isNaN(date.getTime()) ? utcDayFormat.format(date) : fallback;
+}
+
 /** 'Jan 5, 2025, 3:04 PM'; an empty value gives `fallback`. */
 export function formatDateTime(value: DateInput, fallback = '—'): string {
   const date = toDate(value);

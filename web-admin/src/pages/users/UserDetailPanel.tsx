@@ -10,6 +10,7 @@ import {
   formatDollars,
   formatNumber,
   formatPhoneNumber,
+  formatUtcDay,
   LoadingText,
   Table,
   TableBody,
@@ -181,7 +182,7 @@ function AnalyticsTab({ user }: { user: UserDetail }) {
               <TableBody>
                 {analytics.recentActivity.map((day) => (
                   <TableRow key={day.date} data-testid="activity-row">
-                    <TableCell>{formatDate(`${day.date}T12:00:00Z`)}</TableCell>
+                    <TableCell>{formatUtcDay(day.date)}</TableCell>
                     <TableCell className="text-right tabular-nums">{formatNumber(day.messages)}</TableCell>
                     <TableCell className="text-right tabular-nums">{formatDollars(day.cost, 4)}</TableCell>
                   </TableRow>
