@@ -1,7 +1,7 @@
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Milliseconds from `now` to the next midnight UTC. */
-export const msToUtcMidnight = (now: number = Date.now()): number => DAY_MS - (now % DAY_MS);
+const msToUtcMidnight = (now: number = Date.now()): number => DAY_MS - (now % DAY_MS);
 
 /**
  * For tests whose fixtures say "today" and "yesterday" (UTC days, as the product counts them):
