@@ -4,8 +4,9 @@ import { DEFAULT_SPENDING_LIMIT, SPENDING_LIMIT_SETTING, getSetting } from './se
 // The daily spending limit (ARCHITECTURE §5 step 6) as a hard cap. Spend is what llm_calls cost
 // since midnight in a configured time zone (read from llm_spend_buckets, which a trigger keeps);
 // model calls in flight hold a reservation of their worst-case cost (spend_reservations). A call
-// is admitted only while spent + reserved + its own worst case fits the limit, so concurrent
-// replies on any number of replicas cannot overshoot it.
+// is admitted only while spent + reserved is under the limit, so however many replies run at once
+// on however many replicas, the day's spend overshoots the limit by at most the worst case of the
+// last call admitted.
 
 /** llm_spend_buckets' width (migration SpendLedger). */
 const BUCKET_MS = 15 * 60 * 1000;
@@ -130,14 +131,14 @@ export interface SpendReservation {
 }
 
 export interface ReserveOutcome extends SpendSnapshot {
-  /** Null when the call does not fit: the limit is reached for today. */
+  /** Null when the limit is reached for today (reservations of calls in flight counted). */
   reservation: SpendReservation | null;
 }
 
 /**
- * Reserves `amount` dollars for a model call when it fits: spent + reserved is under the limit and
- * stays within it with `amount` added. Admissions are serialised by an advisory lock held for
- * the few statements of the transaction; the reservation lapses after `ttlMs` if never settled.
+ * Reserves `amount` dollars (the call's worst case) when the day's budget is not reached: spent
+ * plus reserved is under the limit. Admissions are serialised by an advisory lock held for the
+ * few statements of the transaction; the reservation lapses after `ttlMs` if never settled.
  */
 export async function reserveSpend(
   dataSource: DataSource,
@@ -149,10 +150,7 @@ export async function reserveSpend(
     await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [RESERVE_LOCK_KEY]);
     await manager.query(`DELETE FROM "spend_reservations" WHERE "expires_at" <= now()`);
     const snapshot = await readSpendSnapshot(manager, request.since);
-    const committed = snapshot.spent + snapshot.held;
-    // Micro-dollar tolerance: numeric(14,6) sums compared with float sums.
-    const fits = committed < snapshot.limit && committed + amount <= snapshot.limit + 1e-9;
-    if (!fits) return { ...snapshot, reservation: null };
+    if (snapshot.spent + snapshot.held >= snapshot.limit) return { ...snapshot, reservation: null };
     const [row] = await manager.query<Array<{ id: string }>>(
       `INSERT INTO "spend_reservations" ("amount", "expires_at")
        VALUES ($1, now() + $2 * interval '1 millisecond') RETURNING "id"`,

@@ -54,9 +54,10 @@ const dollars = (value: number): string => `$${value.toFixed(Math.abs(value) >= 
 
 /**
  * The daily AI budget as a hard cap, and the ledger of model calls (llm_calls) it is computed
- * from. A model call first reserves its worst-case cost: it is admitted only while today's spend
- * plus every reservation in flight plus its own fits the limit (libs/domain reserveSpend, shared
- * by all replicas through Postgres). Afterwards it settles: its llm_calls row is written and the
+ * from. A model call first reserves its worst-case cost, and is admitted only while today's spend
+ * plus every reservation in flight is under the limit (libs/domain reserveSpend, shared by all
+ * replicas through Postgres): however many replies run at once, the day overshoots the limit by
+ * at most one call's worst case. Afterwards the call settles: its llm_calls row is written and the
  * reservation dropped in one transaction. Crossing 80% and 100% of the limit is logged and
  * counted once per day and limit, across replicas (Redis SET NX).
  */
@@ -101,9 +102,8 @@ export class SpendingService {
   }
 
   /**
-   * Reserves `worstCase` dollars for one model call; null when it does not fit today's budget (the
-   * caller answers from templates). A call of unknown price reserves 0 but is still refused once
-   * the limit is reached.
+   * Reserves `worstCase` dollars for one model call; null once today's budget is reached (the
+   * caller answers from templates). A call of unknown price reserves 0, and is refused likewise.
    */
   async reserve(worstCase: number, now: Date = new Date()): Promise<SpendReservation | null> {
     const day = this.day(now);
@@ -115,12 +115,9 @@ export class SpendingService {
     this.observe(outcome.spent, outcome.limit);
     if (outcome.reservation === null) {
       this.refused.inc();
-      const left = Math.max(0, outcome.limit - outcome.spent - outcome.held);
-      const why =
-        left > 0
-          ? `; the ${dollars(left)} left does not cover a call's worst case (${dollars(worstCase)})`
-          : '';
-      await this.announce(day.key, 1, outcome.spent, outcome.limit, why);
+      const inFlight =
+        outcome.spent < outcome.limit ? ` with ${dollars(outcome.held)} held by calls in flight` : '';
+      await this.announce(day.key, 1, outcome.spent, outcome.limit, inFlight);
     } else {
       await this.checkThresholds(day.key, outcome.spent, outcome.limit);
     }

@@ -1,0 +1,134 @@
+import {
+  SPENDING_LIMIT_SETTING,
+  isTimeZone,
+  readSpendSnapshot,
+  releaseSpend,
+  reserveSpend,
+  setSetting,
+  spendDay,
+  spentSince,
+} from '@sprout/domain';
+import { createTestDatabase, truncateAll, type TestDatabase } from '@sprout/testing';
+
+const MINUTE = 60_000;
+
+describe('spending day', () => {
+  it('starts at midnight in the configured time zone', () => {
+    const now = new Date('2026-07-04T05:30:00Z');
+    expect(spendDay(now, 'UTC')).toEqual({ key: '2026-07-04', start: new Date('2026-07-04T00:00:00Z') });
+    // 22:30 the day before in Los Angeles (PDT, UTC-7).
+    expect(spendDay(now, 'America/Los_Angeles')).toEqual({
+      key: '2026-07-03',
+      start: new Date('2026-07-03T07:00:00Z'),
+    });
+    expect(spendDay(now, 'Asia/Kolkata')).toEqual({
+      key: '2026-07-04',
+      start: new Date('2026-07-03T18:30:00Z'),
+    });
+    expect(spendDay(now, 'Asia/Kathmandu').start).toEqual(new Date('2026-07-03T18:15:00Z'));
+  });
+
+  it('keeps the offset in force at midnight on a daylight saving day', () => {
+    // 8 March 2026: Los Angeles moves from PST (UTC-8) to PDT (UTC-7) at 02:00.
+    const afternoon = new Date('2026-03-08T22:00:00Z'); // 15:00 PDT
+    expect(spendDay(afternoon, 'America/Los_Angeles').start).toEqual(new Date('2026-03-08T08:00:00Z'));
+    // 1 November 2026: back to PST at 02:00; midnight was still PDT.
+    expect(spendDay(new Date('2026-11-01T20:00:00Z'), 'America/Los_Angeles').start).toEqual(
+      new Date('2026-11-01T07:00:00Z'),
+    );
+  });
+
+  it('knows IANA time zones', () => {
+    expect(isTimeZone('UTC')).toBe(true);
+    expect(isTimeZone('Europe/Paris')).toBe(true);
+    expect(isTimeZone('Mars/Olympus')).toBe(false);
+    expect(isTimeZone('')).toBe(false);
+  });
+});
+
+describe('spend ledger and reservations', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterEach(async () => {
+    await truncateAll(db.dataSource);
+    await db.dataSource.query('DELETE FROM spend_reservations');
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  const call = (cost: number, at: Date) =>
+    db.dataSource.query<Array<{ id: string }>>(
+      `INSERT INTO llm_calls (purpose, tier, model, cost, created_at) VALUES ('reply', 'primary', 'm', $1, $2) RETURNING id`,
+      [cost, at],
+    );
+
+  it('sums every llm_calls row since a moment, whatever its writer, through inserts, updates and deletes', async () => {
+    const start = new Date('2026-07-04T00:00:00Z');
+    await call(1.25, new Date(start.getTime() - MINUTE));
+    const [kept] = await call(2, new Date(start.getTime() + MINUTE));
+    await call(0.000001, new Date(start.getTime() + 20 * MINUTE));
+    const [dropped] = await call(4, new Date(start.getTime() + 3 * 60 * MINUTE));
+    expect(await spentSince(db.dataSource.manager, start)).toBeCloseTo(6.000001, 6);
+    await db.dataSource.query('UPDATE llm_calls SET cost = 3 WHERE id = $1', [kept?.id]);
+    await db.dataSource.query('DELETE FROM llm_calls WHERE id = $1', [dropped?.id]);
+    expect(await spentSince(db.dataSource.manager, start)).toBeCloseTo(3.000001, 6);
+    // A day starting off the quarter hour reads the partial quarter from llm_calls itself.
+    expect(await spentSince(db.dataSource.manager, new Date(start.getTime() + 10 * MINUTE))).toBeCloseTo(
+      0.000001,
+      6,
+    );
+    await db.dataSource.query('TRUNCATE llm_calls');
+    expect(await spentSince(db.dataSource.manager, start)).toBe(0);
+  });
+
+  it('admits calls while spent plus reserved is under the limit, racing callers included', async () => {
+    await setSetting(db.dataSource.manager, SPENDING_LIMIT_SETTING, 1);
+    const since = new Date(Date.now() - 60 * MINUTE);
+    await call(0.5, new Date());
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () => reserveSpend(db.dataSource, { amount: 0.2, since, ttlMs: 60_000 })),
+    );
+    // 0.5 spent: three reservations of 0.2 take it to 1.1; the others find the limit reached.
+    const admitted = outcomes.filter((o) => o.reservation !== null);
+    expect(admitted).toHaveLength(3);
+    expect(await readSpendSnapshot(db.dataSource.manager, since)).toEqual({
+      spent: 0.5,
+      held: 0.6,
+      limit: 1,
+    });
+
+    // Settling one with its real cost frees the difference.
+    const first = admitted[0]?.reservation;
+    if (!first) throw new Error('no reservation');
+    await db.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO llm_calls (purpose, tier, model, cost) VALUES ('reply', 'primary', 'm', 0.05)`,
+      );
+      await releaseSpend(manager, first.id);
+    });
+    expect(await readSpendSnapshot(db.dataSource.manager, since)).toEqual({
+      spent: 0.55,
+      held: 0.4,
+      limit: 1,
+    });
+    expect(
+      (await reserveSpend(db.dataSource, { amount: 0.2, since, ttlMs: 60_000 })).reservation,
+    ).not.toBeNull();
+    expect((await reserveSpend(db.dataSource, { amount: 0, since, ttlMs: 60_000 })).reservation).toBeNull();
+  });
+
+  it('lets the reservation of a call that never settled lapse', async () => {
+    await setSetting(db.dataSource.manager, SPENDING_LIMIT_SETTING, 1);
+    const since = new Date(Date.now() - MINUTE);
+    const lost = await reserveSpend(db.dataSource, { amount: 5, since, ttlMs: 200 });
+    expect(lost.reservation).not.toBeNull();
+    expect((await reserveSpend(db.dataSource, { amount: 0.1, since, ttlMs: 60_000 })).reservation).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(
+      (await reserveSpend(db.dataSource, { amount: 0.1, since, ttlMs: 60_000 })).reservation,
+    ).not.toBeNull();
+  });
+});
