@@ -1,6 +1,6 @@
-import { api } from '@sprout/contracts';
+import { publicApi } from '@sprout/contracts';
 import { callEndpoint } from '@sprout/ui';
 
 export function getPublicConfig() {
-  return callEndpoint(api.public.config, {});
+  return callEndpoint(publicApi.config, {});
 }

@@ -1,4 +1,4 @@
-import { type LocationTestResult, api } from '@sprout/contracts';
+import { type LocationTestResult, testersApi } from '@sprout/contracts';
 import { ApiError, callEndpoint } from '../api/client';
 
 /** The spec's thrown text when the location test fails (spec 001 §8). */
@@ -11,7 +11,7 @@ export const LOCATION_TEST_FAILED = 'Failed to test location detection';
 export async function testLocation(message: string): Promise<LocationTestResult> {
   try {
     return await callEndpoint(
-      api.testers.location,
+      testersApi.location,
       { body: { message } },
       { failureMessage: LOCATION_TEST_FAILED },
     );
