@@ -334,9 +334,12 @@ describe('reply pipeline (no OpenAI key)', () => {
       const delivered = await deliveries.findOneByOrFail({ campaignId: live.id });
       expect(delivered).toMatchObject({ conversationId: reply.conversationId, messageId: reply.id });
       expect(delivered.deliveredAt).not.toBeNull();
-      expect(
-        (await h.db.dataSource.getRepository(SurveyCampaign).findOneByOrFail({ id: live.id })).deliveredCount,
-      ).toBe(1);
+      // Counted on the campaign's shard rows (issue 12), beside its delivered_count column.
+      const [counted] = await h.db.dataSource.query<Array<{ delivered: number }>>(
+        `SELECT sum("delivered")::int AS delivered FROM "survey_campaign_delivered_shards" WHERE "campaign_id" = $1`,
+        [live.id],
+      );
+      expect(counted?.delivered).toBe(1);
       expect((await deliveries.findOneByOrFail({ campaignId: paused.id })).deliveredAt).toBeNull();
       const next = await exchange(h, 'And what about snails on my hostas?', { phone });
       expect(next.reply.content).not.toContain('Quick survey');

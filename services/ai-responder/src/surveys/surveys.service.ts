@@ -8,58 +8,66 @@ export interface DueSurvey {
   surveyUrl: string;
 }
 
-interface PendingRow {
+interface DueRow {
   id: string;
   campaign_id: string;
   survey_url: string;
-  start_date: Date;
-  /** Whether the user had a conversation before this one (this is their second or later). */
-  later_conversation: boolean;
 }
 
+/** Shards of a campaign's delivered count: concurrent replies (other backends) add to other rows. */
+const DELIVERED_SHARDS = 8;
+
 /**
- * Survey links inside conversations (spec 001 Surveys): a delivery exists from the moment a user is
- * targeted (survey-scheduler); the next reply to that user carries the link and marks it delivered.
- * New users (created since the campaign started) are reached in their second conversation.
+ * Survey links inside conversations (spec 001 Surveys): the survey-scheduler creates a pending
+ * delivery when it targets a user; the reply that carries the link marks it delivered, in the
+ * reply's transaction. Existing users (created before the campaign started) get it in their next
+ * reply, new users in their second conversation or later. Only while the campaign is live and
+ * before its end date, so a pause or the end stops deliveries at once.
  */
 @Injectable()
 export class SurveysService {
-  /** The oldest due delivery for this user, row-locked until the reply transaction ends; null when none. */
+  /**
+   * The oldest due delivery for this user, row-locked until the reply's transaction ends (the
+   * pipeline also holds the user's row, so replies to one user never race for it); null when none.
+   */
   async claimDue(
     manager: EntityManager,
-    user: { id: string; createdAt: Date },
+    user: { id: string },
     conversationId: string,
   ): Promise<DueSurvey | null> {
-    const pending = await manager.query<PendingRow[]>(
-      `SELECT d."id", d."campaign_id", c."survey_url", c."start_date",
-              EXISTS (
-                SELECT 1 FROM "conversations" earlier, "conversations" current
-                 WHERE current."id" = $2 AND earlier."user_id" = $1 AND earlier."id" <> current."id"
-                   AND earlier."started_at" <= current."started_at"
-              ) AS "later_conversation"
+    const [due] = await manager.query<DueRow[]>(
+      `SELECT d."id", d."campaign_id", c."survey_url"
          FROM "survey_deliveries" d
          JOIN "survey_campaigns" c ON c."id" = d."campaign_id"
+         JOIN "users" u ON u."id" = d."user_id"
         WHERE d."user_id" = $1 AND d."conversation_id" IS NULL AND d."delivered_at" IS NULL
           AND c."status" = 'live' AND c."start_date" <= now()
           AND (c."end_date" IS NULL OR c."end_date" >= now())
+          AND NOT u."opted_out" AND NOT u."is_test_user"
+          -- A new user (joined since the campaign started) only from their second conversation.
+          AND (u."created_at" < c."start_date" OR EXISTS (
+                SELECT 1 FROM "conversations" earlier, "conversations" current
+                 WHERE current."id" = $2 AND earlier."user_id" = $1 AND earlier."id" <> current."id"
+                   AND earlier."started_at" <= current."started_at"))
         ORDER BY d."created_at", d."id"
+        LIMIT 1
         FOR UPDATE OF d SKIP LOCKED`,
       [user.id, conversationId],
     );
-    for (const row of pending) {
-      const newUser = user.createdAt.getTime() >= new Date(row.start_date).getTime();
-      if (newUser && !row.later_conversation) continue;
-      return { deliveryId: row.id, campaignId: row.campaign_id, surveyUrl: row.survey_url };
-    }
-    return null;
+    return due === undefined
+      ? null
+      : { deliveryId: due.id, campaignId: due.campaign_id, surveyUrl: due.survey_url };
   }
 
-  /** The line appended to the reply. */
+  /** The line appended to the reply (the summaries leave it out of a conversation's gist). */
   line(survey: DueSurvey): string {
     return `Quick survey: ${survey.surveyUrl}`;
   }
 
-  /** Marks the delivery delivered with the reply that carried it, and counts it on the campaign. */
+  /**
+   * Marks the delivery delivered by the reply that carried it (only if still pending: never
+   * twice), and counts it on one of the campaign's shard rows, in one statement.
+   */
   async markDelivered(
     manager: EntityManager,
     survey: DueSurvey,
@@ -68,13 +76,16 @@ export class SurveysService {
     await manager.query(
       `WITH delivered AS (
          UPDATE "survey_deliveries"
-            SET "delivered_at" = now(), "conversation_id" = $2, "message_id" = $3
-          WHERE "id" = $1 AND "conversation_id" IS NULL
+            SET "delivered_at" = coalesce((SELECT "created_at" FROM "messages" WHERE "id" = $3), now()),
+                "conversation_id" = $2, "message_id" = $3
+          WHERE "id" = $1 AND "conversation_id" IS NULL AND "delivered_at" IS NULL
          RETURNING "campaign_id"
        )
-       UPDATE "survey_campaigns" SET "delivered_count" = "delivered_count" + 1
-        WHERE "id" IN (SELECT "campaign_id" FROM delivered)`,
-      [survey.deliveryId, delivery.conversationId, delivery.messageId],
+       INSERT INTO "survey_campaign_delivered_shards" ("campaign_id", "shard", "delivered")
+       SELECT "campaign_id", pg_backend_pid() % $4, 1 FROM delivered
+       ON CONFLICT ("campaign_id", "shard")
+       DO UPDATE SET "delivered" = "survey_campaign_delivered_shards"."delivered" + 1`,
+      [survey.deliveryId, delivery.conversationId, delivery.messageId, DELIVERED_SHARDS],
     );
   }
 }
