@@ -5,3 +5,4 @@
 export * from './jobs';
 export * from './http';
 export * from './api';
+export * from './web-pages';

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { webPages } from '@sprout/contracts';
 import { startGateway, type TestGateway } from './support/gateway';
 
 const PUBLIC_INDEX = '<!doctype html><html><body>public-app-index</body></html>';
@@ -54,9 +55,17 @@ describe('page navigation', () => {
     '/admin/',
     '/admin/login',
     '/admin/dashboard',
-    '/admin/users/42/details',
+    '/admin/users/',
+    '/admin/model-management',
+    '/admin/surveys',
+    '/admin/image-monitoring',
+    '/admin/system-health',
+    '/admin/fallback-monitoring',
+    '/admin/proactive-monitoring',
+    '/admin/monitoring',
     '/ai-conversation-simulator',
     '/mobile-conversation/0b7b1c5e-2f0a-4a51-9f61-4b1d3a2f9e10',
+    '/users?search=%2B15035550101',
   ])('%s answers the admin app with 200', async (url) => {
     const res = await get(url);
     expect(res.statusCode).toBe(200);
@@ -64,15 +73,43 @@ describe('page navigation', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
   });
 
-  it.each(['/nope', '/live/extra', '/administrator', '/mobile-conversation', '/assets'])(
-    '%s answers the public app with 404 (its 404 page)',
+  it('answers every page of the shared list with 200 and its app', async () => {
+    for (const app of ['public', 'admin'] as const) {
+      for (const page of webPages[app]) {
+        const res = await get(page.replace(/:[^/]+/g, 'some-id'));
+        expect([page, res.statusCode, res.body]).toEqual([
+          page,
+          200,
+          app === 'admin' ? ADMIN_INDEX : PUBLIC_INDEX,
+        ]);
+      }
+    }
+  });
+
+  it.each(['/admin/nope', '/admin/users/42/details', '/admin/dashboard/extra', '/admin/assets'])(
+    '%s answers the admin app with 404 (its 404 page)',
     async (url) => {
       const res = await get(url);
       expect(res.statusCode).toBe(404);
-      expect(res.body).toBe(PUBLIC_INDEX);
+      expect(res.body).toBe(ADMIN_INDEX);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['cache-control']).toBe('no-cache');
     },
   );
+
+  it.each([
+    '/nope',
+    '/live/extra',
+    '/administrator',
+    '/mobile-conversation',
+    '/mobile-conversation/a/b',
+    '/assets',
+  ])('%s answers the public app with 404 (its 404 page)', async (url) => {
+    const res = await get(url);
+    expect(res.statusCode).toBe(404);
+    expect(res.body).toBe(PUBLIC_INDEX);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+  });
 
   it('answers HEAD like GET, without a body', async () => {
     const res = await app.inject({ method: 'HEAD', url: '/live' });

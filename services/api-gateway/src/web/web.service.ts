@@ -3,21 +3,15 @@ import * as path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { webAppOf, type WebApp } from '@sprout/contracts';
 import { CONFIG, LOGGER } from '@sprout/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { ApiGatewayConfig } from '../config';
 import { requestPath } from '../common/request-info';
 
-type WebApp = 'public' | 'admin';
-
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NO_CACHE = 'no-cache';
-
-/** Client-side routes of each app; they answer the app's index.html with 200. */
-const PUBLIC_PAGES = ['/', '/live', '/consent', '/location-test'];
-// /users is the spec's link from the messages page; the admin app redirects it to /admin/users.
-const ADMIN_PAGES = ['/admin', '/admin/*', '/ai-conversation-simulator', '/mobile-conversation/*', '/users'];
 
 const APP_TITLES: Record<WebApp, string> = { public: 'Sprout', admin: 'Sprout admin console' };
 const BUILD_HINTS: Record<WebApp, string> = {
@@ -28,9 +22,10 @@ const BUILD_HINTS: Record<WebApp, string> = {
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * Single-host mode: the built web apps next to /api. Hashed assets are served immutable; every
- * page navigation gets its app's index.html (no-cache), unknown paths the public app's with 404
- * so it renders its 404 page, and unknown /api paths a JSON 404.
+ * Single-host mode: the built web apps next to /api. Hashed assets are served immutable; a page of
+ * either app (the shared `webPages` list) gets its app's index.html (no-cache) with 200, any other
+ * path its app's index.html with 404 so the app renders its 404 page (under /admin the admin app,
+ * elsewhere the public one), and unknown /api paths a JSON 404.
  */
 @Injectable()
 export class WebService implements OnModuleInit {
@@ -60,10 +55,8 @@ export class WebService implements OnModuleInit {
     await this.serveAssets(fastify, 'public', '/assets/');
     await this.serveAssets(fastify, 'admin', '/admin/assets/');
 
-    for (const page of PUBLIC_PAGES)
-      fastify.get(page, (request, reply) => this.sendIndex(reply, 'public', 200));
-    for (const page of ADMIN_PAGES) fastify.get(page, (request, reply) => this.sendAdminPath(request, reply));
-    fastify.get('/*', (request, reply) => this.sendFallback(request, reply));
+    fastify.get('/', (request, reply) => this.sendPath(request, reply));
+    fastify.get('/*', (request, reply) => this.sendPath(request, reply));
   }
 
   private async serveAssets(fastify: FastifyInstance, app: WebApp, prefix: string): Promise<void> {
@@ -79,23 +72,21 @@ export class WebService implements OnModuleInit {
     });
   }
 
-  /** /admin/** is the admin app; a real file of its dist (favicon and the like) is served as is. */
-  private async sendAdminPath(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const file = this.existingFile('admin', requestPath(request).slice('/admin'.length));
-    if (file !== null) return this.sendStaticFile(reply, 'admin', file);
-    return this.sendIndex(reply, 'admin', 200);
-  }
-
-  private async sendFallback(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  private async sendPath(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const urlPath = requestPath(request);
     if (urlPath === '/api' || urlPath.startsWith('/api/')) {
       return reply
         .code(404)
         .send({ statusCode: 404, error: 'Not Found', message: `Cannot ${request.method} ${urlPath}` });
     }
-    const file = this.existingFile('public', urlPath);
-    if (file !== null) return this.sendStaticFile(reply, 'public', file);
-    return this.sendIndex(reply, 'public', 404);
+    const page = webAppOf(urlPath);
+    if (page !== null) return this.sendIndex(reply, page, 200);
+    // Not a page: a real file of the app's dist (favicon and the like), else the app's 404 page.
+    const admin = urlPath === '/admin' || urlPath.startsWith('/admin/');
+    const app: WebApp = admin ? 'admin' : 'public';
+    const file = this.existingFile(app, admin ? urlPath.slice('/admin'.length) : urlPath);
+    if (file !== null) return this.sendStaticFile(reply, app, file);
+    return this.sendIndex(reply, app, 404);
   }
 
   /** The dist-relative path of a regular file for a URL path, or null (never escapes the dist). */
