@@ -10,10 +10,12 @@ import type { ApiGatewayConfig } from './config';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DeliveryCheckModule } from './delivery-check/delivery-check.module';
 import { GardeningToolsModule } from './gardening-tools/gardening-tools.module';
+import { ImagesModule } from './images/images.module';
 import { ModelsModule } from './models/models.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { SignupsModule } from './signups/signups.module';
 import { SimulatorModule } from './simulator/simulator.module';
+import { SurveysModule } from './surveys/surveys.module';
 import { WebModule } from './web/web.module';
 
 export const SERVICE_NAME = 'api-gateway';
@@ -36,6 +38,8 @@ export class AppModule {
         PublicConfigModule,
         GardeningToolsModule,
         SimulatorModule,
+        SurveysModule,
+        ImagesModule,
         WebModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

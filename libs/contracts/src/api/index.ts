@@ -7,6 +7,7 @@ import { listEndpoints } from '../http/endpoint';
 import { authApi } from './auth';
 import { conversationsApi } from './conversations';
 import { dashboardApi } from './dashboard';
+import { imagesApi } from './images';
 import { modelsApi } from './models';
 import { publicApi, waitlistApi } from './public';
 import { simulatorApi } from './simulator';
@@ -40,6 +41,7 @@ export const api = {
   models: modelsApi,
   surveys: surveysApi,
   simulator: simulatorApi,
+  images: imagesApi,
   webhooks: webhooksApi,
 } as const;
 

@@ -1,10 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG, HttpStatusError, SafeFetchError, safeFetch } from '@sprout/platform';
+import { IMAGE_CONTENT_TYPES, IMAGE_MAX_REDIRECTS, sniffImageType } from '@sprout/contracts';
+import {
+  CONFIG,
+  ContentTypeNotAllowedError,
+  HttpStatusError,
+  SafeFetchError,
+  safeFetch,
+} from '@sprout/platform';
 import { type ImageProcessorConfig } from '../config';
 
-/** What the vision model accepts. */
-export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
-const MAX_REDIRECTS = 3;
 const TWILIO_API_ORIGIN = 'https://api.twilio.com';
 
 export interface FetchedImage {
@@ -67,12 +71,20 @@ export class ImageSource {
     const response = await safeFetch(url, {
       maxBytes: this.config.imageFetchMaxBytes,
       timeoutMs: this.config.imageFetchTimeoutMs,
-      maxRedirects: MAX_REDIRECTS,
+      maxRedirects: IMAGE_MAX_REDIRECTS,
       allowedContentTypes: IMAGE_CONTENT_TYPES,
       headers: { Accept: IMAGE_CONTENT_TYPES.join(', '), ...this.headersFor(url) },
       allowPrivateHosts: this.config.imageFetchAllowPrivateHosts,
     });
-    // The allow-list guarantees a type here.
-    return { url: response.url, contentType: response.contentType ?? 'image/jpeg', body: response.body };
+    // The bytes must be the picture the header claims (the validator the console's suite runs too).
+    const actual = sniffImageType(response.body);
+    if (actual === null || actual !== response.contentType) {
+      throw new ContentTypeNotAllowedError(
+        response.url,
+        `${response.contentType ?? '(none)'} whose content is not that image`,
+        IMAGE_CONTENT_TYPES,
+      );
+    }
+    return { url: response.url, contentType: actual, body: response.body };
   }
 }
