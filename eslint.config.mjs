@@ -127,6 +127,30 @@ export default tseslint.config(
     },
   },
   {
+    // HTTP shapes are defined once, in the endpoint table of libs/contracts: whoever serves or calls
+    // an endpoint derives its types from there (EndpointInput, EndpointRequest, EndpointAnswer).
+    files: [
+      'services/api-gateway/src/**/*.ts',
+      'services/sms-gateway/src/webhooks/**/*.ts',
+      'web-admin/src/**/*.{ts,tsx}',
+      'web-public/src/**/*.{ts,tsx}',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'TSInterfaceDeclaration[id.name=/(Request|Response|Answer|Dto|Body|Query|Params)$/]',
+          "TSTypeAliasDeclaration[id.name=/(Request|Response|Answer|Dto|Body|Query|Params)$/][typeAnnotation.type='TSTypeLiteral']",
+          "VariableDeclarator[id.name=/(Request|Response|Answer|Dto|Body|Query|Params)$/] > CallExpression[callee.object.name='z']",
+        ].map((selector) => ({
+          selector,
+          message:
+            'Request and answer shapes of an endpoint live in libs/contracts (its endpoint table); derive from them.',
+        })),
+      ],
+    },
+  },
+  {
     // The browser test harness lives in libs/testing but runs in Node; web tests may use it.
     files: ['web-public/test/**/*.{ts,tsx}', 'web-admin/test/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.node } },
