@@ -51,15 +51,6 @@ export const upcomingCapabilities = {
       'Deliveries per campaign',
     ],
   },
-  '/admin/model-management': {
-    title: 'Model Management',
-    summary: 'Which AI models answer texts, what they cost, and which one is live.',
-    willShow: [
-      'Models with prices, max tokens, Live and Fallback badges',
-      'Daily spend against the limit',
-      'Usage and cost per model',
-    ],
-  },
   '/admin/fallback-monitoring': {
     title: 'Fallback System',
     summary: 'How replies fall back when a model or service is unavailable.',

@@ -26,5 +26,9 @@ export const QueryKeys = {
   testUsers: endpointKey(api.simulator.testUsers),
   simulatorConversation: (userId: string) =>
     endpointKey(api.simulator.conversation, { params: { id: userId } }),
-  allModels: ['/api/admin/models/all'] as const,
+  allModels: endpointKey(api.models.all),
+  /** Model usage, today's spend and the limit; by Test Data Mode (usage is real or test users'). */
+  allModelStats: [endpointPath(api.models.stats)] as const,
+  modelStats: (showTestData: boolean) => endpointKey(api.models.stats, { query: { showTestData } }),
+  openAiModels: endpointKey(api.models.openAiModels),
 };

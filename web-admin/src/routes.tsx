@@ -11,6 +11,7 @@ import InputProcessingPage from './pages/testers/InputProcessingPage';
 import ValidationTestPage from './pages/testers/ValidationTestPage';
 import UpcomingPage from './pages/UpcomingPage';
 import MessagesPage from './pages/messages/MessagesPage';
+import ModelManagementPage from './pages/models/ModelManagementPage';
 import UsersPage from './pages/users/UsersPage';
 import UsersRedirect from './pages/users/UsersRedirect';
 
@@ -31,6 +32,7 @@ export const routes: RouteObject[] = [
       { path: '/admin/location-test', element: <AdminLocationTestPage /> },
       { path: '/admin/validation-test', element: <ValidationTestPage /> },
       { path: '/admin/input-processing', element: <InputProcessingPage /> },
+      { path: '/admin/model-management', element: <ModelManagementPage /> },
       ...upcomingRoutes,
       { path: '/admin/ai-simulator', element: <SimulatorPage /> },
       // The simulator has a second address outside /admin (spec 000 §2).

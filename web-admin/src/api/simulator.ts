@@ -1,9 +1,8 @@
-import { callEndpoint, fetchJson } from '@sprout/ui';
+import { callEndpoint } from '@sprout/ui';
 import {
   type ActionResponse,
   type CreateTestUserResponse,
   type EndpointRequest,
-  type ModelDto,
   type SimulatorConversationResponse,
   type SimulatorMessageResponse,
   type TestUserDto,
@@ -39,9 +38,4 @@ export function sendSimulatorMessage(
   body: EndpointRequest<typeof api.simulator.sendMessage>['body'],
 ): Promise<SimulatorMessageResponse> {
   return callEndpoint(api.simulator.sendMessage, { body });
-}
-
-/** The configured AI models (Model Management); the simulator offers the active, visible ones. */
-export function getModels(): Promise<ModelDto[]> {
-  return fetchJson<ModelDto[]>('/api/admin/models/all', 'Failed to fetch models');
 }

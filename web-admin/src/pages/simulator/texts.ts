@@ -23,16 +23,6 @@ export const IMAGE_CONTENT_TYPE = 'image/jpeg';
 export const LIVE_MODEL_VALUE = 'live';
 export const LIVE_MODEL_LABEL = 'Default (live model)';
 
-/** Offered when Model Management has no models to list. */
-export const COMMON_OPENAI_MODELS = [
-  'gpt-4o-mini',
-  'gpt-4o',
-  'gpt-4.1',
-  'gpt-4.1-mini',
-  'gpt-4.1-nano',
-  'gpt-3.5-turbo',
-] as const;
-
 export const HOW_TO_USE = [
   'Create a test user. Pick a model to try it, or keep the live model.',
   'Select the user and text Sprout as a gardener would. Add an image URL to test photo questions.',

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { getModels } from '../../api/simulator';
+import { getModels } from '../../api/models';
 import { QueryKeys } from '../../query-keys';
-import { COMMON_OPENAI_MODELS } from './texts';
 
 export interface ModelChoices {
   models: readonly string[];
@@ -9,9 +8,9 @@ export interface ModelChoices {
 }
 
 /**
- * The models a test user can be given: the active, visible models of Model Management, or a
- * fixed list of common OpenAI models when there are none (or the list cannot be read). Loaded
- * only once `wanted` (the select was opened), so a page visit alone asks nothing of it.
+ * The models a test user can be given: the active models of Model Management (the list holds the
+ * visible ones), the only ones POST /api/simulator/test-user accepts. Loaded only once `wanted`
+ * (the select was opened), so a page visit alone asks nothing of it.
  */
 export function useModelChoices(wanted: boolean): ModelChoices {
   const { data, isPending } = useQuery({
@@ -19,9 +18,8 @@ export function useModelChoices(wanted: boolean): ModelChoices {
     queryFn: getModels,
     enabled: wanted,
   });
-  const configured = (data ?? []).filter((m) => m.isActive && m.isVisible).map((m) => m.name);
   return {
-    models: configured.length > 0 ? configured : COMMON_OPENAI_MODELS,
+    models: (data ?? []).filter((m) => m.isActive && m.isVisible).map((m) => m.name),
     loading: wanted && isPending,
   };
 }
