@@ -309,7 +309,14 @@ describe('simulator screen', () => {
     );
 
     // Delete the selected user: gone from the list, the selection cleared.
+    // Deleting asks first: Cancel keeps the user, Delete removes them.
+    const confirmDialog = page.getByRole('dialog', { name: 'Delete Tomato Tess?' });
     await userRow('Tomato Tess').getByRole('button', { name: 'Delete Tomato Tess' }).click();
+    await confirmDialog.getByRole('button', { name: 'Cancel' }).click();
+    await confirmDialog.waitFor({ state: 'detached' });
+    expect(await stack.db.dataSource.getRepository(User).countBy({ id: userId })).toBe(1);
+    await userRow('Tomato Tess').getByRole('button', { name: 'Delete Tomato Tess' }).click();
+    await confirmDialog.getByRole('button', { name: 'Delete', exact: true }).click();
     await toastWith('Tomato Tess and their messages are gone.');
     await userRow('Tomato Tess').waitFor({ state: 'detached' });
     await page.waitForURL((url) => !url.searchParams.has('user'));

@@ -79,10 +79,11 @@ function ConversationRow({
         </button>
         <div className="min-w-0 flex-1 space-y-1.5">
           <div className="flex flex-wrap items-center gap-2">
+            {/* The click reaches the row too: it selects the conversation, then the link opens the
+                user (in this tab, or in a new one with this page's selection kept). */}
             <Link
               to={userSearchPath(conversation.phoneNumber)}
-              onClick={(event) => event.stopPropagation()}
-              className="font-medium text-primary hover:underline"
+              className="w-fit font-medium text-primary hover:underline"
               data-testid="conversation-phone"
             >
               {formatPhoneNumber(conversation.phoneNumber)}

@@ -8,6 +8,13 @@ import {
   CardHeader,
   CardTitle,
   cn,
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
   formatNumber,
   Input,
   Label,
@@ -29,6 +36,8 @@ import { failureDescription } from './failure';
 import { LIVE_MODEL_LABEL, LIVE_MODEL_VALUE, simulatorTexts } from './texts';
 
 const LOADING_MODELS_VALUE = 'loading';
+const DELETE_CONFIRM =
+  'The test user and all their conversations and messages are deleted. This cannot be undone.';
 import { useModelChoices } from './useModelChoices';
 
 function CreateTestUserForm({ onCreated }: { onCreated: (userId: string) => void }) {
@@ -125,6 +134,30 @@ function TestUserRow({
   onDeleted: (userId: string) => void;
 }) {
   const remove = useDeleteTestUser();
+  // Deleting takes the user's messages with it: only after a confirmation.
+  const [confirming, setConfirming] = useState(false);
+
+  function onConfirmDelete() {
+    remove.mutate(user.id, {
+      onSuccess: () => {
+        setConfirming(false);
+        toast({
+          title: 'Test User Deleted',
+          description: `${user.testUserName} and their messages are gone.`,
+        });
+        onDeleted(user.id);
+      },
+      onError: (error) => {
+        setConfirming(false);
+        toast({
+          variant: 'destructive',
+          title: 'Error',
+          description: failureDescription(error, simulatorTexts.deleteFailed),
+        });
+      },
+    });
+  }
+
   return (
     <li
       data-testid="test-user"
@@ -169,26 +202,26 @@ function TestUserRow({
         aria-label={`Delete ${user.testUserName}`}
         title="Delete test user"
         disabled={remove.isPending}
-        onClick={() =>
-          remove.mutate(user.id, {
-            onSuccess: () => {
-              toast({
-                title: 'Test User Deleted',
-                description: `${user.testUserName} and their messages are gone.`,
-              });
-              onDeleted(user.id);
-            },
-            onError: (error) =>
-              toast({
-                variant: 'destructive',
-                title: 'Error',
-                description: failureDescription(error, simulatorTexts.deleteFailed),
-              }),
-          })
-        }
+        onClick={() => setConfirming(true)}
       >
         <Trash2 aria-hidden="true" />
       </Button>
+      <Dialog open={confirming} onOpenChange={setConfirming}>
+        <DialogContent data-testid="delete-test-user-dialog">
+          <DialogHeader>
+            <DialogTitle>Delete {user.testUserName}?</DialogTitle>
+            <DialogDescription>{DELETE_CONFIRM}</DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button variant="outline">Cancel</Button>
+            </DialogClose>
+            <Button variant="destructive" disabled={remove.isPending} onClick={onConfirmDelete}>
+              {remove.isPending ? 'Deleting...' : 'Delete'}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
     </li>
   );
 }
