@@ -1,7 +1,7 @@
 // Known users, conversations and messages for the browser tests of the Users and Messages screens,
 // written straight to the test database (the rollup triggers keep the stat cards' counts), and
 // the probe those tests use to measure the screens' polling.
-import type { FakeTwilio } from '@sprout/testing';
+import { clearOfUtcMidnight, type FakeTwilio } from '@sprout/testing';
 import type { Page } from '@sprout/testing/browser';
 import type { DataSource } from 'typeorm';
 
@@ -204,10 +204,20 @@ export const INSIGHT_STATS = {
 } as const;
 
 /**
- * Seeds the users, conversations and messages above. "Today" messages lie between the start of
- * the UTC day and now, so the cards' today and 24-hour figures hold at any time of day.
+ * How long a browser test file may run after seeding (a whole file took 6.5 minutes on a loaded
+ * machine): its "today" cards hold only while the UTC day it seeded lasts.
  */
-export async function seedInsight(db: DataSource, now: Date = new Date()): Promise<InsightSeed> {
+export const SEEDED_DAY_MARGIN_MS = 10 * MINUTE_MS;
+/** A beforeAll that seeds may first wait out the end of the UTC day. */
+export const SEEDING_TIMEOUT_MS = SEEDED_DAY_MARGIN_MS + 5 * MINUTE_MS;
+
+/**
+ * Seeds the users, conversations and messages above. "Today" messages lie between the start of
+ * the UTC day and now, so the cards' today and 24-hour figures hold at any time of day; with no
+ * `now`, seeding waits until the UTC day has SEEDED_DAY_MARGIN_MS left.
+ */
+export async function seedInsight(db: DataSource, at?: Date): Promise<InsightSeed> {
+  const now = at ?? (await clearOfUtcMidnight(SEEDED_DAY_MARGIN_MS));
   const startOfToday = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const recentBase = Math.max(now.getTime() - 20 * MINUTE_MS, startOfToday);
   const recent = (second: number) => new Date(Math.min(recentBase + second * 1000, now.getTime()));
@@ -478,10 +488,11 @@ export async function recordFetches(page: Page): Promise<void> {
 export async function advanceClock(page: Page, totalMs: number, stepMs: number): Promise<void> {
   for (let ran = 0; ran < totalMs; ran += stepMs) {
     await page.clock.runFor(stepMs);
-    // Polled from Node: waiting inside the page would run on the page's (fake) timers.
-    const deadline = Date.now() + 10_000;
+    // Polled from Node: waiting inside the page would run on the page's (fake) timers. A loaded
+    // machine may take a while to answer.
+    const deadline = Date.now() + 30_000;
     while ((await page.evaluate(() => window.__sproutFetches?.inFlight ?? 0)) > 0) {
-      if (Date.now() > deadline) throw new Error('A fetch did not finish within 10 s');
+      if (Date.now() > deadline) throw new Error('A fetch did not finish within 30 s');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
@@ -492,7 +503,7 @@ export async function advanceClock(page: Page, totalMs: number, stepMs: number):
  * of the page clock (which also runs in real time between steps). The gap from the initial fetch to
  * the first poll is left out: polling starts when the query's observer subscribes, not at that fetch.
  */
-export async function pollGaps(page: Page, path: string, count: number): Promise<number[]> {
+async function pollGaps(page: Page, path: string, count: number): Promise<number[]> {
   const times = await page.evaluate(
     (wanted) => (window.__sproutFetches?.calls ?? []).filter((c) => c.path === wanted).map((c) => c.at),
     path,
@@ -500,4 +511,25 @@ export async function pollGaps(page: Page, path: string, count: number): Promise
   return times
     .slice(2, count + 2)
     .map((at, index) => Math.round((at - (times[index + 1] ?? at)) / 1000) * 1000);
+}
+
+/**
+ * Why the polls of `path` do not show polling every `intervalMs`, or [] when they do: at least
+ * `count` gaps, each within `slackMs` (2 s or a fifth of the interval) of it. The slack is for a
+ * busy machine: between clock steps the page clock runs in real time, so a due poll can fire late,
+ * and the next one is timed from it.
+ */
+export async function pollingProblems(
+  page: Page,
+  path: string,
+  intervalMs: number,
+  count: number,
+  slackMs = Math.max(2_000, intervalMs / 5),
+): Promise<string[]> {
+  const gaps = await pollGaps(page, path, count);
+  const problems: string[] = [];
+  if (gaps.length < count) problems.push(`${path}: ${gaps.length} gaps between polls, expected ${count}`);
+  if (gaps.some((gap) => Math.abs(gap - intervalMs) > slackMs))
+    problems.push(`${path}: gaps ${gaps.join(', ')} are not ${intervalMs} ms (within ${slackMs} ms)`);
+  return problems;
 }

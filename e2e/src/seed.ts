@@ -1,5 +1,7 @@
 // Known figures for the admin dashboard's browser tests, written straight to the test database.
+import { clearOfUtcMidnight } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
+import { SEEDED_DAY_MARGIN_MS } from './seed-insight';
 
 export const SEEDED = {
   real: { activeUsers: '2', messagesToday: '4', avgResponse: 'Avg response: 1,500ms', todaysCost: '$3.75' },
@@ -18,11 +20,13 @@ async function userWithMessagesToday(
   phone: string,
   isTest: boolean,
   messages: SeedMessage[],
+  at: Date,
 ): Promise<void> {
+  // Times from the clock the app reads (the tests' process), not the database's.
   const [user] = await db.query<{ id: string }[]>(
     `INSERT INTO users (phone_number, is_test_user, test_user_name, zip_code, last_message_at)
-     VALUES ($1, $2, $3, '97214', now()) RETURNING id`,
-    [phone, isTest, isTest ? 'Test gardener' : null],
+     VALUES ($1, $2, $3, '97214', $4) RETURNING id`,
+    [phone, isTest, isTest ? 'Test gardener' : null, at],
   );
   const [conversation] = await db.query<{ id: string }[]>(
     'INSERT INTO conversations (user_id, is_test_user, message_count) VALUES ($1, $2, $3) RETURNING id',
@@ -30,8 +34,8 @@ async function userWithMessagesToday(
   );
   for (const message of messages) {
     const [row] = await db.query<{ id: string }[]>(
-      `INSERT INTO messages (user_id, conversation_id, direction, content, status, response_time_ms, cost, is_test_user)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+      `INSERT INTO messages (user_id, conversation_id, direction, content, status, response_time_ms, cost, is_test_user, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
       [
         user?.id,
         conversation?.id,
@@ -43,32 +47,46 @@ async function userWithMessagesToday(
         message.responseTimeMs ?? null,
         message.cost ?? 0,
         isTest,
+        at,
       ],
     );
     if (message.cost !== undefined) {
       await db.query(
-        `INSERT INTO llm_calls (message_id, user_id, conversation_id, purpose, model, total_tokens, cost, tier, is_test_user)
-         VALUES ($1, $2, $3, 'reply', 'gpt-4o-mini', 420, $4, 'primary', $5)`,
-        [row?.id, user?.id, conversation?.id, message.cost, isTest],
+        `INSERT INTO llm_calls (message_id, user_id, conversation_id, purpose, model, total_tokens, cost, tier, is_test_user, created_at)
+         VALUES ($1, $2, $3, 'reply', 'gpt-4o-mini', 420, $4, 'primary', $5, $6)`,
+        [row?.id, user?.id, conversation?.id, message.cost, isTest, at],
       );
     }
   }
 }
 
-/** Two real users and one test user texting today, and twelve beta signups (one approved). */
+/**
+ * Two real users and one test user texting today, and twelve beta signups (one approved). Waits
+ * first until the UTC day has SEEDED_DAY_MARGIN_MS left, so "today" lasts as long as the test file.
+ */
 export async function seedDashboard(db: DataSource): Promise<void> {
-  await userWithMessagesToday(db, '+15035550101', false, [
-    { direction: 'inbound' },
-    { direction: 'outbound', responseTimeMs: 1200, cost: 1.25 },
-  ]);
-  await userWithMessagesToday(db, '+15035550102', false, [
-    { direction: 'inbound' },
-    { direction: 'outbound', responseTimeMs: 1800, cost: 2.5 },
-  ]);
-  await userWithMessagesToday(db, '+15035550199', true, [
-    { direction: 'inbound' },
-    { direction: 'outbound', responseTimeMs: 900, cost: 0.42 },
-  ]);
+  const now = await clearOfUtcMidnight(SEEDED_DAY_MARGIN_MS);
+  await userWithMessagesToday(
+    db,
+    '+15035550101',
+    false,
+    [{ direction: 'inbound' }, { direction: 'outbound', responseTimeMs: 1200, cost: 1.25 }],
+    now,
+  );
+  await userWithMessagesToday(
+    db,
+    '+15035550102',
+    false,
+    [{ direction: 'inbound' }, { direction: 'outbound', responseTimeMs: 1800, cost: 2.5 }],
+    now,
+  );
+  await userWithMessagesToday(
+    db,
+    '+15035550199',
+    true,
+    [{ direction: 'inbound' }, { direction: 'outbound', responseTimeMs: 900, cost: 0.42 }],
+    now,
+  );
   for (let n = 1; n <= SEEDED.signups.total; n += 1) {
     await db.query(
       `INSERT INTO beta_signups (email, zip_code, unique_code, signup_date, status)

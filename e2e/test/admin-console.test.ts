@@ -9,6 +9,7 @@ import {
 } from '@sprout/testing/browser';
 import { toastWithTitle } from '../src/helpers';
 import { SEEDED, seedDashboard } from '../src/seed';
+import { SEEDING_TIMEOUT_MS } from '../src/seed-insight';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, startWebStack, type WebStack } from '../src/stack';
 
 let stack: WebStack;
@@ -21,7 +22,7 @@ beforeAll(async () => {
   stack = await startWebStack();
   await seedDashboard(stack.db.dataSource);
   browser = await launchBrowser();
-});
+}, SEEDING_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();
