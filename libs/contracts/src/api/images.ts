@@ -171,7 +171,7 @@ export const imagesApi = {
     tag: 'image monitoring',
     summary: "The validation suite's own pictures (a JPEG, a PNG, a page, an oversized file, a redirect)",
     params: z.object({ name: z.enum(IMAGE_SAMPLE_NAMES, { error: 'Unknown sample' }) }),
+    // Its own type per sample (image/jpeg, image/png, text/html), a 302 or a 404.
     answer: answer<string>('The sample'),
-    answerContentType: 'application/octet-stream',
   }),
 } as const;
