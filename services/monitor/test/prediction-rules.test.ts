@@ -3,8 +3,10 @@ import {
   type BucketSample,
   type SpendSnapshot,
   emptyBucket,
+  memoryGrowthPrediction,
   memoryPrediction,
   predict,
+  queueBacklogPredictions,
   spendPrediction,
   statsOf,
   systemStatusOf,
@@ -207,5 +209,69 @@ describe('memory rule and system status', () => {
     expect(systemStatusOf(predictions.slice(1), 'healthy')).toBe('warning');
     expect(systemStatusOf([], 'degraded')).toBe('warning');
     expect(systemStatusOf([], null)).toBe('normal');
+  });
+});
+
+describe('queue backlog and memory growth rules', () => {
+  const start = Date.parse('2025-06-15T11:00:00Z');
+  const sample = (minute: number, waiting: Record<string, number>, heapMb = 60) => ({
+    at: new Date(start + minute * 60_000).toISOString(),
+    waiting,
+    heapUsedBytes: heapMb * 1024 * 1024,
+  });
+
+  it('predicts a queue backing up against 15 minutes ago, naming its consumer', () => {
+    const samples = Array.from({ length: 20 }, (_, m) =>
+      sample(m, { 'sms.inbound': m < 5 ? 40 : 40 + (m - 4) * 12, 'sms.outbound': 30 }),
+    );
+    const predictions = queueBacklogPredictions(samples);
+    expect(predictions).toHaveLength(1);
+    // Minute 19: 220 waiting; minute 4 (15 minutes earlier): 40.
+    expect(predictions[0]).toMatchObject({
+      type: 'queue_backlog',
+      severity: 'medium',
+      confidence: 'high',
+      timeframe: 'next 30 minutes',
+      currentRate: 220,
+      percentageChange: 450,
+    });
+    expect(predictions[0]?.recommendedActions[0]).toBe(
+      'sms.inbound: 220 jobs waiting, 12 more every minute for 15 minutes',
+    );
+    expect(predictions[0]?.recommendedActions[1]).toContain('ai-responder');
+  });
+
+  it('ignores small, steady or shrinking queues and too little history', () => {
+    const steady = Array.from({ length: 20 }, (_, m) => sample(m, { 'sms.inbound': 300 }));
+    expect(queueBacklogPredictions(steady)).toEqual([]);
+    const small = Array.from({ length: 20 }, (_, m) => sample(m, { 'sms.inbound': m }));
+    expect(queueBacklogPredictions(small)).toEqual([]);
+    const short = Array.from({ length: 10 }, (_, m) => sample(m, { 'sms.inbound': m * 100 }));
+    expect(queueBacklogPredictions(short)).toEqual([]);
+  });
+
+  it('predicts memory growing towards the heap limit', () => {
+    // 60 MB to 119 MB over an hour, limit 512 MB: about 6.7 hours left at ~59 MB/h.
+    const samples = Array.from({ length: 60 }, (_, m) => sample(m, {}, 60 + m));
+    const prediction = memoryGrowthPrediction(samples, {
+      heapUsedBytes: 119 * 1024 * 1024,
+      heapLimitBytes: 512 * 1024 * 1024,
+    });
+    expect(prediction).toMatchObject({
+      type: 'memory_growth',
+      severity: 'medium',
+      confidence: 'high',
+      timeframe: 'next 7 hours',
+      currentRate: 60,
+    });
+    expect(prediction?.percentageChange).toBeCloseTo(77.9, 0);
+  });
+
+  it('ignores a flat or short heap history', () => {
+    const limit = { heapUsedBytes: 60 * 1024 * 1024, heapLimitBytes: 512 * 1024 * 1024 };
+    const flat = Array.from({ length: 60 }, (_, m) => sample(m, {}, 60 + (m % 3)));
+    expect(memoryGrowthPrediction(flat, limit)).toBeNull();
+    const short = Array.from({ length: 20 }, (_, m) => sample(m, {}, 60 + m * 10));
+    expect(memoryGrowthPrediction(short, limit)).toBeNull();
   });
 });

@@ -4,7 +4,13 @@ import { type TestDatabase, type TestRedis, createTestDatabase, createTestRedis 
 import type { DataSource } from 'typeorm';
 import { monitorConfig } from '../src/config';
 import { PredictionsService } from '../src/predictions/predictions.service';
-import { readPredictions, readSystemHealth, readTrends } from '../src/state/monitor-state';
+import {
+  type MonitorSample,
+  monitorKeys,
+  readPredictions,
+  readSystemHealth,
+  readTrends,
+} from '../src/state/monitor-state';
 
 const MINUTE = 60_000;
 
@@ -57,6 +63,7 @@ describe('predictions over seeded data', () => {
     await ds.query('DELETE FROM "llm_calls"');
     await ds.query('DELETE FROM "messages"');
     await ds.query('DELETE FROM "settings"');
+    await redis.connection.del(monitorKeys(redis.prefix).samples);
   });
 
   const reply = async (minutesAgo: number, responseTimeMs: number, status = 'delivered'): Promise<void> => {
@@ -154,5 +161,48 @@ describe('predictions over seeded data', () => {
     await queues.enqueue('conversation.summarize', { conversationId });
     const state = await predictions.run(now);
     expect(state.system.metrics.queueDepth).toBeGreaterThanOrEqual(1);
+  });
+
+  it('predicts a growing queue and growing memory from the injected samples of the last hour', async () => {
+    // 19 minutes of samples before now: sms.inbound from 30 jobs waiting upwards, the heap growing.
+    const heapNow = process.memoryUsage().heapUsed;
+    const injected: MonitorSample[] = Array.from({ length: 59 }, (_, i) => {
+      const minutesAgo = 59 - i;
+      return {
+        at: new Date(now.getTime() - minutesAgo * MINUTE).toISOString(),
+        waiting: { 'sms.inbound': minutesAgo > 15 ? 30 : 30 + (15 - minutesAgo) * 8 },
+        heapUsedBytes: Math.round(heapNow * (0.3 + (0.7 * i) / 58)),
+      };
+    });
+    const key = monitorKeys(redis.prefix).samples;
+    await redis.connection.lpush(key, ...injected.map((sample) => JSON.stringify(sample)));
+    // Now: 150 real jobs waiting on sms.inbound, with no worker to take them.
+    const ids = Array.from(
+      { length: 150 },
+      (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    );
+    for (const messageId of ids) await queues.enqueue('sms.inbound', { messageId });
+
+    const state = await predictions.run(now);
+    const byType = Object.fromEntries(state.predictions.predictions.map((p) => [p.type, p]));
+    expect(byType.queue_backlog).toMatchObject({
+      severity: 'medium',
+      currentRate: 150,
+      percentageChange: 400,
+      timeframe: 'next 30 minutes',
+    });
+    expect(byType.queue_backlog?.recommendedActions[0]).toMatch(/^sms\.inbound: 150 jobs waiting/);
+    expect(byType.memory_growth).toMatchObject({ confidence: 'high' });
+    expect(byType.memory_growth?.percentageChange).toBeGreaterThan(100);
+    expect(state.system.status).not.toBe('normal');
+    expect(await readPredictions(redis.connection, redis.prefix)).toEqual(state.predictions);
+
+    // The next minute's run keeps the samples: the newest is the one just taken.
+    const kept = await redis.connection.lrange(key, 0, 0);
+    expect(JSON.parse(kept[0] ?? '{}')).toMatchObject({
+      at: now.toISOString(),
+      waiting: { 'sms.inbound': 150 },
+    });
+    await queues.queue('sms.inbound').obliterate({ force: true });
   });
 });

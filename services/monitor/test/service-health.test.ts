@@ -1,4 +1,5 @@
-import { Metrics, loadConfig } from '@sprout/platform';
+import { JobQueues, Metrics, createLogger, loadConfig, startWorkers } from '@sprout/platform';
+import { QUEUE_NAMES } from '@sprout/contracts';
 import {
   FakeOpenAI,
   FakeTwilio,
@@ -7,9 +8,15 @@ import {
   createTestDatabase,
   createTestRedis,
 } from '@sprout/testing';
+import { Redis } from 'ioredis';
 import { type MonitorConfig, monitorConfig } from '../src/config';
 import { ProviderClients } from '../src/providers/provider-clients';
-import { ServiceHealthService } from '../src/service-health/service-health.service';
+import { ServiceHealthProcessor } from '../src/service-health/service-health.processor';
+import {
+  ServiceHealthService,
+  queueProblem,
+  waitingSince,
+} from '../src/service-health/service-health.service';
 import {
   type CheckOutcome,
   FAILURE_THRESHOLDS,
@@ -17,6 +24,8 @@ import {
   readServiceHealth,
   recordHealthChecks,
 } from '../src/state/monitor-state';
+
+const silent = createLogger({ name: 'monitor-test', level: 'silent' });
 
 // The health service on its own (no scheduler running beside it), against real Postgres and Redis
 // and the fake OpenAI and Twilio servers through the real SDKs.
@@ -27,15 +36,18 @@ describe('service health checks and thresholds', () => {
   let twilio: FakeTwilio;
   let config: MonitorConfig;
   let health: ServiceHealthService;
+  let queues: JobQueues;
 
-  const build = (overrides: Partial<MonitorConfig>): ServiceHealthService => {
+  const build = (overrides: Partial<MonitorConfig>, metrics = new Metrics('monitor-test', false)) => {
     const serviceConfig = { ...config, ...overrides };
     return new ServiceHealthService(
       db.dataSource,
       redis.connection,
+      queues,
       new ProviderClients(serviceConfig),
       serviceConfig,
-      new Metrics('monitor-test', false),
+      silent,
+      metrics,
     );
   };
 
@@ -62,10 +74,12 @@ describe('service health checks and thresholds', () => {
         checkTimeoutMs: 1_000,
       },
     );
+    queues = new JobQueues({ connection: redis.connection, prefix: redis.prefix });
     health = build({});
   });
 
   afterAll(async () => {
+    await queues?.close();
     await Promise.all([openai?.close(), twilio?.close()]);
     await redis?.cleanup();
     await db?.drop();
@@ -75,7 +89,7 @@ describe('service health checks and thresholds', () => {
     openai.reset();
     twilio.reset();
     const keys = monitorKeys(redis.prefix);
-    await redis.connection.del(keys.services, keys.failures, keys.overall);
+    await redis.connection.del(keys.services, keys.failures, keys.overall, keys.queues, keys.tier);
   });
 
   it('checks every dependency through the real clients and records a healthy state', async () => {
@@ -83,8 +97,9 @@ describe('service health checks and thresholds', () => {
 
     expect(report.overallHealth).toBe('healthy');
     expect(Object.keys(report.services).sort()).toEqual(['ai_provider', 'database', 'redis', 'sms_provider']);
+    expect(Object.keys(report.queues).sort()).toEqual([...QUEUE_NAMES].sort());
     for (const state of Object.values(report.services)) {
-      expect(state).toMatchObject({ available: true, consecutiveFailures: 0 });
+      expect(state).toMatchObject({ available: true, consecutiveFailures: 0, lastError: null });
       expect(Date.parse(state.lastCheck ?? '')).not.toBeNaN();
     }
     expect(openai.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/models']);
@@ -160,13 +175,21 @@ describe('service health checks and thresholds', () => {
     });
     const availability: boolean[] = [];
     for (let round = 0; round < 5; round += 1) {
-      const report = await recordHealthChecks(redis.connection, redis.prefix, [failure()]);
+      const report = await recordHealthChecks(redis.connection, redis.prefix, {
+        services: [failure()],
+        queues: [],
+        tier: null,
+      });
       availability.push(report.services.database!.available);
     }
     expect(availability).toEqual([true, true, true, true, false]);
     const ok = await health.check('database');
     expect(ok.ok).toBe(true);
-    const recovered = await recordHealthChecks(redis.connection, redis.prefix, [ok]);
+    const recovered = await recordHealthChecks(redis.connection, redis.prefix, {
+      services: [ok],
+      queues: [],
+      tier: null,
+    });
     expect(recovered.services.database).toMatchObject({ available: true, consecutiveFailures: 0 });
   });
 
@@ -176,10 +199,127 @@ describe('service health checks and thresholds', () => {
     const outcome = await new ServiceHealthService(
       broken.dataSource,
       redis.connection,
+      queues,
       new ProviderClients(config),
       config,
+      silent,
       new Metrics('monitor-test', false),
     ).check('database');
     expect(outcome.ok).toBe(false);
+  });
+
+  it('marks a queue with waiting jobs and no worker unavailable after 3 rounds, and available with a worker', async () => {
+    await queues.enqueue('survey.lifecycle', {});
+    const seen: Array<[boolean | undefined, number | undefined, string]> = [];
+    for (let round = 0; round < 3; round += 1) {
+      const report = await health.checkAll();
+      const state = report.queues['survey.lifecycle'];
+      seen.push([state?.available, state?.consecutiveFailures, report.overallHealth]);
+    }
+    expect(seen).toEqual([
+      [true, 1, 'healthy'],
+      [true, 2, 'healthy'],
+      [false, 3, 'degraded'],
+    ]);
+    const stored = await readServiceHealth(redis.connection, redis.prefix);
+    expect(stored?.queues['survey.lifecycle']).toMatchObject({
+      available: false,
+      waiting: 1,
+      workers: 0,
+      problem: '1 job waiting and no worker',
+    });
+    expect(stored?.queues['survey.lifecycle']?.oldestWaitingSeconds).toBeGreaterThanOrEqual(0);
+
+    // A worker takes the job: the queue moves again.
+    const worker = await startWorkers({
+      connection: redis.connection,
+      prefix: redis.prefix,
+      owns: ['survey.lifecycle'],
+      logger: silent,
+      handlers: { 'survey.lifecycle': async () => ({ campaigns: 0, transitions: [], newlyTargeted: 0 }) },
+    });
+    try {
+      for (let i = 0; i < 50 && (await queues.queue('survey.lifecycle').getWaitingCount()) > 0; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const after = await health.checkAll();
+      expect(after.queues['survey.lifecycle']).toMatchObject({ available: true, consecutiveFailures: 0 });
+      expect(after.queues['survey.lifecycle']?.workers).toBeGreaterThanOrEqual(1);
+      expect(after.overallHealth).toBe('healthy');
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('says why a queue is not moving, not counting a planned delay as waiting', () => {
+    expect(queueProblem({ waiting: 0, workers: 0, oldestWaitingSeconds: null })).toBeNull();
+    expect(queueProblem({ waiting: 4, workers: 0, oldestWaitingSeconds: 5 })).toBe(
+      '4 jobs waiting and no worker',
+    );
+    expect(queueProblem({ waiting: 4, workers: 2, oldestWaitingSeconds: 601 })).toBe(
+      'The oldest waiting job has waited 10 minutes',
+    );
+    expect(queueProblem({ waiting: 4, workers: 2, oldestWaitingSeconds: 599 })).toBeNull();
+    expect(waitingSince({ timestamp: 1_000, delay: 6 * 3_600_000 })).toBe(1_000 + 6 * 3_600_000);
+    expect(waitingSince({ timestamp: 1_000, delay: 0, processedOn: 90_000 })).toBe(90_000);
+  });
+
+  it("records the tier of the newest reply as the pipeline's tier", async () => {
+    const ds = db.dataSource;
+    expect(await health.currentTier()).toEqual({ tier: null, at: null });
+    const at = new Date(Date.now() - 60_000);
+    await ds.query(
+      `INSERT INTO llm_calls (purpose, model, tier, error, created_at) VALUES
+         ('reply', 'gpt-4o-mini', 'primary', 'server: 500', $1),
+         ('reply', NULL, 'template', NULL, $2),
+         ('summary', 'gpt-4o-mini', 'primary', NULL, $3)`,
+      [new Date(at.getTime() - 1000), at, new Date(at.getTime() + 1000)],
+    );
+    await health.checkAll();
+    const stored = await redis.connection.get(monitorKeys(redis.prefix).tier);
+    expect(JSON.parse(stored ?? 'null')).toEqual({ tier: 'template', at: at.toISOString() });
+    await ds.query('DELETE FROM llm_calls');
+  });
+
+  it('counts failures in memory while Redis is down, and the watchdog checks without BullMQ', async () => {
+    // A client of a Redis that is not there: every command fails at once.
+    const deadRedis = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    deadRedis.on('error', () => undefined);
+    const deadQueues = new JobQueues({ connection: deadRedis, prefix: redis.prefix });
+    for (const name of QUEUE_NAMES) deadQueues.queue(name).on('error', () => undefined);
+    const metrics = new Metrics('monitor-test', false);
+    const serviceConfig = { ...config, checkTimeoutMs: 500 };
+    const cut = new ServiceHealthService(
+      db.dataSource,
+      deadRedis,
+      deadQueues,
+      new ProviderClients(serviceConfig),
+      serviceConfig,
+      silent,
+      metrics,
+    );
+    try {
+      const processor = new ServiceHealthProcessor(cut, deadQueues, silent);
+      const availability: Array<boolean | undefined> = [];
+      for (let round = 0; round < 5; round += 1) {
+        // The watchdog runs a round itself: no round has completed for over a minute.
+        expect(await processor.checkIfOverdue(Date.now() + 2 * 60_000)).toBe(true);
+        const gauge = await metrics.registry.getSingleMetric('sprout_monitored_service_available')?.get();
+        availability.push(gauge?.values.find((v) => v.labels.target === 'redis')?.value === 1);
+      }
+      expect(availability).toEqual([true, true, true, true, false]);
+      // Just after a round it waits for BullMQ again.
+      expect(await processor.checkIfOverdue()).toBe(false);
+      const database = await metrics.registry.getSingleMetric('sprout_monitored_service_available')?.get();
+      expect(database?.values.find((v) => v.labels.target === 'database')?.value).toBe(1);
+    } finally {
+      await deadQueues.close();
+      deadRedis.disconnect();
+    }
   });
 });

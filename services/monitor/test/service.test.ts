@@ -99,6 +99,11 @@ describe('monitor service', () => {
 
     const metrics = await (await fetch(`${service.url}/metrics`)).text();
     expect(metrics).toMatch(/sprout_monitored_service_available\{[^}]*target="sms_provider"[^}]*\} 1/);
+    // Every queue is looked at; the monitor's own queues have its workers.
+    expect(stored?.queues['monitor.health']?.workers).toBeGreaterThanOrEqual(1);
+    expect(stored?.queues['sms.inbound']).toMatchObject({ available: true, waiting: 0 });
+    expect(metrics).toMatch(/sprout_queue_workers\{[^}]*queue="monitor.predict"[^}]*\} [1-9]/);
+    expect(metrics).toMatch(/sprout_queue_jobs\{[^}]*queue="sms.inbound"[^}]*state="waiting"[^}]*\} 0/);
   });
 
   it('runs a forced prediction through monitor.predict', async () => {

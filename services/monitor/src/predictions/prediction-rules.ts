@@ -93,10 +93,20 @@ export interface MemorySnapshot {
   heapLimitBytes: number;
 }
 
+/** One minute's look at queue depths and the monitor's heap (kept in Redis, see monitor-state). */
+export interface TrendSample {
+  at: string;
+  /** Jobs waiting per queue. */
+  waiting: Record<string, number>;
+  heapUsedBytes: number;
+}
+
 export interface PredictionInput {
   buckets: readonly BucketSample[];
   spend: SpendSnapshot;
   memory: MemorySnapshot;
+  /** The last hour's samples, oldest first (the newest is now). */
+  samples?: readonly TrendSample[];
 }
 
 // Thresholds of the rules.
@@ -110,6 +120,18 @@ export const SLOW_RESPONSE_MIN_SAMPLES = 3;
 export const RISE_FACTOR = 1.5;
 export const SPEND_WARNING_SHARE = 0.8;
 export const MEMORY_WARNING_SHARE = 0.85;
+/** A backlog compares the waiting jobs now with this long ago. */
+export const BACKLOG_LOOKBACK_MS = 15 * 60 * 1000;
+export const BACKLOG_MIN_JOBS = 20;
+export const BACKLOG_MIN_GROWTH = 10;
+export const BACKLOG_MEDIUM_JOBS = 100;
+export const BACKLOG_HIGH_JOBS = 500;
+/** Memory growth needs this many minutes of samples, and this much growth between the ends. */
+export const MEMORY_GROWTH_MIN_SAMPLES = 30;
+export const MEMORY_GROWTH_MIN_PERCENT = 25;
+export const MEMORY_GROWTH_MIN_BYTES = 32 * 1024 * 1024;
+/** Samples averaged at each end of the window (smooths garbage collection). */
+const MEMORY_END_SAMPLES = 10;
 
 const confidenceBySamples = (samples: number, high: number, medium: number): PredictionLevel =>
   samples >= high ? 'high' : samples >= medium ? 'medium' : 'low';
@@ -253,6 +275,104 @@ export const memoryPrediction = (memory: MemorySnapshot): Prediction | null => {
   };
 };
 
+/** Which service's workers consume a queue (what to scale when it backs up). */
+export const QUEUE_CONSUMERS: Readonly<Record<string, string>> = {
+  'sms.inbound': 'ai-responder',
+  'conversation.summarize': 'ai-responder',
+  'sms.outbound': 'sms-gateway',
+  'sms.status': 'sms-gateway',
+  'delivery.check': 'sms-gateway',
+  'image.analyze': 'image-processor',
+  'survey.lifecycle': 'survey-scheduler',
+  'monitor.health': 'monitor',
+  'monitor.predict': 'monitor',
+};
+
+/**
+ * A queue backing up: at least 20 jobs waiting now, 10 or more and at least 1.5 times as many as
+ * 15 minutes ago (the sample nearest that time). One prediction per queue. Severity: 500 jobs
+ * high, 100 medium, else low. currentRate is the jobs waiting now; percentageChange the growth.
+ */
+export const queueBacklogPredictions = (samples: readonly TrendSample[]): Prediction[] => {
+  const newest = samples.at(-1);
+  if (newest === undefined) return [];
+  const target = Date.parse(newest.at) - BACKLOG_LOOKBACK_MS;
+  const earlier = samples
+    .slice(0, -1)
+    .filter((s) => Date.parse(s.at) <= target)
+    .at(-1);
+  if (earlier === undefined) return [];
+  const minutes = Math.max(1, Math.round((Date.parse(newest.at) - Date.parse(earlier.at)) / 60_000));
+  const predictions: Prediction[] = [];
+  for (const [queue, waiting] of Object.entries(newest.waiting)) {
+    const before = earlier.waiting[queue] ?? 0;
+    if (waiting < BACKLOG_MIN_JOBS || waiting - before < BACKLOG_MIN_GROWTH || !isRising(waiting, before))
+      continue;
+    const perMinute = (waiting - before) / minutes;
+    const severity: PredictionLevel =
+      waiting >= BACKLOG_HIGH_JOBS ? 'high' : waiting >= BACKLOG_MEDIUM_JOBS ? 'medium' : 'low';
+    // Rising in every sample since the earlier one is a steadier signal than two points.
+    const between = samples
+      .filter((s) => Date.parse(s.at) >= Date.parse(earlier.at))
+      .map((s) => s.waiting[queue] ?? 0);
+    const steady = between.every((value, i) => i === 0 || value >= (between[i - 1] ?? 0));
+    const consumer = QUEUE_CONSUMERS[queue] ?? 'its worker';
+    predictions.push({
+      type: 'queue_backlog',
+      severity,
+      confidence: steady && between.length >= 10 ? 'high' : steady ? 'medium' : 'low',
+      timeframe: severity === 'low' ? 'next 1 hour' : 'next 30 minutes',
+      currentRate: waiting,
+      percentageChange: changeAgainst(waiting, before),
+      recommendedActions: [
+        `${queue}: ${waiting} jobs waiting, ${round(perMinute, 1)} more every minute for ${minutes} minutes`,
+        `Scale the ${consumer} workers that consume ${queue}, or check they are running`,
+        'Check Service Health for a failing dependency that slows the workers',
+      ],
+    });
+  }
+  return predictions;
+};
+
+/**
+ * The monitor's heap growing over the last half hour or more: the average of the newest 10
+ * samples is at least 25 % and 32 MB above the oldest 10's. Projected at that pace to V8's heap
+ * limit: within 2 hours high, within 12 medium, else low. currentRate is the growth in MB per
+ * hour; percentageChange the growth over the window.
+ */
+export const memoryGrowthPrediction = (
+  samples: readonly TrendSample[],
+  memory: MemorySnapshot,
+): Prediction | null => {
+  if (samples.length < MEMORY_GROWTH_MIN_SAMPLES || memory.heapLimitBytes <= 0) return null;
+  const average = (part: readonly TrendSample[]): number =>
+    part.reduce((sum, s) => sum + s.heapUsedBytes, 0) / part.length;
+  const first = samples.slice(0, MEMORY_END_SAMPLES);
+  const last = samples.slice(-MEMORY_END_SAMPLES);
+  const before = average(first);
+  const now = average(last);
+  const growth = now - before;
+  if (before <= 0 || growth < MEMORY_GROWTH_MIN_BYTES || (growth / before) * 100 < MEMORY_GROWTH_MIN_PERCENT)
+    return null;
+  const middle = (part: readonly TrendSample[]): number =>
+    (Date.parse(part[0]?.at ?? '') + Date.parse(part.at(-1)?.at ?? '')) / 2;
+  const hours = Math.max((middle(last) - middle(first)) / 3_600_000, 1 / 60);
+  const perHour = growth / hours;
+  const hoursToLimit = Math.max(0, memory.heapLimitBytes - memory.heapUsedBytes) / perHour;
+  return {
+    type: 'memory_growth',
+    severity: hoursToLimit <= 2 ? 'high' : hoursToLimit <= 12 ? 'medium' : 'low',
+    confidence: samples.length >= 50 ? 'high' : 'medium',
+    timeframe: hoursToLimit <= 12 ? hoursText(hoursToLimit) : 'next 12 hours',
+    currentRate: round(perHour / 1024 / 1024, 1),
+    percentageChange: round((growth / before) * 100, 1),
+    recommendedActions: [
+      'Watch the heap on Proactive Monitoring; restart the monitor if it keeps growing',
+      'Raise the memory limit (--max-old-space-size) of the container meanwhile',
+    ],
+  };
+};
+
 /** Every rule over the last hour, most severe first. */
 export const predict = (input: PredictionInput): Prediction[] => {
   const recent = statsOf(input.buckets.slice(-RECENT_BUCKETS));
@@ -263,6 +383,8 @@ export const predict = (input: PredictionInput): Prediction[] => {
     responseTimePrediction(recent, baseline),
     spendPrediction(input.spend),
     memoryPrediction(input.memory),
+    ...queueBacklogPredictions(input.samples ?? []),
+    memoryGrowthPrediction(input.samples ?? [], input.memory),
   ]
     .filter((p): p is Prediction => p !== null)
     .sort((a, b) => order[a.severity] - order[b.severity]);

@@ -6,7 +6,7 @@ import { CONFIG, JobQueues, Metrics } from '@sprout/platform';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { type MonitorConfig } from '../config';
-import { readServiceHealth, writeProactiveState } from '../state/monitor-state';
+import { addSample, readServiceHealth, writeProactiveState } from '../state/monitor-state';
 import {
   BUCKET_COUNT,
   BUCKET_MS,
@@ -56,18 +56,34 @@ export class PredictionsService {
   /** Reads the last hour, derives trends and predictions, stores them in Redis and answers them. */
   async run(now: Date = new Date()): Promise<ProactiveState> {
     const windowStart = windowStartOf(now);
-    const [buckets, spend, queueDepth, health] = await Promise.all([
+    const [buckets, spend, counts, health] = await Promise.all([
       this.buckets(windowStart, now),
       this.spend(now),
-      this.queueDepth(),
+      this.queues.counts(),
       readServiceHealth(this.redis, this.config.bullmqPrefix),
     ]);
     const usage = process.memoryUsage();
+    const kept = await addSample(this.redis, this.config.bullmqPrefix, {
+      at: now.toISOString(),
+      waiting: Object.fromEntries(Object.entries(counts).map(([queue, c]) => [queue, c.waiting ?? 0])),
+      heapUsedBytes: usage.heapUsed,
+    });
+    // The last hour up to now (a run for an earlier instant, as tests do, ignores later samples).
+    const samples = kept.filter((s) => {
+      const at = Date.parse(s.at);
+      return at <= now.getTime() && at > now.getTime() - 3_600_000;
+    });
     const predictions = predict({
       buckets,
       spend,
       memory: { heapUsedBytes: usage.heapUsed, heapLimitBytes: getHeapStatistics().heap_size_limit },
+      samples,
     });
+    // Jobs waiting, delayed or running across every queue.
+    const queueDepth = Object.values(counts).reduce(
+      (sum, perState) => sum + (perState.waiting ?? 0) + (perState.active ?? 0) + (perState.delayed ?? 0),
+      0,
+    );
     const hour = statsOf(buckets);
     const timestamp = now.toISOString();
     const state: ProactiveState = {
@@ -157,14 +173,5 @@ export class PredictionsService {
       limit: Number.isFinite(limit) ? limit : DEFAULT_SPENDING_LIMIT,
       now,
     };
-  }
-
-  /** Jobs waiting, delayed or running across every queue. */
-  private async queueDepth(): Promise<number> {
-    const counts = await this.queues.counts();
-    return Object.values(counts).reduce(
-      (sum, perState) => sum + (perState.waiting ?? 0) + (perState.active ?? 0) + (perState.delayed ?? 0),
-      0,
-    );
   }
 }

@@ -1,15 +1,28 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG, Metrics } from '@sprout/platform';
+import {
+  type CurrentTier,
+  FALLBACK_TIERS,
+  type FallbackTier,
+  QUEUE_NAMES,
+  QUEUE_STALLED_AFTER_SECONDS,
+  type QueueName,
+} from '@sprout/contracts';
+import { CONFIG, JobQueues, LOGGER, Metrics } from '@sprout/platform';
 import { SmsSendError } from '@sprout/sms';
 import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { type MonitorConfig } from '../config';
 import { ProviderClients } from '../providers/provider-clients';
 import {
   type CheckOutcome,
-  type MonitoredServiceHealth,
+  type HealthRound,
   MONITORED_SERVICES,
   type MonitoredService,
+  type MonitoredServiceHealth,
+  type QueueOutcome,
+  failureCounters,
+  healthAfterRound,
   recordHealthChecks,
 } from '../state/monitor-state';
 
@@ -39,16 +52,50 @@ const withTimeout = async <T>(work: Promise<T>, timeoutMs: number, label: string
   }
 };
 
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Why a queue is not moving, or null: jobs wait and no worker is connected, or the oldest waiting
+ * job has waited longer than QUEUE_STALLED_AFTER_SECONDS.
+ */
+export const queueProblem = (look: {
+  waiting: number;
+  workers: number;
+  oldestWaitingSeconds: number | null;
+}): string | null => {
+  if (look.waiting > 0 && look.workers === 0) return `${plural(look.waiting, 'job')} waiting and no worker`;
+  if (look.oldestWaitingSeconds !== null && look.oldestWaitingSeconds > QUEUE_STALLED_AFTER_SECONDS) {
+    return `The oldest waiting job has waited ${plural(Math.floor(look.oldestWaitingSeconds / 60), 'minute')}`;
+  }
+  return null;
+};
+
+/**
+ * When a job started waiting: when it was added, or when its planned delay or its last attempt
+ * ended (a retried job waits again from then). Milliseconds.
+ */
+export const waitingSince = (job: { timestamp: number; delay?: number; processedOn?: number }): number =>
+  Math.max(job.timestamp + (job.delay ?? 0), job.processedOn ?? 0);
+
 @Injectable()
 export class ServiceHealthService {
   private readonly availableGauge;
   private readonly failuresGauge;
+  private readonly queueJobsGauge;
+  private readonly queueWorkersGauge;
+  private readonly queueOldestGauge;
+  private readonly queueAvailableGauge;
+  /** The last state known, counted on in memory while Redis cannot record a round. */
+  private lastKnown: MonitoredServiceHealth | null = null;
+  private lastRoundAt = 0;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly redis: Redis,
+    private readonly queues: JobQueues,
     private readonly providers: ProviderClients,
     @Inject(CONFIG) private readonly config: MonitorConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
     metrics: Metrics,
   ) {
     this.availableGauge = metrics.gauge(
@@ -61,18 +108,57 @@ export class ServiceHealthService {
       'Consecutive failed health checks of a dependency',
       ['target'] as const,
     );
+    this.queueJobsGauge = metrics.gauge('sprout_queue_jobs', 'Jobs in a queue by state', [
+      'queue',
+      'state',
+    ] as const);
+    this.queueWorkersGauge = metrics.gauge('sprout_queue_workers', 'Workers connected to a queue', [
+      'queue',
+    ] as const);
+    this.queueOldestGauge = metrics.gauge(
+      'sprout_queue_oldest_waiting_seconds',
+      'How long the oldest waiting job of a queue has waited (0 when none waits)',
+      ['queue'] as const,
+    );
+    this.queueAvailableGauge = metrics.gauge(
+      'sprout_queue_available',
+      'Whether a queue counts as moving (1) or stalled (0)',
+      ['queue'] as const,
+    );
   }
 
-  /** Checks every dependency, records the outcome in Redis and answers the spec's service health. */
-  async checkAll(): Promise<MonitoredServiceHealth> {
-    const outcomes = await Promise.all(MONITORED_SERVICES.map((service) => this.check(service)));
-    const health = await recordHealthChecks(this.redis, this.config.bullmqPrefix, outcomes);
-    for (const service of MONITORED_SERVICES) {
-      const state = health.services[service];
-      if (state === undefined) continue;
-      this.availableGauge.set({ target: service }, state.available ? 1 : 0);
-      this.failuresGauge.set({ target: service }, state.consecutiveFailures);
+  /** Epoch ms of the last completed round (0 before the first). */
+  get lastRound(): number {
+    return this.lastRoundAt;
+  }
+
+  /**
+   * Checks every dependency and queue and the pipeline's tier, records the outcome in Redis and
+   * answers the state. While Redis cannot record it (Redis itself is down), failures are counted
+   * on in memory from the last known state, so the metrics and logs still say what is down.
+   */
+  async checkAll(now: () => Date = () => new Date()): Promise<MonitoredServiceHealth> {
+    // The probes first, alone: their latency is part of what they report.
+    const services = await Promise.all(MONITORED_SERVICES.map((service) => this.check(service)));
+    const [queues, tier] = await Promise.all([this.checkQueues(), this.currentTier()]);
+    const round: HealthRound = { services, queues, tier };
+    let health: MonitoredServiceHealth;
+    try {
+      health = await withTimeout(
+        recordHealthChecks(this.redis, this.config.bullmqPrefix, round, now()),
+        this.config.checkTimeoutMs,
+        'recording the health state in Redis',
+      );
+    } catch (error) {
+      health = this.countInMemory(round, now());
+      this.logger.warn(
+        { error: error instanceof Error ? error.message : String(error) },
+        'health state not recorded in Redis; counting failures in memory',
+      );
     }
+    this.lastKnown = health;
+    this.lastRoundAt = Date.now();
+    this.export(health);
     return health;
   }
 
@@ -97,6 +183,93 @@ export class ServiceHealthService {
         error: error instanceof Error ? error.message : String(error),
         detail: null,
       };
+    }
+  }
+
+  /** Every queue's counts, workers and oldest waiting job; none when Redis does not answer. */
+  async checkQueues(now: () => number = Date.now): Promise<QueueOutcome[]> {
+    try {
+      return await withTimeout(
+        Promise.all(QUEUE_NAMES.map((queue) => this.checkQueue(queue, now))),
+        this.config.checkTimeoutMs,
+        'queues',
+      );
+    } catch {
+      // Redis is down: its own check says so; the queues keep their last state.
+      return [];
+    }
+  }
+
+  private async checkQueue(name: QueueName, now: () => number): Promise<QueueOutcome> {
+    const queue = this.queues.queue(name);
+    const [counts, workers, oldest] = await Promise.all([
+      queue.getJobCounts('waiting', 'active', 'delayed', 'failed'),
+      queue.getWorkersCount(),
+      // The wait list is a FIFO: ascending order starts with the oldest job.
+      queue.getJobs(['wait'], 0, 0, true),
+    ]);
+    const first = oldest[0];
+    const oldestWaitingSeconds =
+      first === undefined ? null : Math.max(0, Math.round((now() - waitingSince(first)) / 1000));
+    const look = {
+      waiting: counts.waiting ?? 0,
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+      failed: counts.failed ?? 0,
+      workers,
+      oldestWaitingSeconds,
+    };
+    return { queue: name, checkedAt: new Date(now()), ...look, problem: queueProblem(look) };
+  }
+
+  /** The tier that answered the newest reply (llm_calls); null when the database cannot say. */
+  async currentTier(): Promise<CurrentTier | null> {
+    try {
+      const rows = await withTimeout(
+        this.dataSource.query<Array<{ tier: string; created_at: Date }>>(
+          `SELECT "tier", "created_at" FROM "llm_calls"
+            WHERE "purpose" = 'reply' AND "error" IS NULL
+            ORDER BY "created_at" DESC LIMIT 1`,
+        ),
+        this.config.checkTimeoutMs,
+        'current tier',
+      );
+      const row = rows[0];
+      if (row === undefined) return { tier: null, at: null };
+      const tier = (FALLBACK_TIERS as readonly string[]).includes(row.tier)
+        ? (row.tier as FallbackTier)
+        : null;
+      return { tier, at: new Date(row.created_at).toISOString() };
+    } catch {
+      return null;
+    }
+  }
+
+  private countInMemory(round: HealthRound, now: Date): MonitoredServiceHealth {
+    const counters = this.lastKnown === null ? new Map<string, number>() : failureCounters(this.lastKnown);
+    const failures = new Map<string, number>();
+    for (const outcome of round.services) {
+      failures.set(outcome.service, outcome.ok ? 0 : (counters.get(outcome.service) ?? 0) + 1);
+    }
+    for (const outcome of round.queues) {
+      const key = `queue:${outcome.queue}`;
+      failures.set(key, outcome.problem === null ? 0 : (counters.get(key) ?? 0) + 1);
+    }
+    return healthAfterRound(round, failures, this.lastKnown, now);
+  }
+
+  private export(health: MonitoredServiceHealth): void {
+    for (const [service, state] of Object.entries(health.services)) {
+      this.availableGauge.set({ target: service }, state.available ? 1 : 0);
+      this.failuresGauge.set({ target: service }, state.consecutiveFailures);
+    }
+    for (const [queue, state] of Object.entries(health.queues)) {
+      for (const jobState of ['waiting', 'active', 'delayed', 'failed'] as const) {
+        this.queueJobsGauge.set({ queue, state: jobState }, state[jobState]);
+      }
+      this.queueWorkersGauge.set({ queue }, state.workers);
+      this.queueOldestGauge.set({ queue }, state.oldestWaitingSeconds ?? 0);
+      this.queueAvailableGauge.set({ queue }, state.available ? 1 : 0);
     }
   }
 

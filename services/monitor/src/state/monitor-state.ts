@@ -1,85 +1,48 @@
 /**
- * The monitor's live state in Redis: written by the monitor's jobs, read by anyone (the
- * api-gateway mirrors the read functions below). `{prefix}` is BULLMQ_PREFIX (default `sprout`),
- * so a test's Redis prefix isolates these keys too. All timestamps are ISO 8601 strings (UTC).
- *
- *   {prefix}:monitor:health:services   HASH, one field per checked service:
- *       field `database` | `redis` | `ai_provider` | `sms_provider`
- *       value JSON ServiceCheckState
- *         { available: boolean, lastCheck: string, consecutiveFailures: number,
- *           lastError: string | null, latencyMs: number | null, detail: string | null }
- *       (the spec's service card needs available, lastCheck and consecutiveFailures)
- *   {prefix}:monitor:health:failures   HASH, field = service, value = integer: the consecutive
- *       failure counter itself (HINCRBY on failure, 0 on success, so it is atomic)
- *   {prefix}:monitor:health:overall    STRING JSON { overallHealth: 'healthy' | 'degraded', timestamp }
- *       readServiceHealth() combines it with the services hash into contracts' ServiceHealth.
- *   {prefix}:monitor:trends            STRING JSON contracts' TrendsResponse
- *       { timestamp, trends: { responseTimeHistory: [{ timestamp, value }],   value = seconds
- *                              errorRateHistory:    [{ timestamp, value }] } } value = percent
- *       12 points, one per 5-minute bucket of the last hour, oldest first; timestamp = bucket start.
- *   {prefix}:monitor:predictions       STRING JSON contracts' PredictionsResponse
- *       { timestamp, predictions: [{ type, severity, confidence, timeframe, currentRate,
- *                                    percentageChange, recommendedActions[] }] }
- *   {prefix}:monitor:system            STRING JSON contracts' ProactiveSystemHealth
- *       { status: 'normal' | 'warning' | 'critical', timestamp, activePredictions,
- *         metrics: { resourceUtilization: { heapUsed, heapTotal, rss, external } (MB, monitor process),
- *                    averageResponseTime (ms, last hour), errorRate (percent, last hour), queueDepth } }
- *
- * Health keys never expire (failure counts must survive a monitor restart; lastCheck shows age).
- * Trends, predictions and system expire after PREDICTION_TTL_SECONDS, so a stopped monitor shows
- * as missing data rather than as stale numbers.
+ * The monitor's live state in Redis: written by the monitor's jobs, read by the api-gateway. The
+ * key layout and the stored shapes are a contract between the two (libs/contracts, monitoring):
+ * `monitorStateKeys(prefix)` with `{prefix}` = BULLMQ_PREFIX, so a test's Redis prefix isolates
+ * them too. Health keys never expire (failure counts must survive a monitor restart; lastCheck
+ * shows age). Trends, predictions and system status expire after PROACTIVE_STATE_TTL_SECONDS, so
+ * a stopped monitor shows as missing data rather than as stale numbers.
  */
-import type {
-  PredictionsResponse,
-  ProactiveSystemHealth,
-  ServiceHealth,
-  ServiceStatus,
-  TrendsResponse,
+import {
+  type CurrentTier,
+  FAILURE_THRESHOLDS,
+  MONITORED_SERVICES,
+  type MonitoredService,
+  PROACTIVE_STATE_TTL_SECONDS,
+  type PredictionsResponse,
+  type ProactiveSystemHealth,
+  QUEUE_FAILURE_THRESHOLD,
+  type QueueName,
+  type ServiceHealth,
+  StoredOverallHealth,
+  StoredQueueCheck,
+  StoredServiceCheck,
+  type TrendsResponse,
+  monitorStateKeys,
 } from '@sprout/contracts';
 import type { Redis } from 'ioredis';
+import type { TrendSample } from '../predictions/prediction-rules';
+import type { z } from 'zod';
 
-export const MONITORED_SERVICES = ['database', 'redis', 'ai_provider', 'sms_provider'] as const;
-export type MonitoredService = (typeof MONITORED_SERVICES)[number];
+export { FAILURE_THRESHOLDS, MONITORED_SERVICES, type MonitoredService };
 
-/**
- * Consecutive failed checks before a service counts as unavailable. Spec: AI provider 3,
- * database 5, SMS provider 3. Redis (not in the spec) is held to the database's 5.
- */
-export const FAILURE_THRESHOLDS: Readonly<Record<MonitoredService, number>> = {
-  database: 5,
-  redis: 5,
-  ai_provider: 3,
-  sms_provider: 3,
-};
+export const monitorKeys = monitorStateKeys;
 
-export const PREDICTION_TTL_SECONDS = 10 * 60;
+export type ServiceCheckState = StoredServiceCheck;
+export type QueueCheckState = StoredQueueCheck;
+export type OverallHealth = StoredOverallHealth;
 
-export interface ServiceCheckState extends ServiceStatus {
-  lastCheck: string;
-  lastError: string | null;
-  latencyMs: number | null;
-  /** What was checked, e.g. 'offline advisor' or 'sandbox SMS'. */
-  detail: string | null;
-}
-
-export interface OverallHealth {
-  overallHealth: ServiceHealth['overallHealth'];
-  timestamp: string;
-}
-
-/** contracts' ServiceHealth, with the extra fields the monitor records per service. */
+/** contracts' ServiceHealth, with the extra fields the monitor records per service and the queues. */
 export interface MonitoredServiceHealth extends ServiceHealth {
   services: Record<string, ServiceCheckState>;
+  queues: Record<string, QueueCheckState>;
 }
 
-export const monitorKeys = (prefix: string) => ({
-  services: `${prefix}:monitor:health:services`,
-  failures: `${prefix}:monitor:health:failures`,
-  overall: `${prefix}:monitor:health:overall`,
-  trends: `${prefix}:monitor:trends`,
-  predictions: `${prefix}:monitor:predictions`,
-  system: `${prefix}:monitor:system`,
-});
+/** Field of a queue's counter in the failures hash. */
+const queueCounter = (queue: string): string => `queue:${queue}`;
 
 /**
  * The state after one check: a success resets the count and makes the service available; a
@@ -88,9 +51,20 @@ export const monitorKeys = (prefix: string) => ({
 export const availabilityAfter = (ok: boolean, consecutiveFailures: number, threshold: number): boolean =>
   ok || consecutiveFailures < threshold;
 
+/** Healthy when every service and every queue is available. */
 export const overallHealthOf = (
-  services: ReadonlyArray<Pick<ServiceStatus, 'available'>>,
-): OverallHealth['overallHealth'] => (services.every((s) => s.available) ? 'healthy' : 'degraded');
+  checks: ReadonlyArray<{ available: boolean }>,
+): OverallHealth['overallHealth'] => (checks.every((s) => s.available) ? 'healthy' : 'degraded');
+
+const parseStored = <S extends z.ZodType>(schema: S, text: string | null | undefined): z.output<S> | null => {
+  if (text === null || text === undefined) return null;
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+};
 
 const parseJson = <T>(text: string | null | undefined): T | null => {
   if (text === null || text === undefined) return null;
@@ -101,21 +75,34 @@ const parseJson = <T>(text: string | null | undefined): T | null => {
   }
 };
 
-/** The spec's service health (null before the first check ever ran). */
+const parseHash = <S extends z.ZodType>(schema: S, fields: Record<string, string>) => {
+  const out: Record<string, z.output<S>> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    const state = parseStored(schema, value);
+    if (state !== null) out[name] = state;
+  }
+  return out;
+};
+
+/** The last recorded health (null before the first check ever ran). */
 export const readServiceHealth = async (
   redis: Redis,
   prefix: string,
 ): Promise<MonitoredServiceHealth | null> => {
   const keys = monitorKeys(prefix);
-  const [fields, overallText] = await Promise.all([redis.hgetall(keys.services), redis.get(keys.overall)]);
-  const overall = parseJson<OverallHealth>(overallText);
+  const [services, queues, overallText] = await Promise.all([
+    redis.hgetall(keys.services),
+    redis.hgetall(keys.queues),
+    redis.get(keys.overall),
+  ]);
+  const overall = parseStored(StoredOverallHealth, overallText);
   if (overall === null) return null;
-  const services: Record<string, ServiceCheckState> = {};
-  for (const [name, value] of Object.entries(fields)) {
-    const state = parseJson<ServiceCheckState>(value);
-    if (state !== null) services[name] = state;
-  }
-  return { overallHealth: overall.overallHealth, timestamp: overall.timestamp, services };
+  return {
+    overallHealth: overall.overallHealth,
+    timestamp: overall.timestamp,
+    services: parseHash(StoredServiceCheck, services),
+    queues: parseHash(StoredQueueCheck, queues),
+  };
 };
 
 export const readTrends = async (redis: Redis, prefix: string): Promise<TrendsResponse | null> =>
@@ -136,58 +123,138 @@ export interface CheckOutcome {
   detail: string | null;
 }
 
+/** What one look at a queue found; `problem` is null when it is moving. */
+export interface QueueOutcome {
+  queue: QueueName;
+  checkedAt: Date;
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+  workers: number;
+  oldestWaitingSeconds: number | null;
+  problem: string | null;
+}
+
+export interface HealthRound {
+  services: readonly CheckOutcome[];
+  queues: readonly QueueOutcome[];
+  /** The reply pipeline's tier now; null when it could not be read (the database is down). */
+  tier: CurrentTier | null;
+}
+
+const serviceState = (outcome: CheckOutcome, failures: number): ServiceCheckState => ({
+  available: availabilityAfter(outcome.ok, failures, FAILURE_THRESHOLDS[outcome.service]),
+  lastCheck: outcome.checkedAt.toISOString(),
+  consecutiveFailures: failures,
+  lastError: outcome.error,
+  latencyMs: outcome.latencyMs,
+  detail: outcome.detail,
+});
+
+const queueState = (outcome: QueueOutcome, failures: number): QueueCheckState => ({
+  available: availabilityAfter(outcome.problem === null, failures, QUEUE_FAILURE_THRESHOLD),
+  lastCheck: outcome.checkedAt.toISOString(),
+  consecutiveFailures: failures,
+  waiting: outcome.waiting,
+  active: outcome.active,
+  delayed: outcome.delayed,
+  failed: outcome.failed,
+  workers: outcome.workers,
+  oldestWaitingSeconds: outcome.oldestWaitingSeconds,
+  problem: outcome.problem,
+});
+
 /**
- * Records one round of checks: counts failures atomically, derives availability with the
- * thresholds, writes every service's state and the overall health. Returns the spec's shape.
+ * The state of a round given each check's consecutive failure count (from Redis, or from the
+ * monitor's memory while Redis is down), merged over the previous state: services and queues not
+ * checked this round keep their last state and still count towards the overall health.
+ */
+export const healthAfterRound = (
+  round: HealthRound,
+  failures: ReadonlyMap<string, number>,
+  previous: Pick<MonitoredServiceHealth, 'services' | 'queues'> | null,
+  now: Date,
+): MonitoredServiceHealth => {
+  const services: Record<string, ServiceCheckState> = { ...previous?.services };
+  for (const outcome of round.services) {
+    services[outcome.service] = serviceState(outcome, outcome.ok ? 0 : (failures.get(outcome.service) ?? 1));
+  }
+  const queues: Record<string, QueueCheckState> = { ...previous?.queues };
+  for (const outcome of round.queues) {
+    const key = queueCounter(outcome.queue);
+    queues[outcome.queue] = queueState(outcome, outcome.problem === null ? 0 : (failures.get(key) ?? 1));
+  }
+  return {
+    overallHealth: overallHealthOf([...Object.values(services), ...Object.values(queues)]),
+    timestamp: now.toISOString(),
+    services,
+    queues,
+  };
+};
+
+/** The consecutive failure counter of every check, by field of the failures hash. */
+export const failureCounters = (health: Pick<MonitoredServiceHealth, 'services' | 'queues'>) =>
+  new Map<string, number>([
+    ...Object.entries(health.services).map(([name, s]) => [name, s.consecutiveFailures] as const),
+    ...Object.entries(health.queues).map(([name, q]) => [queueCounter(name), q.consecutiveFailures] as const),
+  ]);
+
+/**
+ * Records one round of checks: counts failures atomically (HINCRBY, reset to 0 on success, so
+ * two rounds at once cannot lose a count), derives availability with the thresholds, and writes
+ * every service's and queue's state, the overall health and the pipeline's tier.
  */
 export const recordHealthChecks = async (
   redis: Redis,
   prefix: string,
-  outcomes: readonly CheckOutcome[],
+  round: HealthRound,
   now: Date = new Date(),
 ): Promise<MonitoredServiceHealth> => {
   const keys = monitorKeys(prefix);
+  const counters = [
+    ...round.services.map((o) => ({ field: `${o.service}`, ok: o.ok })),
+    ...round.queues.map((o) => ({ field: queueCounter(o.queue), ok: o.problem === null })),
+  ];
   const counting = redis.multi();
-  for (const outcome of outcomes) {
-    if (outcome.ok) counting.hset(keys.failures, outcome.service, 0);
-    else counting.hincrby(keys.failures, outcome.service, 1);
+  for (const { field, ok } of counters) {
+    if (ok) counting.hset(keys.failures, field, 0);
+    else counting.hincrby(keys.failures, field, 1);
   }
   const counted = (await counting.exec()) ?? [];
-
-  const states: Record<string, ServiceCheckState> = {};
-  outcomes.forEach((outcome, index) => {
+  const failures = new Map<string, number>();
+  counters.forEach(({ field, ok }, index) => {
     const [error, value] = counted[index] ?? [new Error('no reply'), null];
     if (error) throw error;
-    const consecutiveFailures = outcome.ok ? 0 : Number(value);
-    states[outcome.service] = {
-      available: availabilityAfter(outcome.ok, consecutiveFailures, FAILURE_THRESHOLDS[outcome.service]),
-      lastCheck: outcome.checkedAt.toISOString(),
-      consecutiveFailures,
-      lastError: outcome.error,
-      latencyMs: outcome.latencyMs,
-      detail: outcome.detail,
-    };
+    failures.set(field, ok ? 0 : Number(value));
   });
 
-  // Services not checked this round keep their last state and still count towards the overall health.
-  const previous = await redis.hgetall(keys.services);
-  const merged: Record<string, ServiceCheckState> = {};
-  for (const [name, value] of Object.entries(previous)) {
-    const state = parseJson<ServiceCheckState>(value);
-    if (state !== null) merged[name] = state;
-  }
-  Object.assign(merged, states);
-  const overall: OverallHealth = {
-    overallHealth: overallHealthOf(Object.values(merged)),
-    timestamp: now.toISOString(),
-  };
+  const [servicesText, queuesText] = await Promise.all([
+    redis.hgetall(keys.services),
+    redis.hgetall(keys.queues),
+  ]);
+  const health = healthAfterRound(
+    round,
+    failures,
+    {
+      services: parseHash(StoredServiceCheck, servicesText),
+      queues: parseHash(StoredQueueCheck, queuesText),
+    },
+    now,
+  );
 
   const writing = redis.multi();
-  for (const [name, state] of Object.entries(states))
-    writing.hset(keys.services, name, JSON.stringify(state));
-  writing.set(keys.overall, JSON.stringify(overall));
+  for (const outcome of round.services)
+    writing.hset(keys.services, outcome.service, JSON.stringify(health.services[outcome.service]));
+  for (const outcome of round.queues)
+    writing.hset(keys.queues, outcome.queue, JSON.stringify(health.queues[outcome.queue]));
+  writing.set(
+    keys.overall,
+    JSON.stringify({ overallHealth: health.overallHealth, timestamp: health.timestamp }),
+  );
+  if (round.tier !== null) writing.set(keys.tier, JSON.stringify(round.tier));
   await writing.exec();
-  return { ...overall, services: merged };
+  return health;
 };
 
 export const writeProactiveState = async (
@@ -198,8 +265,35 @@ export const writeProactiveState = async (
   const keys = monitorKeys(prefix);
   await redis
     .multi()
-    .set(keys.trends, JSON.stringify(state.trends), 'EX', PREDICTION_TTL_SECONDS)
-    .set(keys.predictions, JSON.stringify(state.predictions), 'EX', PREDICTION_TTL_SECONDS)
-    .set(keys.system, JSON.stringify(state.system), 'EX', PREDICTION_TTL_SECONDS)
+    .set(keys.trends, JSON.stringify(state.trends), 'EX', PROACTIVE_STATE_TTL_SECONDS)
+    .set(keys.predictions, JSON.stringify(state.predictions), 'EX', PROACTIVE_STATE_TTL_SECONDS)
+    .set(keys.system, JSON.stringify(state.system), 'EX', PROACTIVE_STATE_TTL_SECONDS)
     .exec();
+};
+
+/** One minute's look at what the monitor follows over time (queue depth, its own heap). */
+export type MonitorSample = TrendSample;
+
+/** Samples kept: one per prediction run (every minute), an hour and a bit. */
+export const SAMPLES_KEPT = 70;
+
+/** Adds a sample and answers the kept ones, oldest first. */
+export const addSample = async (
+  redis: Redis,
+  prefix: string,
+  sample: MonitorSample,
+): Promise<MonitorSample[]> => {
+  const key = monitorKeys(prefix).samples;
+  const replies = await redis
+    .multi()
+    .lpush(key, JSON.stringify(sample))
+    .ltrim(key, 0, SAMPLES_KEPT - 1)
+    .lrange(key, 0, SAMPLES_KEPT - 1)
+    .exec();
+  const [error, list] = replies?.[2] ?? [new Error('no reply'), null];
+  if (error) throw error;
+  return (list as string[])
+    .map((text) => parseJson<MonitorSample>(text))
+    .filter((s): s is MonitorSample => s !== null)
+    .reverse();
 };
