@@ -69,15 +69,6 @@ export const upcomingCapabilities = {
       'Each service’s status, last check and consecutive failures',
     ],
   },
-  '/admin/image-monitoring': {
-    title: 'Image Monitoring',
-    summary: 'Photos texted by gardeners and how their analysis went.',
-    willShow: [
-      'Images processed, errors, cost, tokens and processing time',
-      'Recent images with their results',
-      'An image analysis tester',
-    ],
-  },
 } satisfies Record<string, UpcomingCapability>;
 
 export type UpcomingPath = keyof typeof upcomingCapabilities;

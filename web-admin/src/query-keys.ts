@@ -31,4 +31,6 @@ export const QueryKeys = {
   allModelStats: [endpointPath(api.models.stats)] as const,
   modelStats: (showTestData: boolean) => endpointKey(api.models.stats, { query: { showTestData } }),
   openAiModels: endpointKey(api.models.openAiModels),
+  imageMessages: endpointKey(api.images.messages),
+  imageStats: endpointKey(api.images.stats),
 };

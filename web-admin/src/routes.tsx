@@ -2,6 +2,7 @@ import type { RouteObject } from 'react-router';
 import { AdminLayout } from './layouts/AdminLayout';
 import { upcomingCapabilities, type UpcomingPath } from './navigation';
 import DashboardPage from './pages/DashboardPage';
+import ImageMonitoringPage from './pages/images/ImageMonitoringPage';
 import LoginPage from './pages/LoginPage';
 import MobileConversationPage from './pages/MobileConversationPage';
 import NotFoundPage from './pages/NotFoundPage';
@@ -33,6 +34,7 @@ export const routes: RouteObject[] = [
       { path: '/admin/validation-test', element: <ValidationTestPage /> },
       { path: '/admin/input-processing', element: <InputProcessingPage /> },
       { path: '/admin/model-management', element: <ModelManagementPage /> },
+      { path: '/admin/image-monitoring', element: <ImageMonitoringPage /> },
       ...upcomingRoutes,
       { path: '/admin/ai-simulator', element: <SimulatorPage /> },
       // The simulator has a second address outside /admin (spec 000 §2).

@@ -12,6 +12,8 @@ const PUBLIC_ROUTES: ReadonlyArray<{ method: string | RegExp; url: string | RegE
   { method: /^(GET|HEAD)$/, url: '/api/admin/auth-status' },
   { method: 'POST', url: '/api/test-location' },
   { method: /^(GET|HEAD)$/, url: '/api/public-config' },
+  // The image validation suite's own samples, fetched by the gateway itself without a session.
+  { method: /^(GET|HEAD)$/, url: '/api/image-samples/:name' },
   // Probes and metrics.
   { method: /^(GET|HEAD)$/, url: /^\/health\/(live|ready)$/ },
   { method: /^(GET|HEAD)$/, url: '/metrics' },

@@ -20,6 +20,7 @@ import {
   toast,
 } from '@sprout/ui';
 import { DollarSign, MessageSquare, UserCheck, Users } from 'lucide-react';
+import { Link } from 'react-router';
 import type { BetaSignupDto } from '@sprout/contracts';
 import { PageHeader } from '../components/PageHeader';
 import { FailureNotice, StatCard } from '../components/StatCard';
@@ -159,7 +160,11 @@ export default function DashboardPage() {
       <PageHeader
         title="Overview"
         description={showTestData ? 'Figures for test users' : 'Figures for real users'}
-      />
+      >
+        <Button asChild variant="outline" size="sm">
+          <Link to="/admin/image-monitoring">Image Monitoring</Link>
+        </Button>
+      </PageHeader>
       <div className="flex flex-col gap-6">
         <MetricCards />
         <RecentBetaSignups />
