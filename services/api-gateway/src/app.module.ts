@@ -15,6 +15,7 @@ import { ModelsModule } from './models/models.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { SignupsModule } from './signups/signups.module';
 import { SimulatorModule } from './simulator/simulator.module';
+import { SurveysModule } from './surveys/surveys.module';
 import { WebModule } from './web/web.module';
 
 export const SERVICE_NAME = 'api-gateway';
@@ -37,6 +38,7 @@ export class AppModule {
         PublicConfigModule,
         GardeningToolsModule,
         SimulatorModule,
+        SurveysModule,
         ImagesModule,
         WebModule,
       ],
