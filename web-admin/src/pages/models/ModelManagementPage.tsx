@@ -241,7 +241,7 @@ export default function ModelManagementPage() {
           </CardContent>
         </Card>
         {stats.data && (
-          <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
+          <div className="grid gap-6 2xl:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
             <SpendingLimitCard stats={stats.data} />
             <ModelUsageTable stats={stats.data.stats} />
           </div>

@@ -119,7 +119,7 @@ export function ModelTable({
 
 function StatusBadges({ model }: { model: ModelDto }) {
   return (
-    <div className="flex flex-wrap gap-1" data-testid="model-status">
+    <div className="flex gap-1" data-testid="model-status">
       {model.isLive && <Badge>Live</Badge>}
       {model.isFallback && <Badge variant="secondary">Fallback</Badge>}
       {model.isActive ? (
@@ -182,7 +182,7 @@ function ModelRow({
   const name = model.displayName !== model.name ? `${model.displayName} (${model.name})` : model.name;
   return (
     <TableRow data-testid="model-row" data-model={model.name} data-editing={editing ? 'true' : undefined}>
-      <TableCell data-column="name" data-value={model.name} className="font-medium">
+      <TableCell data-column="name" data-value={model.name} className="font-medium whitespace-nowrap">
         {model.displayName}
         {model.displayName !== model.name && (
           <span className="block text-xs font-normal text-muted-foreground">{model.name}</span>

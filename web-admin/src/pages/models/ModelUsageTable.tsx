@@ -50,7 +50,7 @@ export function ModelUsageTable({ stats }: { stats: readonly ModelUsage[] }) {
             <TableBody>
               {stats.map((row) => (
                 <TableRow key={row.modelName} data-testid="model-usage-row" data-model={row.modelName}>
-                  <TableCell className="font-medium">{row.modelName}</TableCell>
+                  <TableCell className="font-medium whitespace-nowrap">{row.modelName}</TableCell>
                   <TableCell className="text-right tabular-nums" data-column="totalMessages">
                     {formatNumber(row.totalMessages)}
                   </TableCell>

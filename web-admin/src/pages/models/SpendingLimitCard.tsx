@@ -65,7 +65,7 @@ export function SpendingLimitCard({ stats }: { stats: ModelStatsResponse }) {
             <span className="text-muted-foreground">of {formatDollars(stats.spendingLimit, 2)} today</span>
           </p>
           <div
-            className="mt-2 h-2 overflow-hidden rounded-full bg-muted"
+            className="mt-2 h-2 max-w-md overflow-hidden rounded-full bg-muted"
             role="progressbar"
             aria-label="Share of today's limit spent"
             aria-valuemin={0}
@@ -78,7 +78,7 @@ export function SpendingLimitCard({ stats }: { stats: ModelStatsResponse }) {
             />
           </div>
         </div>
-        <form onSubmit={onSubmit} noValidate className="flex items-end gap-2">
+        <form onSubmit={onSubmit} noValidate className="flex max-w-md items-end gap-2">
           <div className="grid flex-1 gap-1.5">
             <Label htmlFor="spending-limit">Limit per day (USD)</Label>
             <Input
