@@ -32,6 +32,7 @@ import {
   useImageStats,
   useImageValidationTest,
 } from '../../hooks/useImageMonitoring';
+import { ImageThumbnail } from './ImageThumbnail';
 import { imageTexts as t } from './texts';
 
 /** The message's text from a thrown answer (the server's message), else 'Unknown error' (spec 001 §8). */
@@ -96,22 +97,6 @@ function Overview() {
         detail="Processed of all images"
       />
     </section>
-  );
-}
-
-/** A thumbnail that disappears when the picture cannot be loaded (spec 001 §8). */
-export function ImageThumbnail({ url, alt }: { url: string | null; alt: string }) {
-  const [failed, setFailed] = useState(false);
-  if (url === null || failed) return null;
-  return (
-    <img
-      src={url}
-      alt={alt}
-      loading="lazy"
-      onError={() => setFailed(true)}
-      className="h-20 w-20 shrink-0 rounded-md border object-cover"
-      data-testid="image-thumbnail"
-    />
   );
 }
 

@@ -1,6 +1,7 @@
 import type { ConversationMessage } from '@sprout/contracts';
 import { cn, formatDateTime, formatDollars, formatNumber, LoadingText } from '@sprout/ui';
 import { ImageIcon } from 'lucide-react';
+import { ImageThumbnail } from '../images/ImageThumbnail';
 import { useEffect, useRef } from 'react';
 import { DeliveryStatus } from '../../components/delivery-status';
 import { messagesTexts } from './texts';
@@ -90,6 +91,7 @@ function MessageBubble({ message }: { message: ConversationMessage }) {
             <ImageIcon className="size-3.5" aria-hidden="true" /> Image attached
           </span>
         )}
+        {message.imageUrl && <ImageThumbnail url={message.imageUrl} alt="Attached image" />}
       </div>
       <div
         className={cn(
