@@ -7,6 +7,7 @@ import {
   type EndpointRequest,
   type MessageStats,
   api,
+  endpointUrl,
 } from '@sprout/contracts';
 
 export { CONVERSATION_PAGE_SIZE };
@@ -41,4 +42,16 @@ export function getMessageStats(showTestData: boolean): Promise<MessageStats> {
     { query: { showTestData } },
     { failureMessage: 'Failed to fetch message stats' },
   );
+}
+
+/** The CSV download of the conversations list, with its search and test-data choice. */
+export function conversationsExportUrl(search: string, showTestData: boolean): string {
+  return endpointUrl(api.conversations.export, {
+    query: { ...(search.trim() ? { search: search.trim() } : {}), showTestData },
+  });
+}
+
+/** The CSV download of a user's conversations with their messages. */
+export function userConversationsExportUrl(userId: string): string {
+  return endpointUrl(api.conversations.exportUser, { params: { id: userId } });
 }

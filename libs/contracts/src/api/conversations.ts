@@ -106,6 +106,7 @@ export const CONVERSATION_MAX_PAGE_SIZE = 100;
 /** The user panel lists a user's conversations on one page unless it asks for another limit. */
 export const USER_PANEL_PAGE_SIZE = 100;
 export const CONVERSATION_SEARCH_MAX_LENGTH = 100;
+export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 const ConversationIdParams = idParams('Conversation id must be a UUID');
 
@@ -132,6 +133,34 @@ export const conversationsApi = {
       showTestData: testDataFlag(),
     }),
     answer: answer<ConversationListResponse>('A page of conversations with its pagination'),
+  }),
+  export: endpoint({
+    method: 'GET',
+    path: '/api/admin/conversations/export',
+    access: 'admin',
+    tag: 'admin conversations',
+    summary: 'CSV of every conversation the list shows for this search and test-data choice',
+    description:
+      'Newest activity first, over all conversations (no window), streamed as it is read; phone ' +
+      'numbers included. The export is logged with the admin who took it.',
+    query: z.object({
+      search: searchParam(CONVERSATION_SEARCH_MAX_LENGTH),
+      showTestData: testDataFlag(),
+    }),
+    // text/csv on success only (set by the handler): errors stay JSON.
+    answer: answer<void>('A CSV attachment (text/csv), one conversation a line'),
+  }),
+  exportUser: endpoint({
+    method: 'GET',
+    path: '/api/admin/users/:id/conversations/export',
+    access: 'admin',
+    tag: 'admin conversations',
+    summary: "CSV of a user's conversations with their messages, oldest first",
+    description:
+      'One line per message with its conversation (a conversation without messages has one line), ' +
+      'streamed as it is read; logged with the admin who took it. 404 when the user does not exist.',
+    params: idParams('User id must be a UUID'),
+    answer: answer<void>('A CSV attachment (text/csv), one message a line'),
   }),
   messages: endpoint({
     method: 'GET',

@@ -1,8 +1,17 @@
-import { Controller, NotFoundException, Res } from '@nestjs/common';
-import { CONVERSATION_PAGE_SIZE, type EndpointInput, USER_PANEL_PAGE_SIZE, api } from '@sprout/contracts';
+import { Controller, NotFoundException, Req, Res } from '@nestjs/common';
+import {
+  CONVERSATION_PAGE_SIZE,
+  CSV_CONTENT_TYPE,
+  type EndpointInput,
+  USER_PANEL_PAGE_SIZE,
+  api,
+} from '@sprout/contracts';
 import { Endpoint, Input, asJson } from '@sprout/platform';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { SessionService } from '../auth/session.service';
 import { AdminConversationsQueryService } from './admin-conversations.service';
+import { ConversationsExportService } from './conversations-export.service';
 import { MessageStatsService } from './message-stats.service';
 
 export const CONVERSATION_NOT_FOUND = 'Conversation not found.';
@@ -13,7 +22,48 @@ export class AdminConversationsController {
   constructor(
     private readonly conversations: AdminConversationsQueryService,
     private readonly messageStats: MessageStatsService,
+    private readonly exports: ConversationsExportService,
+    private readonly sessions: SessionService,
   ) {}
+
+  @Endpoint(api.conversations.export)
+  async export(
+    @Input() { query }: EndpointInput<typeof api.conversations.export>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const csv = this.exports.conversations({
+      admin: this.admin(request),
+      testData: query.showTestData,
+      search: query.search,
+    });
+    await this.sendCsv(reply, csv, `conversations-${query.showTestData ? 'test' : 'real'}`);
+  }
+
+  @Endpoint(api.conversations.exportUser)
+  async exportUser(
+    @Input() { params }: EndpointInput<typeof api.conversations.exportUser>,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const csv = await this.exports.userConversations(this.admin(request), params.id);
+    if (csv === null) throw new NotFoundException(USER_NOT_FOUND);
+    await this.sendCsv(reply, csv, `user-${params.id}-conversations`);
+  }
+
+  /** Who takes the export, for the log (the guard resumed the session). */
+  private admin(request: FastifyRequest): string {
+    return this.sessions.current(request)?.username ?? 'unknown';
+  }
+
+  private async sendCsv(reply: FastifyReply, csv: Readable, name: string): Promise<void> {
+    const date = new Date().toISOString().slice(0, 10);
+    await reply
+      .header('content-type', CSV_CONTENT_TYPE)
+      .header('content-disposition', `attachment; filename="${name}-${date}.csv"`)
+      .header('cache-control', 'no-store')
+      .send(csv);
+  }
 
   @Endpoint(api.conversations.list)
   async list(

@@ -4,6 +4,7 @@ import { MessagesSquare } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
+import { conversationsExportUrl } from '../../api/conversations';
 import { useConversations } from '../../hooks/useConversations';
 import { useTestDataMode } from '../../hooks/useTestDataMode';
 import { QueryKeys } from '../../query-keys';
@@ -12,6 +13,7 @@ import { SearchBox } from '../../components/SearchBox';
 import { MessageStatCards } from './MessageStatCards';
 import { ConversationList, ConversationPager } from './ConversationList';
 import { ConversationPane } from './ConversationPane';
+import { DownloadCsvButton } from './DownloadCsvButton';
 import { messagesTexts } from './texts';
 
 /** /admin/messages: stat cards, the searchable paged conversation list and the selected conversation. */
@@ -63,9 +65,15 @@ export default function MessagesPage() {
         <div className="grid gap-6 xl:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
           <Card className="min-w-0">
             <CardHeader className="gap-3">
-              <CardTitle asChild>
-                <h2>Conversations</h2>
-              </CardTitle>
+              <div className="flex items-center justify-between gap-2">
+                <CardTitle asChild>
+                  <h2>Conversations</h2>
+                </CardTitle>
+                <DownloadCsvButton
+                  href={conversationsExportUrl(search, showTestData)}
+                  label="Download these conversations as CSV"
+                />
+              </div>
               <SearchBox
                 label="Search conversations"
                 placeholder={messagesTexts.searchPlaceholder}

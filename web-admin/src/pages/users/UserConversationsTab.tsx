@@ -2,7 +2,9 @@ import type { ConversationDto } from '@sprout/contracts';
 import { cn, formatDateTime, formatNumber, formatRelativeTime, LoadingText } from '@sprout/ui';
 import { useState } from 'react';
 import { useConversationMessages } from '../../hooks/useConversationMessages';
+import { userConversationsExportUrl } from '../../api/conversations';
 import { useUserConversations } from '../../hooks/useUserConversations';
+import { DownloadCsvButton } from '../messages/DownloadCsvButton';
 import { DetailsCollapsible, ItemList } from '../messages/DetailsCollapsible';
 import { MessageThread } from '../messages/MessageThread';
 import { messagesTexts } from '../messages/texts';
@@ -26,43 +28,51 @@ export function UserConversationsTab({ userId }: { userId: string }) {
     return <p className="py-6 text-center text-sm text-muted-foreground">{usersTexts.noConversations}</p>;
 
   return (
-    <div className="grid gap-4 lg:grid-cols-[minmax(0,18rem)_minmax(0,1fr)]">
-      <ul
-        aria-label="Conversations"
-        data-testid="user-conversations"
-        className="h-[600px] space-y-2 overflow-y-auto rounded-lg border border-border p-2"
-      >
-        {conversations.map((conversation) => (
-          <li key={conversation.id}>
-            <button
-              type="button"
-              data-testid="user-conversation"
-              aria-pressed={conversation.id === selected?.id}
-              onClick={() => setChosenId(conversation.id)}
-              className={cn(
-                'w-full cursor-pointer rounded-md border border-transparent p-3 text-left text-sm hover:bg-muted/60 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
-                conversation.id === selected?.id && 'border-primary/40 bg-secondary',
-              )}
-            >
-              <span className="flex items-center justify-between gap-2 font-medium">
-                {formatDateTime(conversation.startTime)}
-                <span className="text-xs font-normal text-muted-foreground">
-                  {formatNumber(conversation.messageCount)} msgs
+    <div className="flex flex-col gap-3">
+      <div className="flex justify-end">
+        <DownloadCsvButton
+          href={userConversationsExportUrl(userId)}
+          label="Download this user's conversations and messages as CSV"
+        />
+      </div>
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,18rem)_minmax(0,1fr)]">
+        <ul
+          aria-label="Conversations"
+          data-testid="user-conversations"
+          className="h-[600px] space-y-2 overflow-y-auto rounded-lg border border-border p-2"
+        >
+          {conversations.map((conversation) => (
+            <li key={conversation.id}>
+              <button
+                type="button"
+                data-testid="user-conversation"
+                aria-pressed={conversation.id === selected?.id}
+                onClick={() => setChosenId(conversation.id)}
+                className={cn(
+                  'w-full cursor-pointer rounded-md border border-transparent p-3 text-left text-sm hover:bg-muted/60 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+                  conversation.id === selected?.id && 'border-primary/40 bg-secondary',
+                )}
+              >
+                <span className="flex items-center justify-between gap-2 font-medium">
+                  {formatDateTime(conversation.startTime)}
+                  <span className="text-xs font-normal text-muted-foreground">
+                    {formatNumber(conversation.messageCount)} msgs
+                  </span>
                 </span>
-              </span>
-              <span className="mt-1 line-clamp-2 block text-xs text-muted-foreground">
-                {conversation.summary ?? conversation.lastMessage ?? 'No summary yet'}
-              </span>
-              <span className="mt-1 block text-xs text-muted-foreground">
-                {conversation.endTime === null
-                  ? usersTexts.ongoing
-                  : `Ended ${formatRelativeTime(conversation.endTime)}`}
-              </span>
-            </button>
-          </li>
-        ))}
-      </ul>
-      {selected && <SelectedConversation conversation={selected} />}
+                <span className="mt-1 line-clamp-2 block text-xs text-muted-foreground">
+                  {conversation.summary ?? conversation.lastMessage ?? 'No summary yet'}
+                </span>
+                <span className="mt-1 block text-xs text-muted-foreground">
+                  {conversation.endTime === null
+                    ? usersTexts.ongoing
+                    : `Ended ${formatRelativeTime(conversation.endTime)}`}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        {selected && <SelectedConversation conversation={selected} />}
+      </div>
     </div>
   );
 }
