@@ -42,15 +42,6 @@ export interface UpcomingCapability {
 }
 
 export const upcomingCapabilities = {
-  '/admin/surveys': {
-    title: 'Survey Campaigns',
-    summary: 'Surveys delivered inside conversations to existing or new users.',
-    willShow: [
-      'Active, total and completed campaigns and deliveries',
-      'Campaign creation, pause and resume',
-      'Deliveries per campaign',
-    ],
-  },
   '/admin/fallback-monitoring': {
     title: 'Fallback System',
     summary: 'How replies fall back when a model or service is unavailable.',

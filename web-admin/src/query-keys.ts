@@ -33,4 +33,7 @@ export const QueryKeys = {
   openAiModels: endpointKey(api.models.openAiModels),
   imageMessages: endpointKey(api.images.messages),
   imageStats: endpointKey(api.images.stats),
+  surveyCampaigns: endpointKey(api.surveys.list),
+  surveyDeliveries: (campaignId: string) =>
+    endpointKey(api.surveys.deliveries, { params: { id: campaignId } }),
 };

@@ -13,6 +13,7 @@ import ValidationTestPage from './pages/testers/ValidationTestPage';
 import UpcomingPage from './pages/UpcomingPage';
 import MessagesPage from './pages/messages/MessagesPage';
 import ModelManagementPage from './pages/models/ModelManagementPage';
+import SurveysPage from './pages/surveys/SurveysPage';
 import UsersPage from './pages/users/UsersPage';
 import UsersRedirect from './pages/users/UsersRedirect';
 
@@ -30,6 +31,7 @@ export const routes: RouteObject[] = [
       { path: '/admin/dashboard', element: <DashboardPage /> },
       { path: '/admin/users', element: <UsersPage /> },
       { path: '/admin/messages', element: <MessagesPage /> },
+      { path: '/admin/surveys', element: <SurveysPage /> },
       { path: '/admin/location-test', element: <AdminLocationTestPage /> },
       { path: '/admin/validation-test', element: <ValidationTestPage /> },
       { path: '/admin/input-processing', element: <InputProcessingPage /> },
