@@ -12,6 +12,7 @@ import { DeliveryCheckModule } from './delivery-check/delivery-check.module';
 import { GardeningToolsModule } from './gardening-tools/gardening-tools.module';
 import { ImagesModule } from './images/images.module';
 import { ModelsModule } from './models/models.module';
+import { MonitoringModule } from './monitoring/monitoring.module';
 import { PublicConfigModule } from './public-config/public-config.module';
 import { SignupsModule } from './signups/signups.module';
 import { SimulatorModule } from './simulator/simulator.module';
@@ -40,6 +41,7 @@ export class AppModule {
         SimulatorModule,
         SurveysModule,
         ImagesModule,
+        MonitoringModule,
         WebModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

@@ -9,6 +9,7 @@ import { conversationsApi } from './conversations';
 import { dashboardApi } from './dashboard';
 import { imagesApi } from './images';
 import { modelsApi } from './models';
+import { monitoringApi } from './monitoring';
 import { publicApi, waitlistApi } from './public';
 import { simulatorApi } from './simulator';
 import { surveysApi } from './surveys';
@@ -42,6 +43,7 @@ export const api = {
   surveys: surveysApi,
   simulator: simulatorApi,
   images: imagesApi,
+  monitoring: monitoringApi,
   webhooks: webhooksApi,
 } as const;
 
