@@ -571,3 +571,34 @@ describe('usage, spend and the spending limit', () => {
     }
   });
 });
+
+describe("the simulator's test users", () => {
+  beforeAll(async () => {
+    await reset();
+    await add({ name: 'gpt-4o-mini' });
+    await add({ name: 'gpt-3.5-turbo', isActive: false });
+    const hidden = await add({ name: 'gpt-4o' });
+    await call('PUT', `/api/admin/models/${hidden.model.id}/remove`);
+  });
+
+  it.each(['no-such-model', 'gpt-3.5-turbo', 'gpt-4o'])(
+    'refuses %p, which is not an active model (400)',
+    async (testUserModel) => {
+      const res = await call('POST', '/api/simulator/test-user', { testUserName: 'Tess', testUserModel });
+      expect(res.statusCode).toBe(400);
+      expect(message(res)).toBe(
+        `testUserModel: "${testUserModel}" is not an active model. Choose one of the active models of Model Management.`,
+      );
+    },
+  );
+
+  it('accepts an active model, or none (the live model)', async () => {
+    const withModel = await call('POST', '/api/simulator/test-user', {
+      testUserName: 'Tess',
+      testUserModel: 'gpt-4o-mini',
+    });
+    expect(withModel.statusCode).toBe(201);
+    const without = await call('POST', '/api/simulator/test-user', { testUserName: 'Lee' });
+    expect(without.statusCode).toBe(201);
+  });
+});

@@ -29,6 +29,8 @@ beforeAll(async () => {
   gw = await startGateway();
   app = gw.app;
   cookie = await login(app);
+  // A test user's model must be an active model of Model Management.
+  await gw.db.dataSource.query(`INSERT INTO ai_models (name) VALUES ('gpt-4o'), ('gpt-4.1-mini')`);
 });
 afterAll(async () => {
   await gw?.close();

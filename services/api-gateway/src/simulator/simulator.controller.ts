@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { type EndpointInput, api } from '@sprout/contracts';
 import { Endpoint, Input } from '@sprout/platform';
+import { ModelsService } from '../models/models.service';
 import { SimulatorMessagesService } from './simulator-messages.service';
 import { TestUsersService } from './test-users.service';
 
@@ -9,6 +10,7 @@ export class SimulatorController {
   constructor(
     private readonly testUsers: TestUsersService,
     private readonly messages: SimulatorMessagesService,
+    private readonly models: ModelsService,
   ) {}
 
   @Endpoint(api.simulator.testUsers)
@@ -18,6 +20,8 @@ export class SimulatorController {
 
   @Endpoint(api.simulator.createTestUser)
   async create(@Input() { body }: EndpointInput<typeof api.simulator.createTestUser>) {
+    // Only a model the pipeline may use: an active model of Model Management (400 otherwise).
+    if (body.testUserModel !== null) await this.models.assertActiveModel(body.testUserModel);
     return this.testUsers.create(body.testUserName, body.testUserModel);
   }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ModelsModule } from '../models/models.module';
 import { SimulatorMessagesService } from './simulator-messages.service';
 import { SIMULATOR_CONFIG, loadSimulatorConfig } from './simulator.config';
 import { SimulatorController } from './simulator.controller';
@@ -6,6 +7,7 @@ import { TestUsersService } from './test-users.service';
 
 /** The conversation simulator: test users, and their messages through the real SMS pipeline. */
 @Module({
+  imports: [ModelsModule],
   controllers: [SimulatorController],
   providers: [
     { provide: SIMULATOR_CONFIG, useFactory: () => loadSimulatorConfig() },
