@@ -1,6 +1,8 @@
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { LlmCall, Message } from '@sprout/domain';
 import {
   BlockedAddressError,
@@ -26,15 +28,21 @@ import {
   IMAGE_ONLY_QUESTION,
   type ImageAnalysisResult,
   ImageAnalysisService,
-  NO_API_KEY_ERROR,
 } from '../src/image-analysis/image-analysis.service';
 import { ImageSource } from '../src/image-analysis/image-source';
+import {
+  OFFLINE_IMAGE_MODEL,
+  OFFLINE_IMAGE_QUESTION,
+  OfflineImageAnalyzer,
+} from '../src/image-analysis/offline/offline-image-analyzer';
+import { VISION_MODEL, visionModelProvider } from '../src/image-analysis/vision-model';
 
 const JPEG = Buffer.from(
   'ffd8ffe000104a46494600010100000100010000ffdb004300080606070605080707070909080a0c140d0c0b0b0c1912',
   'hex',
 );
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+const LEAF_JPG = readFileSync(join(__dirname, '../../api-gateway/assets/image-samples/leaf.jpg'));
 const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
 const AUTH_TOKEN = 'image-test-auth-token';
 
@@ -70,6 +78,8 @@ describe('image analysis', () => {
       hits.push({ server: 'public', path: req.url ?? '', authorization: req.headers.authorization });
       if (req.url === '/plant.jpg') {
         res.writeHead(200, { 'content-type': 'image/jpeg' }).end(JPEG);
+      } else if (req.url === '/leaf-sample.jpg') {
+        res.writeHead(200, { 'content-type': 'image/jpeg' }).end(LEAF_JPG);
       } else if (req.url === '/leaf.png') {
         res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
       } else if (req.url === '/page.html') {
@@ -274,26 +284,47 @@ describe('image analysis', () => {
     expect(openai.requests).toHaveLength(0);
   });
 
-  it('without an OpenAI key records that analysis needs one, without failing or fetching', async () => {
+  it('without an OpenAI key describes the photo offline and records it like a model answer', async () => {
     const config = loadConfig(imageProcessorConfig, {}, { ...service.config, openaiApiKey: undefined });
+    const factory = (visionModelProvider as { useFactory: (c: ImageProcessorConfig) => unknown }).useFactory;
+    expect((visionModelProvider as { provide: symbol }).provide).toBe(VISION_MODEL);
+    const model = factory(config);
+    expect(model).toBeInstanceOf(OfflineImageAnalyzer);
     const keyless = new ImageAnalysisService(
       ds,
       new ImageSource(config),
-      null,
+      model as OfflineImageAnalyzer,
       config,
       createLogger({ name: 'image-test', level: 'silent' }),
       new Metrics('image-test', false),
     );
-    const id = await inbound([`${publicImages.url}/plant.jpg`]);
+    const id = await inbound([`${publicImages.url}/leaf-sample.jpg`]);
 
     const result = await keyless.analyze({ messageId: id, mediaIndex: 0 });
 
-    expect(result).toMatchObject({ status: 'failed', error: NO_API_KEY_ERROR });
-    expect(hits).toHaveLength(0);
-    const saved = await message(id);
-    expect(saved.imageProcessed).toBe(false);
-    expect(saved.imageProcessingError).toBe('Image analysis needs an OpenAI API key');
-    expect(await imageCalls(id)).toHaveLength(0);
+    const analysisText = `Offline photo check: 96×72 JPEG, 1.4 KB. About 85% green foliage, 0% yellow or brown, 0% dark spots; well lit. The leaves look mostly green, a good sign. ${OFFLINE_IMAGE_QUESTION}`;
+    expect(result).toMatchObject({
+      status: 'processed',
+      analysis: analysisText,
+      contentType: 'image/jpeg',
+      tokensUsed: 0,
+      cost: 0,
+      model: OFFLINE_IMAGE_MODEL,
+      error: null,
+    });
+    expect(openai.requests).toHaveLength(0);
+    expect(await message(id)).toMatchObject({
+      imageProcessed: true,
+      imageContentType: 'image/jpeg',
+      imageAnalysis: analysisText,
+      imageProcessingError: null,
+      tokenUsage: 0,
+      cost: 0,
+      modelUsed: OFFLINE_IMAGE_MODEL,
+    });
+    const [call] = await imageCalls(id);
+    expect(call).toMatchObject({ model: OFFLINE_IMAGE_MODEL, totalTokens: 0, cost: 0, error: null });
+    expect(call?.latencyMs).toBeGreaterThanOrEqual(0);
   });
 
   it('retries a passing model failure, records it on the final attempt, and succeeds later', async () => {

@@ -4,7 +4,7 @@ import { ImageAnalysisService } from './image-analysis.service';
 import { ImageSource } from './image-source';
 import { visionModelProvider } from './vision-model';
 
-/** MMS photos: fetched safely, described by the vision model, recorded on the message (queue image.analyze). */
+/** MMS photos: fetched safely, described by the vision model (or the offline analyser), recorded on the message (queue image.analyze). */
 @Module({
   providers: [ImageSource, visionModelProvider, ImageAnalysisService, ImageAnalysisProcessor],
   exports: [ImageAnalysisService],

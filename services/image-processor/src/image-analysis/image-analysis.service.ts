@@ -15,7 +15,6 @@ import { type ImageProcessorConfig } from '../config';
 import { type FetchedImage, ImageSource, isPermanentFetchError } from './image-source';
 import { VISION_MODEL } from './vision-model';
 
-export const NO_API_KEY_ERROR = 'Image analysis needs an OpenAI API key';
 /** The question asked when an MMS carries only a picture (spec: simulator image-only text). */
 export const IMAGE_ONLY_QUESTION = 'What can you tell me about this image?';
 const MAX_ANALYSIS_TOKENS = 500;
@@ -71,7 +70,7 @@ export class ImageAnalysisService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly images: ImageSource,
-    @Inject(VISION_MODEL) private readonly model: ChatModel | null,
+    @Inject(VISION_MODEL) private readonly model: ChatModel,
     @Inject(CONFIG) private readonly config: ImageProcessorConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     metrics: Metrics,
@@ -83,7 +82,7 @@ export class ImageAnalysisService {
 
   /**
    * Analyses one media item of an inbound message and records the outcome on the message and in
-   * llm_calls. Permanent failures (no key, blocked or unusable URL, rejected request) are recorded
+   * llm_calls. Permanent failures (blocked or unusable URL, rejected request) are recorded
    * and the job succeeds; passing failures throw so the queue retries, and on the final attempt
    * they are recorded before throwing.
    */
@@ -121,11 +120,6 @@ export class ImageAnalysisService {
       };
     };
     if (settledAt(media) !== undefined) return result('skipped');
-
-    if (this.model === null) {
-      await this.recordFailure(message.id, mediaIndex, NO_API_KEY_ERROR, media.contentType, true);
-      return result('failed', { error: NO_API_KEY_ERROR });
-    }
 
     let image: FetchedImage;
     try {
