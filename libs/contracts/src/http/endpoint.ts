@@ -70,6 +70,12 @@ export type EndpointAnswer<D extends EndpointDefinition> = D['answer'] extends A
 
 export type QueryValue = string | number | boolean | null | undefined;
 
+/** A path or query value as text: strings, numbers and booleans as written, anything else as JSON. */
+const asText = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : JSON.stringify(value);
+
 /** The path with its parameters filled in (URI-encoded). An unknown `:name` is an error. */
 export const endpointPath = (definition: EndpointDefinition, params?: Record<string, unknown>): string =>
   definition.path.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
@@ -77,7 +83,7 @@ export const endpointPath = (definition: EndpointDefinition, params?: Record<str
     if (value === undefined || value === null) {
       throw new Error(`${definition.method} ${definition.path}: path parameter "${name}" is missing`);
     }
-    return encodeURIComponent(String(value as string | number));
+    return encodeURIComponent(asText(value));
   });
 
 /** The query string (with its `?`) of the defined values; empty when there are none. */
@@ -85,7 +91,7 @@ export const queryString = (query?: Record<string, unknown>): string => {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null) continue;
-    search.set(key, String(value as QueryValue));
+    search.set(key, asText(value));
   }
   const text = search.toString();
   return text ? `?${text}` : '';
@@ -96,8 +102,8 @@ export const endpointUrl = <D extends EndpointDefinition>(
   definition: D,
   request?: EndpointRequest<D>,
 ): string =>
-  endpointPath(definition, request?.params as Record<string, unknown> | undefined) +
-  queryString(request?.query as Record<string, unknown> | undefined);
+  endpointPath(definition, request?.params) +
+  queryString(request?.query);
 
 /**
  * The TanStack Query key of a GET: the path first (spec 000 §7: "query key as URL"), then the query
@@ -107,7 +113,7 @@ export const endpointKey = <D extends EndpointDefinition>(
   definition: D,
   request?: EndpointRequest<D>,
 ): readonly [string] | readonly [string, Record<string, unknown>] => {
-  const path = endpointPath(definition, request?.params as Record<string, unknown> | undefined);
+  const path = endpointPath(definition, request?.params);
   const query = request?.query as Record<string, unknown> | undefined;
   return query && Object.keys(query).length > 0 ? ([path, query] as const) : ([path] as const);
 };

@@ -10,7 +10,7 @@ type JsonSchema = Record<string, unknown>;
 
 /** A request schema as OpenAPI 3.0 JSON schema, as a client writes it (before parsing). */
 const jsonSchemaOf = (schema: z.ZodType): JsonSchema =>
-  z.toJSONSchema(schema, { io: 'input', target: 'openapi-3.0', unrepresentable: 'any' }) as JsonSchema;
+  z.toJSONSchema(schema, { io: 'input', target: 'openapi-3.0', unrepresentable: 'any' });
 
 /** The parameters of one location (path or query) out of an object schema's properties. */
 const parametersOf = (schema: z.ZodType | undefined, location: 'path' | 'query'): JsonSchema[] => {
@@ -78,7 +78,7 @@ export const buildOpenApiDocument = (endpoints: readonly EndpointDefinition[]): 
       },
     },
     paths,
-  } as OpenAPIObject;
+  };
 };
 
 /**
