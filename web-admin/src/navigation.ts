@@ -33,33 +33,3 @@ export const sidebarEntries: readonly NavEntry[] = [
   { label: 'Proactive Monitoring', path: '/admin/proactive-monitoring', icon: Activity },
   { label: 'System Health', path: '/admin/system-health', icon: HeartPulse },
 ];
-
-/** An admin capability whose screen arrives with its own issue, and what it will show. */
-export interface UpcomingCapability {
-  title: string;
-  summary: string;
-  willShow: readonly string[];
-}
-
-export const upcomingCapabilities = {
-  '/admin/fallback-monitoring': {
-    title: 'Fallback System',
-    summary: 'How replies fall back when a model or service is unavailable.',
-    willShow: ['The fallback chain and failure thresholds', 'Service availability and consecutive failures'],
-  },
-  '/admin/proactive-monitoring': {
-    title: 'Proactive Monitoring',
-    summary: 'Predicted problems before they reach gardeners.',
-    willShow: ['Active predictions', 'Response time and error rate trends', 'Resource utilisation in MB'],
-  },
-  '/admin/system-health': {
-    title: 'System Health',
-    summary: 'The health of every Sprout service.',
-    willShow: [
-      'Overall health and a forced health check',
-      'Each service’s status, last check and consecutive failures',
-    ],
-  },
-} satisfies Record<string, UpcomingCapability>;
-
-export type UpcomingPath = keyof typeof upcomingCapabilities;

@@ -36,4 +36,14 @@ export const QueryKeys = {
   surveyCampaigns: endpointKey(api.surveys.list),
   surveyDeliveries: (campaignId: string) =>
     endpointKey(api.surveys.deliveries, { params: { id: campaignId } }),
+  adminMetrics: endpointKey(api.monitoring.adminMetrics),
+  recentMessages: endpointKey(api.monitoring.recentMessages),
+  apiUsage: endpointKey(api.monitoring.apiUsage),
+  conversationQuality: endpointKey(api.monitoring.conversationQuality),
+  serviceHealth: endpointKey(api.monitoring.serviceHealth),
+  proactiveSystemHealth: endpointKey(api.monitoring.proactiveSystemHealth),
+  predictions: endpointKey(api.monitoring.predictions),
+  trends: endpointKey(api.monitoring.trends),
+  fallbackReport: endpointKey(api.monitoring.fallback),
+  queues: endpointKey(api.monitoring.queues),
 };

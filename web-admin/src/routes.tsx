@@ -1,6 +1,5 @@
 import type { RouteObject } from 'react-router';
 import { AdminLayout } from './layouts/AdminLayout';
-import { upcomingCapabilities, type UpcomingPath } from './navigation';
 import DashboardPage from './pages/DashboardPage';
 import ImageMonitoringPage from './pages/images/ImageMonitoringPage';
 import LoginPage from './pages/LoginPage';
@@ -10,17 +9,15 @@ import SimulatorPage from './pages/simulator/SimulatorPage';
 import AdminLocationTestPage from './pages/testers/AdminLocationTestPage';
 import InputProcessingPage from './pages/testers/InputProcessingPage';
 import ValidationTestPage from './pages/testers/ValidationTestPage';
-import UpcomingPage from './pages/UpcomingPage';
 import MessagesPage from './pages/messages/MessagesPage';
+import FallbackMonitoringPage from './pages/monitoring/FallbackMonitoringPage';
+import MonitoringDashboardPage from './pages/monitoring/MonitoringDashboardPage';
+import ProactiveMonitoringPage from './pages/monitoring/ProactiveMonitoringPage';
+import SystemHealthPage from './pages/monitoring/SystemHealthPage';
 import ModelManagementPage from './pages/models/ModelManagementPage';
 import SurveysPage from './pages/surveys/SurveysPage';
 import UsersPage from './pages/users/UsersPage';
 import UsersRedirect from './pages/users/UsersRedirect';
-
-const upcomingRoutes: RouteObject[] = (Object.keys(upcomingCapabilities) as UpcomingPath[]).map((path) => ({
-  path,
-  element: <UpcomingPage path={path} />,
-}));
 
 export const routes: RouteObject[] = [
   { path: '/admin', element: <LoginPage /> },
@@ -37,7 +34,11 @@ export const routes: RouteObject[] = [
       { path: '/admin/input-processing', element: <InputProcessingPage /> },
       { path: '/admin/model-management', element: <ModelManagementPage /> },
       { path: '/admin/image-monitoring', element: <ImageMonitoringPage /> },
-      ...upcomingRoutes,
+      { path: '/admin/system-health', element: <SystemHealthPage /> },
+      { path: '/admin/fallback-monitoring', element: <FallbackMonitoringPage /> },
+      { path: '/admin/proactive-monitoring', element: <ProactiveMonitoringPage /> },
+      // The monitoring dashboard's route is ours (spec 001 §2 does not show it); the Overview links to it.
+      { path: '/admin/monitoring', element: <MonitoringDashboardPage /> },
       { path: '/admin/ai-simulator', element: <SimulatorPage /> },
       // The simulator has a second address outside /admin (spec 000 §2).
       { path: '/ai-conversation-simulator', element: <SimulatorPage /> },

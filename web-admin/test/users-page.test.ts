@@ -1,6 +1,5 @@
 import type { AdminUserListItem } from '@sprout/contracts';
 import { matchRoutes } from 'react-router';
-import { upcomingCapabilities } from '../src/navigation';
 import {
   ENGAGEMENT_HIGH_FROM,
   ENGAGEMENT_MEDIUM_FROM,
@@ -252,11 +251,9 @@ describe('users screen texts and numbers', () => {
 describe('users routes and query keys', () => {
   const routeFor = (path: string) => matchRoutes(routes, path)?.at(-1)?.route.path;
 
-  it('serves /admin/users and /admin/messages, no longer as upcoming pages', () => {
+  it('serves /admin/users and /admin/messages', () => {
     expect(routeFor('/admin/users')).toBe('/admin/users');
     expect(routeFor('/admin/messages')).toBe('/admin/messages');
-    expect(Object.keys(upcomingCapabilities)).not.toContain('/admin/users');
-    expect(Object.keys(upcomingCapabilities)).not.toContain('/admin/messages');
   });
 
   it('has /users for the Messages screen phone link', () => {

@@ -161,9 +161,14 @@ export default function DashboardPage() {
         title="Overview"
         description={showTestData ? 'Figures for test users' : 'Figures for real users'}
       >
-        <Button asChild variant="outline" size="sm">
-          <Link to="/admin/image-monitoring">Image Monitoring</Link>
-        </Button>
+        <div className="flex gap-2">
+          <Button asChild variant="outline" size="sm">
+            <Link to="/admin/monitoring">Monitoring Dashboard</Link>
+          </Button>
+          <Button asChild variant="outline" size="sm">
+            <Link to="/admin/image-monitoring">Image Monitoring</Link>
+          </Button>
+        </div>
       </PageHeader>
       <div className="flex flex-col gap-6">
         <MetricCards />

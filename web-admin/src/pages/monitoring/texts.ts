@@ -1,0 +1,31 @@
+// The monitoring pages' texts (spec 001 §2, §8) and ours where the spec shows none.
+
+export const monitoringTexts = {
+  loading: 'Loading...',
+  apiMetricsFailed: 'Failed to load API metrics',
+  conversationMetricsFailed: 'Failed to load conversation metrics',
+  serviceHealthFailed: 'Failed to load service health data',
+  recentMessagesFailed: 'Failed to load recent messages',
+  fallbackFailed: 'Failed to load fallback data',
+  queuesFailed: 'Failed to load queues',
+  healthCheckComplete: {
+    title: 'Health Check Complete',
+    description: 'Service health status has been updated',
+  },
+  healthCheckFailed: { title: 'Health Check Failed', description: 'Unable to perform health check' },
+  forceHealthCheck: 'Force Health Check',
+  forceCheck: 'Force Check',
+  allSystemsNormal: 'All Systems Normal',
+  noMessages: 'No messages yet',
+  viewAll: 'View All',
+  available: 'Available',
+  unavailable: 'Unavailable',
+} as const;
+
+/** The monitoring dashboard's change texts: fixed, as the spec has them (spec 001 §2). */
+export const DASHBOARD_CHANGE_TEXTS = {
+  activeUsers: '+12% from last week',
+  messagesToday: '+8% from yesterday',
+  avgResponseTime: '-0.2s from yesterday',
+  apiCost: '+5% from yesterday',
+} as const;

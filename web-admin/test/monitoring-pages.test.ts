@@ -1,0 +1,74 @@
+import { healthScoreBand, responseTimeBarPercent, usageBadgeVariant } from '@sprout/contracts';
+import { matchRoutes } from 'react-router';
+import { QueryKeys } from '../src/query-keys';
+import { MONITORING_REFRESH_MS } from '../src/hooks/useMonitoring';
+import { DEFAULT_LOCATION, guessLocation } from '../src/pages/monitoring/location-guess';
+import { deliveryStateOf } from '../src/pages/monitoring/parts';
+import { routes } from '../src/routes';
+
+const routeFor = (path: string) => matchRoutes(routes, path)?.at(-1)?.route.path;
+
+describe('monitoring routes', () => {
+  it('serves System Health, Fallback System, Proactive Monitoring and the monitoring dashboard', () => {
+    for (const path of [
+      '/admin/system-health',
+      '/admin/fallback-monitoring',
+      '/admin/proactive-monitoring',
+      '/admin/monitoring',
+    ]) {
+      expect(routeFor(path)).toBe(path);
+    }
+  });
+
+  it('polls as spec 001 §9 says, with query keys that are the URLs', () => {
+    expect(MONITORING_REFRESH_MS).toMatchObject({
+      adminMetrics: 30_000,
+      recentMessages: 15_000,
+      apiUsage: 10_000,
+      conversationQuality: 30_000,
+      serviceHealth: 30_000,
+      proactiveSystemHealth: 30_000,
+      predictions: 30_000,
+      trends: 60_000,
+    });
+    expect(QueryKeys.adminMetrics).toEqual(['/api/admin/metrics']);
+    expect(QueryKeys.recentMessages).toEqual(['/api/admin/messages']);
+    expect(QueryKeys.trends).toEqual(['/api/monitoring/proactive/trends']);
+  });
+});
+
+describe('location guess (spec 001 §9)', () => {
+  it('reads a Pacific Northwest ZIP first, then the area code, else the region', () => {
+    expect(guessLocation('+12065550100', '97201')).toBe('Portland, OR');
+    expect(guessLocation('+12065550100', null)).toBe('Seattle, WA');
+    expect(guessLocation('+15095550100', '')).toBe('Eastern Washington');
+    expect(guessLocation('+12085550100', '83702')).toBe('Boise, ID');
+    expect(guessLocation('+14155550100', '94117')).toBe(DEFAULT_LOCATION);
+    expect(DEFAULT_LOCATION).toBe('Pacific Northwest');
+  });
+});
+
+describe('monitoring rules of spec 001 §4 and §9', () => {
+  it('maps message statuses to delivery states', () => {
+    expect(['delivered', 'sent', 'received'].map(deliveryStateOf)).toEqual([
+      'delivered',
+      'delivered',
+      'delivered',
+    ]);
+    expect(['failed', 'undelivered'].map(deliveryStateOf)).toEqual(['failed', 'failed']);
+    expect(deliveryStateOf('pending')).toBe('pending');
+    expect(deliveryStateOf(null)).toBe('unknown');
+    expect(deliveryStateOf('queued')).toBe('other');
+  });
+
+  it('bands health scores at 80 and 60, colours usage above 80 and 60 percent, caps trend bars', () => {
+    expect([80, 79, 60, 59].map(healthScoreBand)).toEqual(['Excellent', 'Good', 'Good', 'Needs Attention']);
+    expect([81, 80, 61, 60].map(usageBadgeVariant)).toEqual([
+      'destructive',
+      'secondary',
+      'secondary',
+      'default',
+    ]);
+    expect([0.5, 4.2, 10, 25].map(responseTimeBarPercent)).toEqual([5, 42, 100, 100]);
+  });
+});
