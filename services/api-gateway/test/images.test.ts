@@ -4,10 +4,12 @@
 // outcome on the message; services/image-processor/test runs the real analyser.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type {
+  ConversationMessage,
   ImageMessageDto,
   ImageProcessingTestResponse,
   ImageStats,
   ImageValidationTestResponse,
+  SimulatorConversationResponse,
 } from '@sprout/contracts';
 import { IMAGE_TEST_DEFAULT_MESSAGE, IMAGE_TEST_DEFAULT_PHONE } from '@sprout/contracts';
 import { LlmCall, Message, recordInbound } from '@sprout/domain';
@@ -369,5 +371,35 @@ describe('GET /api/admin/image-messages and /api/admin/image-stats', () => {
     expect(stats.totalCost).toBeCloseTo(0.0033, 6);
     // Only the recorded call has a processing time.
     expect(stats.avgProcessingTime).toBe(1500);
+  });
+});
+
+// Last: it adds a processed image to the totals checked above.
+describe('image messages in the conversation screens', () => {
+  it('shows the analysis with the picture in the Messages and simulator conversations', async () => {
+    const res = await call('POST', '/api/test/image-processing', {
+      imageUrl: `${origin}/api/image-samples/leaf.png`,
+      messageText: 'Why are the tips brown?',
+    });
+    expect(res.statusCode).toBe(200);
+    const { messageId } = res.json<ImageProcessingTestResponse>();
+    const message = await gw.db.dataSource.getRepository(Message).findOneByOrFail({ id: messageId });
+    const admin = await call(
+      'GET',
+      `/api/admin/conversations/${message.conversationId}/messages?showTestData=true`,
+    );
+    expect(admin.statusCode).toBe(200);
+    expect(admin.json<ConversationMessage[]>().find((m) => m.id === messageId)).toMatchObject({
+      imageUrl: `${origin}/api/image-samples/leaf.png`,
+      imageAnalysis: 'A healthy leaf.',
+    });
+    const simulator = await call('GET', `/api/simulator/user/${message.userId}/conversation`);
+    expect(simulator.statusCode).toBe(200);
+    const { messages } = simulator.json<SimulatorConversationResponse>();
+    expect(messages.find((m) => m.id === messageId)).toMatchObject({
+      imageUrl: `${origin}/api/image-samples/leaf.png`,
+      imageAnalysis: 'A healthy leaf.',
+    });
+    expect(messages.filter((m) => m.imageUrl === null).every((m) => m.imageAnalysis === null)).toBe(true);
   });
 });

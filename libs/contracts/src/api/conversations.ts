@@ -67,6 +67,8 @@ export interface ConversationMessage {
   modelUsed: string | null;
   isTestUser: boolean;
   imageUrl: string | null;
+  /** What image analysis said about the picture, once done. */
+  imageAnalysis?: string | null;
 }
 
 /** GET /api/admin/messages/stats */

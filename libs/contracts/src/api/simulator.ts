@@ -60,6 +60,8 @@ export interface SimulatorMessage {
   direction: MessageDirectionValue;
   content: string;
   imageUrl: string | null;
+  /** What image analysis said about the picture, once done. */
+  imageAnalysis?: string | null;
   createdAt: IsoDateTime;
   tokenUsage: number;
   cost: number;

@@ -282,7 +282,8 @@ export class AdminConversationsQueryService {
                  'tokenUsage', m.token_usage,
                  'modelUsed', m.model_used,
                  'isTestUser', m.is_test_user,
-                 'imageUrl', m.media -> 0 ->> 'url') ORDER BY m.created_at, m.id), '[]')::text
+                 'imageUrl', m.media -> 0 ->> 'url',
+                 'imageAnalysis', m.image_analysis) ORDER BY m.created_at, m.id), '[]')::text
                  FROM (SELECT * FROM messages m
                         WHERE m.conversation_id = c.id AND m.is_test_user = $2
                         ORDER BY m.created_at DESC, m.id DESC

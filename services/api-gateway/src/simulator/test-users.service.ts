@@ -48,6 +48,7 @@ interface MessageRow {
   direction: 'inbound' | 'outbound';
   content: string;
   media: MessageMedia[] | null;
+  image_analysis: string | null;
   created_at: Date;
   token_usage: number;
   cost: string | number;
@@ -109,12 +110,14 @@ export const toSimulatorMessage = (row: MessageRow): SimulatorMessage => ({
   direction: row.direction,
   content: row.content,
   imageUrl: row.media?.[0]?.url ?? null,
+  imageAnalysis: row.image_analysis,
   createdAt: row.created_at.toISOString(),
   tokenUsage: row.token_usage,
   cost: Number(row.cost),
 });
 
-export const SIMULATOR_MESSAGE_COLUMNS = 'id, direction, content, media, created_at, token_usage, cost';
+export const SIMULATOR_MESSAGE_COLUMNS =
+  'id, direction, content, media, image_analysis, created_at, token_usage, cost';
 export type SimulatorMessageRow = MessageRow;
 
 /** The simulator's test users: listing, creating and deleting them, and reading their conversation. */

@@ -92,6 +92,11 @@ function MessageBubble({ message }: { message: ConversationMessage }) {
           </span>
         )}
         {message.imageUrl && <ImageThumbnail url={message.imageUrl} alt="Attached image" />}
+        {message.imageAnalysis && (
+          <span className="mt-1 block text-xs opacity-80" data-testid="image-analysis">
+            <span className="font-medium">Image analysis:</span> {message.imageAnalysis}
+          </span>
+        )}
       </div>
       <div
         className={cn(

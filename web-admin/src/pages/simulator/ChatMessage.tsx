@@ -41,6 +41,17 @@ export function ChatMessage({ message, compact = false }: { message: SimulatorMe
       >
         <span className="sr-only">{inbound ? 'Test user:' : 'Sprout:'}</span>
         {message.imageUrl && <MessageImage url={message.imageUrl} />}
+        {message.imageAnalysis && (
+          <p
+            className={cn(
+              'mb-2 text-xs break-words whitespace-pre-wrap',
+              inbound ? 'text-primary-foreground/85' : 'text-muted-foreground',
+            )}
+            data-testid="image-analysis"
+          >
+            <span className="font-medium">Image analysis:</span> {message.imageAnalysis}
+          </p>
+        )}
         <p className="text-sm break-words whitespace-pre-wrap" data-testid="message-content">
           {message.content}
         </p>
