@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm run eval`: builds libs/gardening (SWC, CommonJS) and scores it on the labelled sets in
-// libs/gardening/eval/ with plain Node: location exact match, validation kind, advisor topic.
-// Exits 1 when a target is missed (location >= 97%, validation >= 92%, on all messages and on the
-// held-out subsets). --verbose lists every miss; --no-build uses the existing dist/.
+// libs/gardening/eval/ with plain Node: location exact match, validation kind, and the offline
+// advisor (topic, zone-correct facts, plants hardy in the zone, GSM-7), reported per topic and per
+// region with the share of answers that fit two SMS segments. Exits 1 when a target is missed
+// (location >= 97%, validation >= 92%, advisor >= 95%, on all questions and on the held-out
+// subsets). --verbose lists every miss; --no-build uses the existing dist/.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const evalDir = path.join(root, 'libs', 'gardening', 'eval');
-const targets = { location: 0.97, validation: 0.92 };
+const targets = { location: 0.97, validation: 0.92, advisor: 0.95 };
 
 if (!process.argv.includes('--no-build')) {
   const build = spawnSync('npm', ['run', 'build', '-w', '@sprout/gardening', '--silent'], {
@@ -29,6 +31,15 @@ const gardening = require(path.join(root, 'libs', 'gardening', 'dist', 'index.js
 const load = (name) => JSON.parse(readFileSync(path.join(evalDir, `${name}.json`), 'utf8'));
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 const verbose = process.argv.includes('--verbose');
+
+function printLines(title, lines) {
+  console.log(`   ${title}`);
+  for (const line of [...lines].sort((a, b) => a.kind.localeCompare(b.kind))) {
+    console.log(
+      `     ${line.kind.padEnd(20)} ${String(line.correct).padStart(4)}/${String(line.total).padEnd(4)} ${pct(line.accuracy).padStart(7)}`,
+    );
+  }
+}
 
 function print(title, evaluation, target, { confusion = true, perKind = true } = {}) {
   const verdict =
@@ -63,7 +74,12 @@ const sets = {
   locationHoldout: gardening.evaluateLocation(load('location-holdout')),
   validation: gardening.evaluateValidation([...load('validation'), ...load('validation-holdout')]),
   validationHoldout: gardening.evaluateValidation(load('validation-holdout')),
-  advisor: gardening.evaluateAdvisor(load('advisor')),
+  advisor: gardening.evaluateAdvisor([
+    ...load('advisor'),
+    ...load('advisor-topics'),
+    ...load('advisor-holdout'),
+  ]),
+  advisorHoldout: gardening.evaluateAdvisor(load('advisor-holdout')),
 };
 
 print('Location detection, all labelled messages (exact match)', sets.location, targets.location);
@@ -76,7 +92,19 @@ print('Message validation, held-out subset', sets.validationHoldout, targets.val
   confusion: false,
   perKind: false,
 });
-print('Offline advisor (topic, required dates, GSM-7 <= 320)', sets.advisor, undefined, {
+print(
+  'Offline advisor, all labelled questions (topic, zone-correct facts, plants hardy in the zone, GSM-7)',
+  sets.advisor,
+  targets.advisor,
+  { confusion: false, perKind: false },
+);
+printLines('by expected topic:', sets.advisor.byKind);
+printLines('by region of the asker:', sets.advisor.byRegion);
+const segments = sets.advisor.twoSegments;
+console.log(
+  `   answers within two GSM-7 segments: ${segments.within}/${segments.total} = ${pct(segments.share)}`,
+);
+print('Offline advisor, held-out subset', sets.advisorHoldout, targets.advisor, {
   confusion: false,
   perKind: false,
 });
@@ -86,6 +114,8 @@ const ok = [
   [sets.locationHoldout, targets.location],
   [sets.validation, targets.validation],
   [sets.validationHoldout, targets.validation],
+  [sets.advisor, targets.advisor],
+  [sets.advisorHoldout, targets.advisor],
 ].every(([evaluation, target]) => evaluation.accuracy >= target);
 console.log(`\n${ok ? 'All targets met.' : 'A target was missed.'}`);
 process.exit(ok ? 0 : 1);

@@ -1,13 +1,20 @@
 import type { Topic } from '../analysis/topics';
 import { fitToLength, toGsm7 } from '../text/gsm7';
-import { addDays, formatDate } from '../text/dates';
-import { buildContext, compose, type AdviceContext } from './context';
-import { findCrop } from './crops';
-import { KNOWLEDGE_BASE, MATCH_THRESHOLD, type AdviceEntry } from './knowledge-base';
+import { addDays } from '../text/dates';
+import { buildContext, zipHint, type AdviceContext } from './context';
+import { findCropIn, type CropTiming } from './crops';
+import { gardenerWords, resolveFollowUp, type ConversationTurn } from './followup';
+import { advisorKnowledge, groupsToTest, type AdvisorKnowledge, type Entry } from './knowledge/load';
+import { composeParts, renderParts, THREE_SEGMENTS, TWO_SEGMENTS } from './knowledge/render';
+import { normalizeText } from './knowledge/terms';
 import { cropTimingAnswer, whatToPlantAnswer } from './planting';
 
-/** Longest advisor answer, in characters (two GSM-7 segments). */
-export const ADVICE_MAX_CHARS = 320;
+/** Answers are written to fit two GSM-7 segments (306 characters) when the content allows. */
+export const ADVICE_TARGET_CHARS = TWO_SEGMENTS;
+/** Longest advisor answer, in characters (three GSM-7 segments). */
+export const ADVICE_MAX_CHARS = THREE_SEGMENTS;
+/** Minimum score for an entry to answer. */
+export const MATCH_THRESHOLD = 3;
 
 /** A question for the offline advisor, with what is known about the asker. */
 export interface AdviceRequest {
@@ -15,36 +22,40 @@ export interface AdviceRequest {
   zipCode?: string | null;
   /** USDA zone ("7b"); takes precedence over the zone of `zipCode`. */
   zone?: string | null;
+  /** A region as people name it ("Pacific Northwest", "Front Range"); a ZIP's state wins. */
   region?: string | null;
   experienceLevel?: string | null;
+  soilType?: string | null;
   /** The date to answer for (planting windows, season); default now. */
   now?: Date;
+  /**
+   * Earlier turns of the conversation, oldest first, as chat messages (the reply pipeline's
+   * history: the gardener's words may be wrapped in <sms> tags). Follow-ups are read against them.
+   */
+  history?: readonly ConversationTurn[];
+  /** The gardener declined to share a location: never ask for a ZIP. */
+  locationRefused?: boolean;
 }
 
 /** The offline advisor's answer. */
 export interface Advice {
-  /** The SMS text: GSM-7 only, at most 320 characters. */
+  /** The SMS text: GSM-7 only, within two segments when the content allows (at most three). */
   answer: string;
-  /** The taxonomy topic answered, or "general" for the clarifying fallback. */
+  /** The taxonomy topic answered, or "general" for the clarifying fallback and image questions. */
   topic: Topic | 'general';
-  /** Whether a knowledge-base answer matched (false: the general clarifying answer). */
+  /** Whether a knowledge entry matched (false: the general clarifying answer). */
   matched: boolean;
-  /** Which knowledge-base entry answered (for logs and tests). */
+  /** Which knowledge entry answered ("crop-timing:tomato" for crop questions), for logs and tests. */
   entryId: string;
+  /** The question as answered: normalised, and rewritten with the earlier question for a follow-up. */
+  question: string;
+  /** Whether the question was read as a follow-up of an earlier one. */
+  followUp: boolean;
 }
 
-const PLANT_TIME =
-  /\b(?:when|what\s+time|how\s+early|how\s+late|too\s+(?:late|early)|best\s+time|right\s+time|good\s+time|is\s+it\s+time|can\s+i\s+still|still\s+(?:plant|sow|time)|time\s+to\s+(?:plant|sow|start)|what\s+month|which\s+month|date\s+to)\b/;
-const PLANT_VERB =
-  /\b(?:plant\w*|sow\w*|seed|seeding|start|starting|put\s+(?:\w+\s+)?(?:out|in)|set\s+(?:\w+\s+)?out|transplant\w*|grow\w*|go\s+in)\b/;
-const SEED_START =
-  /\b(?:start\w*|sow\w*)\b[^.?!]*\b(?:seeds?\s+)?(?:indoors|inside)\b|\bseeds?\s+indoors\b|\bstart\w*\b[^.?!]*\bseeds?\b|\bseeds?\b[^.?!]*\bstart\w*\b/;
-const HOW_TO_GROW =
-  /\bhow\s+(?:do\s+(?:i|you|we)\s+|to\s+|should\s+i\s+|can\s+i\s+)?(?:grow|raise|plant)\b|\bgrowing\s+tips\b|\btips\s+(?:for|on)\s+growing\b/;
-const NOT_TIMING =
-  /\b(?:harvest\w*|pick\w*|ripe|prun\w*|water\w*|fertili[sz]\w*|feed\w*|pests?|bugs?|disease|yellow\w*|spots?|dying|wilt\w*|store|cure|deep|far\s+apart|spacing|companions?|next\s+to)\b/;
-const WHAT_TO_PLANT =
-  /\bwhat\s+(?:can|should|do|could)\s+(?:i|we)\s+(?:\w+\s+)?(?:plant|sow|grow|put\s+in)\b|\bwhat\s+to\s+(?:plant|sow|grow)\b|\bwhat\s+(?:goes|grows)\s+in\b/;
+/** Text that is GSM-7 as it is (answers from the data files always are). */
+const PLAIN = /^[A-Za-z0-9 .,;:!?'"()%&+\-/=<>*#@$\n]*$/;
+
 const MONTHS = [
   'january',
   'february',
@@ -60,26 +71,41 @@ const MONTHS = [
   'december',
 ];
 
-function scoreEntry(entry: AdviceEntry, question: string): number {
-  if (entry.requires && !entry.requires.every((p) => p.test(question))) return 0;
-  if (entry.excludes?.some((p) => p.test(question))) return 0;
+/** The entry's score for a question: the weights of its groups that match, 0 when ruled out. */
+function scoreEntry(entry: Entry, question: string, marks: Uint8Array, crop: CropTiming | null): number {
+  if (entry.groups.length === 0 || (entry.subject === 'crop' && !crop)) return 0;
   let score = 0;
-  for (const [pattern, weight] of entry.match) if (pattern.test(question)) score += weight;
+  for (const group of entry.groups) {
+    if (marks[group.id] === 1 && group.pattern.test(question)) score += group.weight;
+    else if (group.required) return 0;
+  }
   return score;
 }
 
-/** The best knowledge-base entry for a question and its score (0 when nothing matches). */
-export function bestEntry(question: string): { entry: AdviceEntry | null; score: number } {
-  let best: AdviceEntry | null = null;
+function bestMatch(
+  question: string,
+  knowledge: AdvisorKnowledge,
+  crop: CropTiming | null,
+): { entry: Entry | null; score: number } {
+  const marks = groupsToTest(knowledge.groupIndex, question.split(' '));
+  let best: Entry | null = null;
   let bestScore = 0;
-  for (const entry of KNOWLEDGE_BASE) {
-    const score = scoreEntry(entry, question);
-    if (score > bestScore) {
+  for (const entry of knowledge.entries) {
+    const score = scoreEntry(entry, question, marks, crop);
+    // Exclusions only matter for an entry that would win.
+    const exclude = entry.exclude;
+    if (score > bestScore && !(exclude && marks[exclude.id] === 1 && exclude.pattern.test(question))) {
       best = entry;
       bestScore = score;
     }
   }
   return { entry: bestScore >= MATCH_THRESHOLD ? best : null, score: bestScore };
+}
+
+/** The best knowledge entry for a question and its score (entry null when nothing reaches the threshold). */
+export function bestEntry(question: string): { entry: Entry | null; score: number } {
+  const q = normalizeText(question);
+  return bestMatch(q, advisorKnowledge(), findCropIn(q));
 }
 
 /** The period a "what can I plant ..." question is about, and how to name it. */
@@ -113,75 +139,85 @@ function plantingPeriod(ctx: AdviceContext): { from: Date; to: Date; label: stri
   return { from: ctx.today, to: addDays(ctx.today, 21), label: 'in the next 3 weeks' };
 }
 
-function generalAnswer(ctx: AdviceContext): string {
-  const seasonal: Record<string, string> = {
-    winter: 'It is a good time to plan, order seeds and prune dormant fruit trees.',
-    spring: 'It is prime planting season.',
-    summer: 'Water deeply and watch for pests this time of year.',
-    fall: 'Fall is great for planting garlic, bulbs, trees and lawn seed.',
-  };
-  return compose(
-    ADVICE_MAX_CHARS,
-    'Happy to help! Tell me the plant, what you see (yellow leaves, spots, wilting, holes?), whether it is in a pot or the ground, sun or shade, and how often you water.',
-    ctx.zone ? null : 'Texting your ZIP code gets you advice timed to your frost dates.',
-    ctx.zone && ctx.lastFrost
-      ? `${seasonal[ctx.season] ?? ''} Your average last frost is ~${formatDate(ctx.lastFrost)}.`
-      : seasonal[ctx.season],
-  );
+/** The text of an entry for this gardener, or null when none of its parts applies. */
+function renderEntry(
+  entry: Entry,
+  ctx: AdviceContext,
+  crop: CropTiming | null,
+  knowledge: AdvisorKnowledge,
+): string | null {
+  switch (entry.compute) {
+    case 'crop-timing':
+      return crop ? cropTimingAnswer(crop, ctx, 'plant') : null;
+    case 'crop-indoor':
+      return crop ? cropTimingAnswer(crop, ctx, 'indoor') : null;
+    case 'crop-grow':
+      return crop ? cropTimingAnswer(crop, ctx, 'grow') : null;
+    case 'what-to-plant': {
+      const period = plantingPeriod(ctx);
+      return whatToPlantAnswer(ctx, period, period.label);
+    }
+    case null:
+    case undefined:
+      break;
+  }
+  const parts = renderParts(entry.answer ?? [], ctx, crop, knowledge.plants);
+  if (parts.length === 0) return null;
+  const hint = entry.local ? zipHint(ctx) : null;
+  return composeParts(hint ? [...parts, hint] : parts, ADVICE_TARGET_CHARS);
 }
 
-function finish(text: string, topic: Topic | 'general', matched: boolean, entryId: string): Advice {
-  return { answer: fitToLength(toGsm7(text), ADVICE_MAX_CHARS), topic, matched, entryId };
+function topicOf(entry: Entry, crop: CropTiming | null): Topic | 'general' {
+  if (entry.topic !== 'crop') return entry.topic;
+  return crop?.topic ?? 'general';
 }
 
 /**
- * The offline gardening advisor: answers common questions from a knowledge base, with planting
- * windows computed from the frost dates of the asker's zone (from `zone`, or the ZIP's USDA zone),
- * adapted to the season of `now` and the experience level. When nothing matches it asks a
- * clarifying question (matched false). Answers are GSM-7 and at most 320 characters. This is the
- * template tier of the reply fallback chain and the default model when no OpenAI key is configured.
+ * The offline gardening advisor. Its knowledge is data (libs/gardening/data/advisor, see
+ * ADVISOR.md): entries matched by the words of the question and answered with the asker's zone,
+ * frost dates, season, region, soil and experience filled in, plus planting windows computed from
+ * the frost dates. A follow-up ("what about peppers?") is read against the earlier questions in
+ * `history`. When nothing matches it asks a clarifying question (matched false). Answers are GSM-7
+ * and fit two SMS segments when the content allows. This is the template tier of the reply
+ * fallback chain and the default model when no OpenAI key is configured.
  */
 export function adviseOffline(request: AdviceRequest): Advice {
-  const ctx = buildContext(request);
-  const q = ctx.question;
-  const crop = findCrop(q);
-  const { entry, score } = bestEntry(q);
-  const strongEntry = entry && score >= 5;
-
-  if (
-    WHAT_TO_PLANT.test(q) &&
-    !crop &&
-    !/\b(?:shade|clay|pots?|containers?|balcony|beginner|easy|easiest|indoors?)\b/.test(q)
-  ) {
-    const period = plantingPeriod(ctx);
-    return finish(whatToPlantAnswer(ctx, period, period.label), 'planting schedule', true, 'what-to-plant');
-  }
-  if (crop && !NOT_TIMING.test(q)) {
-    if (SEED_START.test(q) && PLANT_TIME.test(q)) {
-      return finish(
-        cropTimingAnswer(crop, ctx, 'indoor'),
-        'seed starting',
-        true,
-        `crop-indoor:${crop.singular}`,
-      );
-    }
-    if (PLANT_TIME.test(q) && (PLANT_VERB.test(q) || /\btoo\s+(?:late|early)\b/.test(q)) && !strongEntry) {
-      return finish(
-        cropTimingAnswer(crop, ctx, 'plant'),
-        'planting schedule',
-        true,
-        `crop-timing:${crop.singular}`,
-      );
-    }
-    if (HOW_TO_GROW.test(q) && !strongEntry) {
-      return finish(cropTimingAnswer(crop, ctx, 'grow'), crop.topic, true, `crop-grow:${crop.singular}`);
+  const knowledge = advisorKnowledge();
+  const history = request.history ?? [];
+  const earlier = history.map(gardenerWords).filter((t): t is string => t !== null);
+  const standsAlone = (q: string): boolean => bestMatch(q, knowledge, findCropIn(q)).entry !== null;
+  const resolved =
+    earlier.length > 0
+      ? resolveFollowUp(request.question, earlier, knowledge, standsAlone)
+      : { question: normalizeText(request.question), followUp: false };
+  // Ask for a ZIP (or zone) once a conversation: an earlier reply that asked is enough.
+  const askedForZip = history.some((t) => t.role === 'assistant' && /\b(?:ZIP|ZONE)\b/.test(t.content));
+  const ctx = buildContext({
+    ...request,
+    question: resolved.question,
+    normalized: true,
+    noZipHint: request.locationRefused === true || askedForZip,
+  });
+  const crop = findCropIn(ctx.question);
+  const { entry } = bestMatch(ctx.question, knowledge, crop);
+  const finish = (text: string, topic: Topic | 'general', matched: boolean, entryId: string): Advice => ({
+    answer: fitToLength(PLAIN.test(text) ? text : toGsm7(text), ADVICE_MAX_CHARS),
+    topic,
+    matched,
+    entryId,
+    question: ctx.question,
+    followUp: resolved.followUp,
+  });
+  if (entry) {
+    const text = renderEntry(entry, ctx, crop, knowledge);
+    if (text) {
+      const id = entry.subject === 'crop' && crop ? `${entry.id}:${crop.singular}` : entry.id;
+      return finish(text, topicOf(entry, crop), true, id);
     }
   }
-  if (entry) return finish(entry.answer(ctx), entry.topic, true, entry.id);
-  if (crop && (PLANT_TIME.test(q) || HOW_TO_GROW.test(q))) {
-    return finish(cropTimingAnswer(crop, ctx, 'grow'), crop.topic, true, `crop-grow:${crop.singular}`);
-  }
-  return finish(generalAnswer(ctx), 'general', false, 'general');
+  const general = knowledge.byId.get('general');
+  const text = general ? renderEntry(general, ctx, null, knowledge) : null;
+  return finish(text ?? 'Tell me the plant and what you see, and I will help.', 'general', false, 'general');
 }
 
 /** The latest sensible date to plant a crop before the first frost (exposed for tests and tools). */

@@ -1,16 +1,20 @@
 import { detectLocation } from '../location/detect-location';
 import { frostDatesForZone, normalizeZone, type FrostDates } from '../places/frost';
 import { hardinessZoneForZip } from '../places/hardiness';
+import { NAMED_REGIONS } from '../places/regions';
 import { seasonFor, type Season } from '../places/season';
+import { normalizeState, regionForState } from '../places/states';
 import { lookupZip } from '../places/zip';
-import type { ExperienceLevel } from '../processing/profile-commands';
-import { normalizeExperienceLevel } from '../processing/profile-commands';
+import type { ExperienceLevel, SoilType } from '../processing/profile-commands';
+import { normalizeExperienceLevel, normalizeSoilType } from '../processing/profile-commands';
 import { addDays, dateInYear, formatDate, formatMonthDay, startOfDay } from '../text/dates';
 import type { WeekRange } from './crops';
+import { ADVISOR_REGIONS, type AdvisorRegion } from './knowledge/schema';
+import { normalizeText } from './knowledge/terms';
 
 /** Everything an answer can adapt to. */
 export interface AdviceContext {
-  /** Lower-cased, whitespace-normalised question. */
+  /** The question normalised for matching (lower case, no apostrophes, punctuation as spaces). */
   question: string;
   /** Midnight (UTC) of the day asked. */
   today: Date;
@@ -29,8 +33,14 @@ export interface AdviceContext {
   /** "Portland, OR" when a ZIP is known. */
   place: string | null;
   state: string | null;
+  /** The region as given (a named region like "Front Range", or a broad one). */
   region: string | null;
+  /** The broad region answers vary by ("Southwest", "Pacific Northwest"...). */
+  regionName: AdvisorRegion | null;
   level: ExperienceLevel | null;
+  soil: SoilType | null;
+  /** Whether an answer may ask for a ZIP (unknown zone, not refused, not already asked). */
+  mayAskZip: boolean;
 }
 
 /** Input of the context builder (the advisor's input without the question parsing). */
@@ -40,14 +50,44 @@ export interface AdviceContextInput {
   zone?: string | null;
   region?: string | null;
   experienceLevel?: string | null;
+  soilType?: string | null;
   now?: Date;
+  /** Never ask for a ZIP (refused, or asked earlier in the conversation). */
+  noZipHint?: boolean;
+  /** The question is already normalised (normalizeText). */
+  normalized?: boolean;
+}
+
+/** The broad region of a state or of a region as people name it ("Front Range", "PNW", "Texas"). */
+export function advisorRegionOf(state: string | null, region: string | null): AdvisorRegion | null {
+  if (state) return regionForState(state);
+  const r = region?.trim().toLowerCase();
+  if (!r) return null;
+  const broad = ADVISOR_REGIONS.find((name) => name.toLowerCase() === r);
+  if (broad) return broad;
+  const named = NAMED_REGIONS.find((n) => n.name.toLowerCase() === r);
+  if (named) {
+    // The region most of its states belong to ("High Desert" spans OR, NV, CA, NM, AZ, UT: Southwest).
+    const votes = new Map<AdvisorRegion, number>();
+    for (const s of named.states) {
+      const broadOf = regionForState(s);
+      if (broadOf) votes.set(broadOf, (votes.get(broadOf) ?? 0) + 1);
+    }
+    return [...votes.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+  }
+  const code = normalizeState(r);
+  if (code) return regionForState(code);
+  const zip = /^\d{5}$/.test(r) ? lookupZip(r) : null;
+  return zip ? regionForState(zip.state) : null;
 }
 
 export function buildContext(input: AdviceContextInput): AdviceContext {
   const today = startOfDay(input.now ?? new Date());
-  const detected = detectLocation(input.question);
+  // A ZIP texted in the question counts as given (only looked for when none is known: it is costly).
+  const detected =
+    input.zipCode?.trim() || !/\d{5}/.test(input.question) ? null : detectLocation(input.question);
   const zipCode =
-    input.zipCode?.trim() || (detected.locationType === 'zip' ? (detected.zipCode ?? null) : null);
+    input.zipCode?.trim() || (detected?.locationType === 'zip' ? (detected.zipCode ?? null) : null);
   const place = zipCode ? lookupZip(zipCode) : null;
   const zone =
     (input.zone ? normalizeZone(input.zone) : null) ??
@@ -57,11 +97,7 @@ export function buildContext(input: AdviceContextInput): AdviceContext {
   const frostFree = !!frost && frost.lastSpringFrost === 'frost-free';
   const year = today.getUTCFullYear();
   return {
-    question: input.question
-      .toLowerCase()
-      .replace(/[\u2018\u2019]/g, "'")
-      .replace(/\s+/g, ' ')
-      .trim(),
+    question: input.normalized ? input.question : normalizeText(input.question),
     today,
     zone,
     zipCode,
@@ -74,7 +110,10 @@ export function buildContext(input: AdviceContextInput): AdviceContext {
     place: place ? `${place.city}, ${place.state}` : null,
     state: place?.state ?? null,
     region: input.region?.trim() || null,
+    regionName: advisorRegionOf(place?.state ?? null, input.region ?? null),
     level: input.experienceLevel ? normalizeExperienceLevel(input.experienceLevel) : null,
+    soil: input.soilType ? normalizeSoilType(input.soilType) : null,
+    mayAskZip: !zone && !input.noZipHint,
   };
 }
 
@@ -129,20 +168,23 @@ export function bySeason(ctx: AdviceContext, texts: Partial<Record<Season, strin
   return texts[ctx.season] ?? '';
 }
 
-/** Appends sentences in order while the whole stays within `max` characters. */
+/** Appends sentences in order while the whole stays within `max` characters; the first always goes in. */
 export function compose(max: number, ...sentences: Array<string | null | undefined | false>): string {
   let out = '';
   for (const sentence of sentences) {
     if (!sentence) continue;
     const next = out === '' ? sentence : `${out} ${sentence}`;
-    if (next.length <= max) out = next;
+    if (out === '' || next.length <= max) out = next;
   }
   return out;
 }
 
-/** Asks for what would give dates when the zone is unknown; never for a ZIP the asker has given. */
+/**
+ * Asks for what would give dates when the zone is unknown; never for a ZIP the asker has given, and
+ * not at all after a refusal or when the conversation already asked.
+ */
 export function zipHint(ctx: AdviceContext): string | null {
-  if (ctx.zone) return null;
+  if (ctx.zone || !ctx.mayAskZip) return null;
   return ctx.zipCode
     ? 'Text your USDA zone (e.g. ZONE 7b) for dates in your area.'
     : 'Text your ZIP (e.g. ZIP 98101) for dates in your area.';

@@ -10,8 +10,9 @@ import {
   type AdviceContext,
 } from './context';
 import { CROPS, type CropTiming } from './crops';
+import { TWO_SEGMENTS } from './knowledge/render';
 
-const MAX = 320;
+const MAX = TWO_SEGMENTS;
 const DAY = 86_400_000;
 
 const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
@@ -215,17 +216,39 @@ export function whatToPlantAnswer(
     return { from: w.from < period.from ? period.from : w.from, to: w.to > period.to ? period.to : w.to };
   };
   const yearOffset = period.from.getUTCFullYear() - ctx.today.getUTCFullYear();
-  const sow: string[] = [];
+  const prime: string[] = [];
+  const late: string[] = [];
   const start: string[] = [];
+  const firstFrost = ctx.firstFrost
+    ? new Date(
+        Date.UTC(
+          ctx.firstFrost.getUTCFullYear() + yearOffset,
+          ctx.firstFrost.getUTCMonth(),
+          ctx.firstFrost.getUTCDate(),
+        ),
+      )
+    : null;
   for (const crop of CROPS) {
     const w = windowsFor(crop, ctx, yearOffset);
     const name = crop.name
       .replace('tulips and other spring bulbs', 'tulip bulbs')
       .replace('zucchini and summer squash', 'squash');
-    const out = overlap(w.spring) ?? overlap(w.fall);
-    if (out) sow.push(`${name} (${dateRange(out.from, out.to)})`);
+    const best = overlap(w.spring) ?? overlap(w.fall);
+    if (best) {
+      prime.push(`${name} (${dateRange(best.from, best.to)})`);
+      continue;
+    }
+    // Warm crops can still go in after their best weeks while they have time to ripen before frost.
+    const lastChance =
+      crop.warm && w.spring && firstFrost ? addDays(firstFrost, -(crop.maturity[0] + 10)) : null;
+    const stretch =
+      w.spring && lastChance && lastChance > w.spring.to
+        ? overlap({ from: w.spring.from, to: lastChance })
+        : null;
+    if (stretch) late.push(`${name} (${dateRange(stretch.from, stretch.to)})`);
     else if (overlap(w.indoor)) start.push(name);
   }
+  const sow = [...prime, ...late];
   if (sow.length === 0 && start.length === 0) {
     const winter = period.from.getUTCMonth() >= 10 || period.from.getUTCMonth() <= 1;
     return compose(
@@ -236,17 +259,25 @@ export function whatToPlantAnswer(
         : 'Keep harvesting, water deeply and mulch; plan fall crops for 8-12 weeks before first frost.',
     );
   }
-  const intro = `Plant ${label} in zone ${ctx.zone}: `;
-  const listed: string[] = [];
-  for (const item of sow) {
-    if ((intro + [...listed, item].join(', ')).length > 230) break;
-    listed.push(item);
-  }
+  const fit = (intro: string, items: readonly string[], room: number): string | null => {
+    const listed: string[] = [];
+    for (const item of items) {
+      if ((intro + [...listed, item].join(', ')).length > room) break;
+      listed.push(item);
+    }
+    return listed.length > 0 ? `${intro}${listed.join(', ')}.` : null;
+  };
+  const primeText = fit(`Plant ${label} in zone ${ctx.zone}: `, prime, 230);
+  const lateText = fit(
+    primeText ? 'Still time for ' : `Still time ${label} in zone ${ctx.zone} for `,
+    late,
+    primeText ? 300 - primeText.length : 230,
+  );
   return compose(
     MAX,
-    listed.length > 0
-      ? `${intro}${listed.join(', ')}.`
-      : `It is too early to plant outside ${label} in ${zoneWithFrost(ctx, 'spring')}.`,
+    primeText ?? lateText ?? `It is too early to plant outside ${label} in ${zoneWithFrost(ctx, 'spring')}.`,
+    primeText ? lateText : null,
+    !primeText && lateText ? 'Use transplants or fast varieties.' : null,
     start.length > 0 ? `Start seeds indoors: ${start.slice(0, 5).join(', ')}.` : null,
     byLevel(ctx, { beginner: 'Easiest first picks: lettuce, radishes, beans, herbs.' }),
   );

@@ -73,6 +73,7 @@ export const TOPICS = [
   'overwintering',
   'companion planting',
   'crop rotation',
+  'succession planting',
   'garden planning',
 ] as const;
 
@@ -381,6 +382,12 @@ export const TOPIC_TAXONOMY: readonly TopicDefinition[] = [
     category: 'technique',
     pattern:
       /\b(?:crop\s+rotation|rotat(?:e|ing)\s+(?:my\s+)?crops|same\s+(?:spot|place|bed|location|area)\s+(?:every|each)\s+year|same\s+(?:spot|place|bed)\s+(?:as\s+)?last\s+year)\b/,
+  },
+  {
+    topic: 'succession planting',
+    category: 'timing',
+    pattern:
+      /\b(?:succession\s+(?:plant\w*|sow\w*|crops?)|(?:sow|plant)\w*\s+(?:again\s+)?every\s+(?:\d+|two|three|few)\s+weeks|staggered\s+(?:plantings?|sowings?)|(?:steady|continuous)\s+(?:harvest|supply)|(?:second|another)\s+(?:crop|planting|round)|relay\s+plant\w*)\b/,
   },
   {
     topic: 'garden planning',

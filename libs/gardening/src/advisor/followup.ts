@@ -1,0 +1,123 @@
+import type { AdvisorKnowledge } from './knowledge/load';
+import { normalizeText } from './knowledge/terms';
+
+/** A turn of the conversation as chat models see it (ChatMessage-compatible). */
+export interface ConversationTurn {
+  role: string;
+  content: string;
+}
+
+/** How a question was read: the question itself, or rewritten with what the conversation was about. */
+export interface ResolvedQuestion {
+  /** The question to answer, normalised (see normalizeText). */
+  question: string;
+  /** Whether it was read in the context of an earlier question. */
+  followUp: boolean;
+}
+
+/** How many earlier questions a follow-up can reach back through. */
+const MAX_EARLIER = 4;
+const SMS_TAGS = /<sms>\s*([\s\S]*?)\s*<\/sms>/i;
+const WHAT_ABOUT = /^(?:(?:and|but|ok|okay|so|hmm|also|then)\s+)?(?:what|how)\s+about\s+(.+)$/;
+const AND_ALSO = /^(?:and|also|same\s+(?:for|with)|what\s+of|and\s+for|now)\s+(.+?)(?:\s+too|\s+as\s+well)?$/;
+const TOO = /^((?:\S+\s+){0,3}\S+)\s+(?:too|as\s+well|also)$/;
+const FILLER = /^(?:(?:my|the|our|some|a|an|for|with|on|about|to|of|in)\s+)+/;
+const PRONOUN = /(?<![a-z0-9])(?:it|its|them|they|theyre|those|these|this one|that one)(?![a-z0-9])/;
+
+/** The gardener's own words in a user turn (the reply pipeline wraps them in <sms> tags), else null. */
+export function gardenerWords(turn: ConversationTurn): string | null {
+  if (turn.role !== 'user') return null;
+  const tagged = SMS_TAGS.exec(turn.content);
+  const text = tagged ? (tagged[1] ?? '') : turn.content.replace(/^\[[^\]]*\]$/gm, '');
+  return text.trim() || null;
+}
+
+interface Span {
+  at: number;
+  text: string;
+  pest: boolean;
+}
+
+function subjects(text: string, knowledge: AdvisorKnowledge): Span[] {
+  const out: Span[] = [];
+  const pattern = knowledge.subjectPattern;
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    out.push({ at: m.index, text: m[0], pest: knowledge.pestPattern.test(m[0]) });
+  }
+  return out;
+}
+
+/** `previous` about `replacement` instead of its own subject (a pest replaces a pest, a plant a plant). */
+function substitute(previous: string, replacement: string, knowledge: AdvisorKnowledge): string {
+  const target = subjects(replacement, knowledge)[0];
+  const own = subjects(previous, knowledge);
+  const span =
+    own.find((s) => target !== undefined && s.pest === target.pest) ?? (target ? own[0] : undefined);
+  if (!span) return `${previous} ${replacement}`;
+  return `${previous.slice(0, span.at)}${replacement}${previous.slice(span.at + span.text.length)}`;
+}
+
+/** The subject asked about in a "what about X?" form, or null. */
+function whatAbout(text: string): string | null {
+  const m = WHAT_ABOUT.exec(text) ?? AND_ALSO.exec(text) ?? TOO.exec(text);
+  const rest = m?.[1]?.replace(FILLER, '').trim();
+  return rest ? rest : null;
+}
+
+function resolveOne(
+  text: string,
+  previous: string | null,
+  knowledge: AdvisorKnowledge,
+  standsAlone: (question: string) => boolean,
+): ResolvedQuestion {
+  if (previous === null) return { question: text, followUp: false };
+  const own = subjects(text, knowledge);
+  const about = whatAbout(text);
+  if (about !== null && (own.length > 0 || !standsAlone(text))) {
+    return { question: substitute(previous, about, knowledge), followUp: true };
+  }
+  if (own.length > 0) {
+    // A bare subject ("peppers?", "my roses") answers or extends the last question.
+    const bare = text.replace(knowledge.subjectPattern, ' ').replace(FILLER, '').trim() === '';
+    if (bare && text.split(' ').length <= 4) {
+      return { question: substitute(previous, text.replace(FILLER, ''), knowledge), followUp: true };
+    }
+    return { question: text, followUp: false };
+  }
+  const subject = subjects(previous, knowledge).find((s) => !s.pest) ?? subjects(previous, knowledge)[0];
+  if (subject && PRONOUN.test(text)) {
+    return { question: text.replace(PRONOUN, subject.text), followUp: true };
+  }
+  // A short question with no subject of its own ("how far apart?", "what should I do?") continues
+  // the last one; the earlier question's words keep what it was about.
+  if (text.split(' ').length <= 8 && !standsAlone(text)) {
+    return { question: `${text} ${previous}`, followUp: true };
+  }
+  return { question: text, followUp: false };
+}
+
+/**
+ * Reads a question in the context of the gardener's earlier questions: "what about peppers?" after
+ * "when do I plant tomatoes?" is "when do i plant peppers", and "when do I harvest it?" after a
+ * garlic question is about garlic. `earlier` is the gardener's earlier messages, oldest first;
+ * `standsAlone` says whether a question has a confident answer of its own.
+ */
+export function resolveFollowUp(
+  question: string,
+  earlier: readonly string[],
+  knowledge: AdvisorKnowledge,
+  standsAlone: (question: string) => boolean,
+): ResolvedQuestion {
+  let previous: string | null = null;
+  for (const raw of earlier.slice(-MAX_EARLIER)) {
+    const text = normalizeText(raw);
+    if (text === '') continue;
+    const resolved = resolveOne(text, previous, knowledge, standsAlone);
+    // Only a message about something (a ZIP reply is not) becomes the context of the next.
+    if (resolved.followUp || subjects(resolved.question, knowledge).length > 0 || standsAlone(text)) {
+      previous = resolved.question;
+    }
+  }
+  return resolveOne(normalizeText(question), previous, knowledge, standsAlone);
+}

@@ -1,0 +1,182 @@
+import { stateName } from '../../places/states';
+import { addDays, formatDate } from '../../text/dates';
+import type { AdviceContext } from '../context';
+import type { Crop, Plant } from './load';
+
+/**
+ * Placeholders in answer texts, filled from what is known about the gardener (ADVISOR.md lists
+ * them). A part whose placeholder cannot be filled (no zone yet, frost-free, no crop) is left out.
+ */
+const SIMPLE = ['zone', 'place', 'state', 'region', 'season', 'soil', 'level', 'frostDays'] as const;
+const CROP_FIELDS = [
+  'name',
+  'singular',
+  'tip',
+  'harvest',
+  'spacing',
+  'water',
+  'container',
+  'feed',
+  'pests',
+  'condition',
+  'warmZones',
+  'harvestDates',
+] as const;
+const DATE = /^(lastFrost|firstFrost)(?:([+-]\d{1,3})([wd]))?(?:\.\.([+-]\d{1,3})([wd]))?$/;
+const LIST = /^(plants|natives):([a-z0-9-]+(?:\+[a-z0-9-]+)*)(?::(\d{1,2}))?(:pot)?$/;
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+
+/** Problems with the placeholders of a text (unknown names or plant tags, stray braces). */
+export function checkPlaceholders(text: string, plantTags: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  if (/[{}]/.test(text.replace(PLACEHOLDER, ''))) problems.push(`unbalanced braces in "${text}"`);
+  for (const [, raw = ''] of text.matchAll(PLACEHOLDER)) {
+    const name = raw.replace(/\|cap$/, '');
+    if ((SIMPLE as readonly string[]).includes(name) || DATE.test(name)) continue;
+    if (name.startsWith('crop.') && (CROP_FIELDS as readonly string[]).includes(name.slice(5))) continue;
+    const list = LIST.exec(name);
+    if (list) {
+      for (const tag of (list[2] ?? '').split('+')) {
+        if (!plantTags.has(tag)) problems.push(`no plant has the tag "${tag}" ({${raw}})`);
+      }
+      continue;
+    }
+    problems.push(`unknown placeholder {${raw}}`);
+  }
+  return problems;
+}
+
+/** What placeholders are filled from. */
+export interface FillInput {
+  ctx: AdviceContext;
+  crop: Crop | null;
+  plants: readonly Plant[];
+}
+
+const offsetDays = (n: string | undefined, unit: string | undefined): number =>
+  n === undefined ? 0 : Number(n) * (unit === 'w' ? 7 : 1);
+
+const nextYear = (d: Date): Date =>
+  new Date(Date.UTC(d.getUTCFullYear() + 1, d.getUTCMonth(), d.getUTCDate()));
+
+/** "Mar 29-Apr 12", "Oct 1-4", or one date. */
+export function formatRange(from: Date, to: Date): string {
+  const a = formatDate(from);
+  const b = formatDate(to);
+  if (a === b) return a;
+  return from.getUTCMonth() === to.getUTCMonth() ? `${a}-${to.getUTCDate()}` : `${a}-${b}`;
+}
+
+/** A date (or range) from a frost date, this year's or, once past, next year's. */
+function frostDate(ctx: AdviceContext, match: RegExpExecArray): string | null {
+  const base = match[1] === 'lastFrost' ? ctx.lastFrost : ctx.firstFrost;
+  if (!base) return null;
+  let from = addDays(base, offsetDays(match[2], match[3]));
+  let to = match[4] === undefined ? from : addDays(base, offsetDays(match[4], match[5]));
+  if (to < ctx.today) {
+    from = nextYear(from);
+    to = nextYear(to);
+  }
+  return formatRange(from, to);
+}
+
+/**
+ * Whether a plant survives winter in a zone (unknown zone: only plants hardy across zones 5-8). In
+ * a pot (`inPot`) roots get colder, so the plant must be hardy two zones colder.
+ */
+export function isHardyIn(plant: Pick<Plant, 'zones'>, zoneNumber: number | null, inPot = false): boolean {
+  if (!plant.zones) return true;
+  if (zoneNumber === null) return plant.zones[0] <= (inPot ? 3 : 5) && plant.zones[1] >= 8;
+  return plant.zones[0] <= zoneNumber - (inPot ? 2 : 0) && zoneNumber <= plant.zones[1];
+}
+
+/** "a, b, c and d". */
+export function joinNames(names: readonly string[]): string {
+  if (names.length <= 1) return names[0] ?? '';
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] ?? ''}`;
+}
+
+function plantList(input: FillInput, match: RegExpExecArray): string | null {
+  const natives = match[1] === 'natives';
+  const tags = (match[2] ?? '').split('+');
+  const count = match[3] ? Number(match[3]) : 5;
+  const region = input.ctx.regionName;
+  if (natives && !region) return null;
+  const names = input.plants
+    .filter(
+      (p) =>
+        tags.every((t) => p.tags.includes(t)) &&
+        isHardyIn(p, input.ctx.zoneNumber, match[4] !== undefined) &&
+        (!natives || (region !== null && (p.native ?? []).includes(region))),
+    )
+    .slice(0, count)
+    .map((p) => p.name);
+  return names.length >= 2 ? joinNames(names) : null;
+}
+
+/** The first harvest window of a crop planted on time, from the frost dates. */
+function harvestDates(ctx: AdviceContext, crop: Crop): string | null {
+  if (!ctx.lastFrost || !ctx.firstFrost) return null;
+  const window = (base: Date, weeks: readonly [number, number], days: readonly [number, number]) => ({
+    from: addDays(base, weeks[0] * 7 + days[0]),
+    to: addDays(base, weeks[1] * 7 + days[1]),
+  });
+  let w: { from: Date; to: Date } | null = null;
+  if (crop.harvestWeeks) w = window(ctx.lastFrost, crop.harvestWeeks, [0, 0]);
+  else if (crop.spring) {
+    w = window(ctx.lastFrost, crop.spring, crop.maturity);
+    if (crop.fall && w.to < ctx.today) w = window(ctx.firstFrost, crop.fall, crop.maturity);
+  } else if (crop.fall) w = window(ctx.firstFrost, crop.fall, crop.maturity);
+  if (!w || crop.maturity[0] > 365) return null;
+  if (w.to < ctx.today) w = { from: nextYear(w.from), to: nextYear(w.to) };
+  return formatRange(w.from, w.to);
+}
+
+function fillOne(name: string, input: FillInput): string | null {
+  const { ctx, crop } = input;
+  switch (name) {
+    case 'zone':
+      return ctx.zone;
+    case 'place':
+      return ctx.place;
+    case 'state':
+      return ctx.state ? (stateName(ctx.state) ?? ctx.state) : null;
+    case 'region':
+      return ctx.regionName;
+    case 'season':
+      return ctx.season;
+    case 'soil':
+      return ctx.soil;
+    case 'level':
+      return ctx.level;
+    case 'frostDays':
+      return ctx.frost && !ctx.frostFree ? String(ctx.frost.growingSeasonDays) : null;
+  }
+  if (name.startsWith('crop.')) {
+    if (!crop) return null;
+    const field = name.slice(5);
+    if (field === 'harvestDates') return harvestDates(ctx, crop);
+    const value = crop[field as Exclude<(typeof CROP_FIELDS)[number], 'harvestDates'>];
+    return typeof value === 'string' ? value : null;
+  }
+  const date = DATE.exec(name);
+  if (date) return frostDate(ctx, date);
+  const list = LIST.exec(name);
+  if (list) return plantList(input, list);
+  return null;
+}
+
+/** The text with every placeholder filled, or null when one cannot be. */
+export function fillPlaceholders(text: string, input: FillInput): string | null {
+  let missing = false;
+  const out = text.replace(PLACEHOLDER, (_, raw: string) => {
+    const cap = raw.endsWith('|cap');
+    const value = fillOne(cap ? raw.slice(0, -4) : raw, input);
+    if (value === null || value === '') {
+      missing = true;
+      return '';
+    }
+    return cap ? value.charAt(0).toUpperCase() + value.slice(1) : value;
+  });
+  return missing ? null : out;
+}

@@ -1,0 +1,206 @@
+import { z } from 'zod';
+import { TOPICS } from '../../analysis/topics';
+
+/** The broad regions answers can vary by (regionForState's names). */
+export const ADVISOR_REGIONS = [
+  'Pacific Northwest',
+  'California',
+  'Southwest',
+  'Mountain West',
+  'South Central',
+  'Midwest',
+  'Northeast',
+  'Mid-Atlantic',
+  'Southeast',
+  'Alaska',
+  'Hawaii',
+  'Caribbean',
+  'Pacific Islands',
+] as const;
+export type AdvisorRegion = (typeof ADVISOR_REGIONS)[number];
+
+const Region = z.enum(ADVISOR_REGIONS);
+const Season = z.enum(['winter', 'spring', 'summer', 'fall']);
+const Level = z.enum(['beginner', 'intermediate', 'advanced']);
+const Soil = z.enum(['clay', 'clay loam', 'loam', 'sandy loam', 'sandy', 'silt', 'peat', 'chalk', 'rocky']);
+const Known = z.enum(['zone', 'place', 'region', 'soil', 'level', 'crop']);
+const Zone = z.number().int().min(1).max(13);
+const Term = z.string().min(1);
+const Text = z
+  .string()
+  .min(1)
+  // Curly quotes, dashes and emoji would force UCS-2 segments; placeholders use plain braces.
+  .regex(/^[\x20-\x7e]*$/, 'plain ASCII only (no curly quotes, long dashes or emoji)');
+
+/** When a part of an answer applies; every field given must hold. */
+export const ConditionSchema = z
+  .object({
+    season: z.array(Season).min(1).optional(),
+    zoneMin: Zone.optional(),
+    zoneMax: Zone.optional(),
+    frostFree: z.boolean().optional(),
+    /** The named crop lives through winter in the zone (annual crops always do; unknown zone never). */
+    cropHardy: z.boolean().optional(),
+    region: z.array(Region).min(1).optional(),
+    notRegion: z.array(Region).min(1).optional(),
+    level: z.array(Level).min(1).optional(),
+    soil: z.array(Soil).min(1).optional(),
+    known: z.array(Known).min(1).optional(),
+    unknown: z.array(Known).min(1).optional(),
+    asked: z.array(Term).min(1).optional(),
+    notAsked: z.array(Term).min(1).optional(),
+  })
+  .strict();
+export type Condition = z.infer<typeof ConditionSchema>;
+
+const Option = z.object({ text: Text, when: ConditionSchema.optional() }).strict();
+/** One sentence (or a few) of an answer: always, under a condition, or the first option that applies. */
+export const PartSchema = z.union([Text, Option, z.object({ oneOf: z.array(Option).min(2) }).strict()]);
+export type Part = z.infer<typeof PartSchema>;
+
+/** Terms that add `weight` to an entry's score when any of them is in the question. */
+export const MatchGroupSchema = z
+  .object({
+    terms: z.array(Term).min(1),
+    weight: z.number().min(0).max(10),
+    required: z.boolean().optional(),
+  })
+  .strict();
+
+/** Answers computed in code from the crop and frost tables. */
+export const COMPUTED_ANSWERS = ['crop-timing', 'crop-indoor', 'crop-grow', 'what-to-plant'] as const;
+
+export const EntrySchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lower-case words joined by hyphens'),
+    /** The topic answered; "crop" means the named crop's own topic. Default: the file's topic. */
+    topic: z.enum([...TOPICS, 'general', 'crop']).optional(),
+    /** "crop": the entry answers about a crop named in the question (crops.json), and only then. */
+    subject: z.literal('crop').optional(),
+    /** Questions this entry must answer, word for word (the advisor test asks each one). */
+    examples: z.array(z.string().min(3)).min(1),
+    /** What the question must say; only the "general" entry (the answer when nothing matches) has none. */
+    match: z.array(MatchGroupSchema).min(1).optional(),
+    /** Terms that rule the entry out. */
+    exclude: z.array(Term).optional(),
+    /** The answer, part by part: parts are added in order while the SMS fits two segments. */
+    answer: z.array(PartSchema).min(1).optional(),
+    compute: z.enum(COMPUTED_ANSWERS).optional(),
+    /** Depends on where the gardener is: without a zone, the answer asks for a ZIP once. */
+    local: z.boolean().optional(),
+    /** Plants the entry talks about whatever the zone (a warning), exempt from the hardiness check. */
+    about: z.array(z.string()).optional(),
+  })
+  .strict()
+  .refine((e) => (e.answer === undefined) !== (e.compute === undefined), {
+    message: 'an entry has either an answer or a compute, not both',
+  });
+export type KnowledgeEntry = z.infer<typeof EntrySchema>;
+
+/** One data file of knowledge: a topic and its entries. */
+export const TopicFileSchema = z
+  .object({
+    topic: z.enum([...TOPICS, 'general']),
+    description: z.string().optional(),
+    /** Order among files when two entries score the same (lower first); default 100. */
+    priority: z.number().int().optional(),
+    entries: z.array(EntrySchema).min(1),
+  })
+  .strict();
+export type TopicFile = z.infer<typeof TopicFileSchema>;
+
+const Weeks = z.tuple([z.number().int(), z.number().int()]).refine(([a, b]) => a <= b, 'from <= to');
+
+/** A crop the advisor can time from frost dates. */
+export const CropSchema = z
+  .object({
+    name: Text,
+    singular: Text,
+    topic: z.enum(TOPICS),
+    /** Every way people write it (terms). */
+    names: z.array(Term).min(1),
+    /** Terms that, right before a name, mean something else ("sweet" before "peas"). */
+    notAfter: z.array(z.string()).optional(),
+    /** Terms that, right after a name, mean something else ("gluten" after "corn"). */
+    notBefore: z.array(z.string()).optional(),
+    warm: z.boolean(),
+    method: z.enum([
+      'transplants',
+      'seed',
+      'sets',
+      'seed potatoes',
+      'slips',
+      'crowns',
+      'cloves',
+      'bulbs',
+      'plants',
+    ]),
+    indoor: Weeks.optional(),
+    spring: Weeks.optional(),
+    fall: Weeks.optional(),
+    maturity: Weeks,
+    /** Harvest in weeks from the last spring frost, for crops that overwinter (garlic). */
+    harvestWeeks: Weeks.optional(),
+    condition: Text,
+    tip: Text,
+    warmZones: Text,
+    harvest: Text.optional(),
+    spacing: Text.optional(),
+    water: Text.optional(),
+    container: Text.optional(),
+    feed: Text.optional(),
+    pests: Text.optional(),
+    /** Perennial crops: the zones where they come back. */
+    zones: z.tuple([Zone, Zone]).optional(),
+  })
+  .strict();
+export type CropData = z.infer<typeof CropSchema>;
+
+export const CropFileSchema = z
+  .object({ description: z.string().optional(), crops: z.array(CropSchema).min(1) })
+  .strict();
+
+/** A plant answers can recommend, with the zones where it is hardy. */
+export const PlantSchema = z
+  .object({
+    name: Text,
+    /** Other names it is written as (for the hardiness check and questions). */
+    aliases: z.array(Text).optional(),
+    kind: z.enum([
+      'perennial',
+      'shrub',
+      'tree',
+      'fruit tree',
+      'berry',
+      'herb',
+      'grass',
+      'ground cover',
+      'vine',
+      'bulb',
+      'vegetable',
+      'annual',
+      'houseplant',
+    ]),
+    /** USDA zones where it survives winter outdoors; annuals and houseplants have none. */
+    zones: z.tuple([Zone, Zone]).optional(),
+    tags: z.array(z.string().regex(/^[a-z0-9-]+$/)).min(1),
+    /** Regions where it is native. */
+    native: z.array(Region).optional(),
+  })
+  .strict()
+  .refine((p) => p.kind === 'annual' || p.kind === 'houseplant' || p.zones !== undefined, {
+    message: 'a plant that lives outdoors year-round needs zones',
+  });
+export type PlantData = z.infer<typeof PlantSchema>;
+
+export const PlantFileSchema = z
+  .object({ description: z.string().optional(), plants: z.array(PlantSchema).min(1) })
+  .strict();
+
+/** Named term groups that match groups refer to as "@name". */
+export const VocabularyFileSchema = z
+  .object({
+    description: z.string().optional(),
+    groups: z.record(z.string().regex(/^[a-z0-9-]+$/), z.array(Term).min(1)),
+  })
+  .strict();
