@@ -112,9 +112,11 @@ function Deliveries({ campaignId }: { campaignId: string }) {
         </p>
       ) : (
         <>
+          {/* Focusable so the list scrolls from the keyboard too. */}
           <ul
-            className="max-h-80 divide-y divide-border overflow-y-auto rounded-lg border border-border"
+            className="max-h-80 divide-y divide-border overflow-y-auto rounded-lg border border-border focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
             aria-label="Deliveries"
+            tabIndex={0}
             data-testid="deliveries-list"
           >
             {data.deliveries.map((delivery) => (

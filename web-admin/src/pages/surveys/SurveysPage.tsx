@@ -78,12 +78,12 @@ export default function SurveysPage() {
             ) : campaigns.isError ? (
               <FailureNotice>{SURVEY_FAILURES.list}</FailureNotice>
             ) : campaigns.data.length === 0 ? (
-              <div className="flex flex-col items-center pb-8">
+              <div className="flex flex-col items-center pb-8" data-testid="surveys-empty">
                 <EmptyState
                   icon={ClipboardList}
                   title={surveyTexts.emptyTitle}
                   hint={surveyTexts.emptyHint}
-                  testId="surveys-empty"
+                  testId="surveys-empty-state"
                   className="pb-4"
                 />
                 {createButton}
