@@ -13,7 +13,7 @@ import {
 
 // Model management's calls (spec 001 §7) and the daily spending limit.
 
-export type CreateModelBody = EndpointRequest<typeof api.models.create>['body'];
+type CreateModelBody = EndpointRequest<typeof api.models.create>['body'];
 export type UpdateModelBody = EndpointRequest<typeof api.models.update>['body'];
 
 /** The visible models (removed ones are hidden). */

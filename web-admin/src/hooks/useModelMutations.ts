@@ -26,7 +26,7 @@ export function useCreateModel() {
   return useMutation({ mutationFn: createModel, onSuccess: refresh });
 }
 
-export interface ModelChanges {
+interface ModelChanges {
   id: string;
   changes: UpdateModelBody;
 }

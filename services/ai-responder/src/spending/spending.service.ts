@@ -44,7 +44,7 @@ export interface LlmCallRecord {
 export type { SpendReservation };
 
 /** Shares of the daily limit that are announced once a day each (a log line and a metric). */
-export const SPEND_THRESHOLDS = [0.8, 1] as const;
+const SPEND_THRESHOLDS = [0.8, 1] as const;
 /** How long past the call's own deadline a reservation of a process that died keeps holding. */
 const RESERVATION_GRACE_MS = 60_000;
 const ALERT_KEY_TTL_SECONDS = 2 * 24 * 60 * 60;

@@ -38,7 +38,7 @@ import { OpenAiModelsService } from './openai-models.service';
 const MODELS_LOCK_KEY = 'sprout:ai-models';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export const toModelDto = (row: AiModel): ModelDto => ({
+const toModelDto = (row: AiModel): ModelDto => ({
   id: row.id,
   name: row.name,
   displayName: row.displayName ?? row.name,

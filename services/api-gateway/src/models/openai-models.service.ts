@@ -5,7 +5,7 @@ import { CONFIG } from '@sprout/platform';
 import type { ApiGatewayConfig } from '../config';
 
 /** How long the provider's list is kept (model lists change a few times a year). */
-export const OPENAI_MODELS_CACHE_MS = 5 * 60_000;
+const OPENAI_MODELS_CACHE_MS = 5 * 60_000;
 /** After a failed read, callers get the empty list this long before the provider is asked again. */
 const FAILURE_CACHE_MS = 15_000;
 const LIST_TIMEOUT_MS = 10_000;

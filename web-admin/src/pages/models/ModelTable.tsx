@@ -25,7 +25,7 @@ const SORTABLE: ReadonlyArray<{ key: ModelSortKey; label: string; align?: 'right
   { key: 'maxTokens', label: 'Max Tokens', align: 'right' },
 ];
 
-export interface ModelRowActions {
+interface ModelRowActions {
   onEdit: (model: ModelDto) => void;
   onDraftChange: (model: ModelDto, draft: ModelDraft) => void;
   onSave: (model: ModelDto) => void;
