@@ -119,6 +119,14 @@ describe('reply pipeline (no OpenAI key)', () => {
     await expectCountersAgree(second.user.id);
   });
 
+  it('answers a follow-up in the context of the earlier question: the offline model reads the history', async () => {
+    const phone = newPhone();
+    await exchange(h, 'When should I plant tomatoes in 97201?', { phone });
+    const { reply } = await exchange(h, 'what about peppers?', { phone });
+    expect(reply.content).toMatch(/pepper/i);
+    expect(reply.content).toMatch(/zone 8b/);
+  });
+
   it('orders a reply after an inbound stamped ahead of the database clock', async () => {
     const ahead = new Date(Date.now() + 5_000);
     const { inbound, reply, conversation } = await exchange(h, 'How often should I water carrots?', {

@@ -3,7 +3,7 @@ import { fitToLength, toGsm7 } from '../text/gsm7';
 import { addDays } from '../text/dates';
 import { buildContext, zipHint, type AdviceContext } from './context';
 import { findCropIn, type CropTiming } from './crops';
-import { gardenerWords, resolveFollowUp, type ConversationTurn } from './followup';
+import { gardenerWords, resolveFollowUp, turnText, type ConversationTurn } from './followup';
 import { advisorKnowledge, groupsToTest, type AdvisorKnowledge, type Entry } from './knowledge/load';
 import { composeParts, renderParts, THREE_SEGMENTS, TWO_SEGMENTS } from './knowledge/render';
 import { normalizeText } from './knowledge/terms';
@@ -191,7 +191,7 @@ export function adviseOffline(request: AdviceRequest): Advice {
       ? resolveFollowUp(request.question, earlier, knowledge, standsAlone)
       : { question: normalizeText(request.question), followUp: false };
   // Ask for a ZIP (or zone) once a conversation: an earlier reply that asked is enough.
-  const askedForZip = history.some((t) => t.role === 'assistant' && /\b(?:ZIP|ZONE)\b/.test(t.content));
+  const askedForZip = history.some((t) => t.role === 'assistant' && /\b(?:ZIP|ZONE)\b/.test(turnText(t)));
   const ctx = buildContext({
     ...request,
     question: resolved.question,

@@ -1,10 +1,10 @@
 import type { AdvisorKnowledge } from './knowledge/load';
 import { normalizeText } from './knowledge/terms';
 
-/** A turn of the conversation as chat models see it (ChatMessage-compatible). */
+/** A turn of the conversation as chat models see it (ChatMessage-compatible: text or parts). */
 export interface ConversationTurn {
   role: string;
-  content: string;
+  content: string | ReadonlyArray<{ type: string; text?: string }>;
 }
 
 /** How a question was read: the question itself, or rewritten with what the conversation was about. */
@@ -27,9 +27,17 @@ const PRONOUN = /(?<![a-z0-9])(?:it|its|them|they|theyre|those|these|this one|th
 /** The gardener's own words in a user turn (the reply pipeline wraps them in <sms> tags), else null. */
 export function gardenerWords(turn: ConversationTurn): string | null {
   if (turn.role !== 'user') return null;
-  const tagged = SMS_TAGS.exec(turn.content);
-  const text = tagged ? (tagged[1] ?? '') : turn.content.replace(/^\[[^\]]*\]$/gm, '');
+  const content = turnText(turn);
+  const tagged = SMS_TAGS.exec(content);
+  const text = tagged ? (tagged[1] ?? '') : content.replace(/^\[[^\]]*\]$/gm, '');
   return text.trim() || null;
+}
+
+/** A turn's text (the text parts of a multi-part message). */
+export function turnText(turn: ConversationTurn): string {
+  return typeof turn.content === 'string'
+    ? turn.content
+    : turn.content.map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('\n');
 }
 
 interface Span {

@@ -115,7 +115,8 @@ export class AnsweringService {
   }
 
   private async attempts(request: AnswerRequest): Promise<Attempt[]> {
-    const offline = new OfflineChatModel(() => this.advise(request).answer);
+    // The offline advisor reads the conversation from the chat messages, like any model.
+    const offline = new OfflineChatModel((chat) => this.advise(request, chat.messages.slice(0, -1)).answer);
     const openAi = this.openAi;
     if (openAi === null) {
       return [
@@ -139,8 +140,10 @@ export class AnsweringService {
 
   private messagesFor(attempt: Attempt, request: AnswerRequest): ChatMessage[] {
     const turn = buildUserTurn(request.question, request.messageContext, request.imageAnalysis);
-    // The offline advisor reads the question only; its token counts then say so.
-    if (attempt.chat.provider === 'offline') return [{ role: 'user', content: request.question }];
+    // The offline advisor reads the turns (for follow-ups) and the question, with no system prompt.
+    if (attempt.chat.provider === 'offline') {
+      return [...request.history.turns, { role: 'user', content: request.question }];
+    }
     const system = buildSystemPrompt({
       gardener: request.gardener,
       now: request.now,
@@ -214,7 +217,7 @@ export class AnsweringService {
   private templateOrMinimal(request: AnswerRequest): Answer {
     const none = { promptTokens: 0, completionTokens: 0, cost: 0, callId: null };
     try {
-      const text = request.imageAnalysis?.trim() || this.advise(request).answer.trim();
+      const text = request.imageAnalysis?.trim() || this.advise(request, request.history.turns).answer.trim();
       if (text !== '') return { ...none, text, tier: 'template', author: OFFLINE_MODEL_NAME };
     } catch (error) {
       this.logger.error(`Offline advisor failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -222,7 +225,7 @@ export class AnsweringService {
     return { ...none, text: MINIMAL_RESPONSE, tier: 'minimal', author: null };
   }
 
-  private advise(request: AnswerRequest): Advice {
+  private advise(request: AnswerRequest, history: readonly ChatMessage[]): Advice {
     const { gardener } = request;
     return this.advisor({
       question: request.question,
@@ -230,7 +233,10 @@ export class AnsweringService {
       zone: gardener.hardinessZone,
       region: gardener.region,
       experienceLevel: gardener.profile.experienceLevel ?? null,
+      soilType: gardener.profile.soilType ?? null,
+      locationRefused: gardener.locationRefused,
       now: request.now,
+      history,
     });
   }
 
