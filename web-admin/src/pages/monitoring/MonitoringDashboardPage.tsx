@@ -331,8 +331,11 @@ function RecentActivityTab() {
                     <MapPin className="mr-1 inline size-3 text-muted-foreground" aria-hidden="true" />
                     {guessLocation(message.user.phoneNumber, message.user.zipCode)}
                   </TableCell>
-                  <TableCell className="max-w-md truncate" title={message.content}>
-                    {message.content}
+                  <TableCell>
+                    {/* A cell ignores max-width: the text's own box is cut to keep the table on screen. */}
+                    <span className="block max-w-72 truncate" title={message.content}>
+                      {message.content}
+                    </span>
                   </TableCell>
                   <TableCell className="whitespace-nowrap" data-testid="message-time">
                     {formatRelativeTime(message.createdAt)}

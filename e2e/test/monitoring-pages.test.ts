@@ -1,0 +1,522 @@
+// The monitoring screens (System Health, Proactive Monitoring, Fallback System and the monitoring
+// dashboard) in Chromium against the real api-gateway and the real monitor service, on one test
+// database and Redis prefix. The monitor checks the fake OpenAI and the fake Twilio through their
+// real SDKs; the fake OpenAI fails on demand.
+import { QUEUE_NAMES } from '@sprout/contracts';
+import {
+  createLogger,
+  JobQueues,
+  type RunningWorkers,
+  startWorkers,
+  UnrecoverableError,
+} from '@sprout/platform';
+import { clearOfUtcMidnight, FakeOpenAI, FakeTwilio } from '@sprout/testing';
+import {
+  type Browser,
+  type BrowserContext,
+  checkA11y,
+  launchBrowser,
+  openPage,
+  type Page,
+} from '@sprout/testing/browser';
+import type { DataSource } from 'typeorm';
+import { createApp as createMonitor } from '../../services/monitor/src/app';
+import { toastWithTitle } from '../src/helpers';
+import { advanceClock, pollingProblems, recordFetches } from '../src/seed-insight';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, startWebStack, type WebStack } from '../src/stack';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const FORCE_TIMEOUT_MS = 5_000;
+
+let stack: WebStack;
+let monitor: Awaited<ReturnType<typeof createMonitor>> | undefined;
+let openai: FakeOpenAI;
+let twilio: FakeTwilio;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+let ds: DataSource;
+const workers: RunningWorkers[] = [];
+
+const startMonitor = () =>
+  createMonitor(
+    {
+      databaseUrl: stack.db.url,
+      redisUrl: stack.redis.url,
+      bullmqPrefix: stack.redis.prefix,
+      logLevel: 'silent',
+      host: '127.0.0.1',
+      port: 0,
+      openaiApiKey: openai.apiKey,
+      openaiBaseUrl: openai.baseURL,
+      twilioAccountSid: twilio.accountSid,
+      twilioAuthToken: twilio.authToken,
+      twilioApiBaseUrl: twilio.url,
+      checkTimeoutMs: 3_000,
+    },
+    {},
+  );
+
+beforeAll(async () => {
+  // Read by the api-gateway's monitoring module at start: a forced check without a monitor ends soon.
+  process.env.MONITOR_FORCE_CHECK_TIMEOUT_MS = String(FORCE_TIMEOUT_MS);
+  [openai, twilio] = await Promise.all([FakeOpenAI.start(), FakeTwilio.start()]);
+  stack = await startWebStack();
+  ds = stack.db.dataSource;
+  monitor = await startMonitor();
+  // A first round of checks and predictions, so the pages have the monitor's state from the start.
+  const queues = monitor.app.get(JobQueues);
+  await queues.enqueueAndWait('monitor.health', {}, 30 * SECOND);
+  await queues.enqueueAndWait('monitor.predict', {}, 30 * SECOND);
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  for (const worker of workers) await worker.close();
+  await browser?.close();
+  await monitor?.close();
+  await stack?.close();
+  await Promise.all([openai?.close(), twilio?.close()]);
+  delete process.env.MONITOR_FORCE_CHECK_TIMEOUT_MS;
+});
+
+beforeEach(async () => {
+  errors = [];
+  ({ context, page } = await openPage(browser, { baseURL: stack.baseUrl, errors }));
+  const response = await context.request.post('/api/admin/login', {
+    data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+  });
+  expect(response.status()).toBe(200);
+});
+
+afterEach(async () => {
+  await context.close();
+});
+
+const card = (service: string) => page.locator(`[data-testid="service-card"][data-service="${service}"]`);
+
+async function openSystemHealth(): Promise<void> {
+  await page.goto('/admin/system-health');
+  await page.getByRole('heading', { name: 'System Health', level: 1 }).waitFor();
+  await page.getByTestId('overall-health').waitFor();
+}
+
+/** Clicks Force Health Check and answers the status of its call. */
+async function forceHealthCheck(): Promise<number> {
+  const answered = page.waitForResponse((r) => r.url().endsWith('/api/monitoring/force-health-check'), {
+    timeout: FORCE_TIMEOUT_MS + 30 * SECOND,
+  });
+  await page.getByRole('button', { name: 'Force Health Check' }).click();
+  return (await answered).status();
+}
+
+/** The card's availability, consecutive failures and last check as shown. */
+async function serviceShown(
+  service: string,
+): Promise<{ status: string; failures: number; lastCheck: string }> {
+  const status = await card(service).getByTestId('service-status').innerText();
+  const failuresText = await card(service).getByTestId('service-failures').innerText();
+  const lastCheck = await card(service).getByTestId('service-last-check').innerText();
+  return { status, failures: Number(/Consecutive failures: (\d+)/.exec(failuresText)?.[1]), lastCheck };
+}
+
+describe('System Health', () => {
+  it('shows the overall health, a card per service, the fallback chain and the thresholds', async () => {
+    await openSystemHealth();
+    expect(await page.getByTestId('overall-health').innerText()).toContain('All systems healthy');
+    expect(await page.getByTestId('service-card').count()).toBe(4);
+    for (const service of ['database', 'redis', 'ai_provider', 'sms_provider']) {
+      const shown = await serviceShown(service);
+      expect(shown.status).toBe('Available');
+      expect(shown.failures).toBe(0);
+      expect(shown.lastCheck).toMatch(/^Last check: (Just now|\d+ seconds? ago)$/);
+    }
+    expect(await card('ai_provider').innerText()).toContain('AI Provider');
+    expect(await card('ai_provider').innerText()).toContain('openai (');
+    expect(await page.getByTestId('fallback-chain').innerText()).toMatch(
+      /Normal flow\s+Limited AI\s+Template responses\s+Minimal response/,
+    );
+    const thresholds = await page.getByTestId('thresholds').innerText();
+    expect(thresholds).toContain('AI Provider: unavailable after 3 consecutive failures');
+    expect(thresholds).toContain('Database: unavailable after 5 consecutive failures');
+    expect(thresholds).toContain('SMS Provider: unavailable after 3 consecutive failures');
+    expect(await page.getByTestId('queue-row').count()).toBe(QUEUE_NAMES.length);
+    expect(await checkA11y(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it("says 'Health Check Complete' after a forced check, and turns the AI provider Unavailable at 3 failures", async () => {
+    await openSystemHealth();
+    expect(await forceHealthCheck()).toBe(200);
+    expect(await toastWithTitle(page, 'Health Check Complete')).toEqual({
+      title: 'Health Check Complete',
+      description: 'Service health status has been updated',
+      destructive: false,
+    });
+
+    // The model endpoint fails from now on: each round counts one more failure.
+    openai.failNext({ status: 500, times: 1000 });
+    let shown = await serviceShown('ai_provider');
+    for (let round = 0; round < 6 && shown.failures < 3; round += 1) {
+      expect(await forceHealthCheck()).toBe(200);
+      await page.waitForFunction((before) => {
+        const text = document.querySelector(
+          '[data-service="ai_provider"] [data-testid="service-failures"]',
+        )?.textContent;
+        return text !== undefined && text !== null && !text.startsWith(`Consecutive failures: ${before} `);
+      }, shown.failures);
+      shown = await serviceShown('ai_provider');
+      // Below the threshold of 3 it still counts as available.
+      expect(shown.status).toBe(shown.failures < 3 ? 'Available' : 'Unavailable');
+    }
+    expect(shown.failures).toBeGreaterThanOrEqual(3);
+    expect(shown.status).toBe('Unavailable');
+    expect(await page.getByTestId('overall-health').getAttribute('data-health')).toBe('degraded');
+    expect(await page.getByTestId('overall-health').innerText()).toContain('System degraded');
+    expect(await card('ai_provider').getByTestId('service-error').innerText()).not.toBe('');
+    // The other services are untouched.
+    expect((await serviceShown('database')).status).toBe('Available');
+
+    // The endpoint answers again: the next check makes it available.
+    openai.reset();
+    expect(await forceHealthCheck()).toBe(200);
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-service="ai_provider"] [data-testid="service-status"]')?.textContent ===
+        'Available',
+    );
+    expect((await serviceShown('ai_provider')).failures).toBe(0);
+  });
+
+  it('retries a failed job from the Queues panel', async () => {
+    let failNext = true;
+    workers.push(
+      await startWorkers({
+        connection: stack.redis.connection,
+        prefix: stack.redis.prefix,
+        owns: ['survey.lifecycle'],
+        logger: createLogger({ name: 'e2e-survey-stand-in', level: 'silent' }),
+        handlers: {
+          'survey.lifecycle': async () => {
+            if (failNext) {
+              failNext = false;
+              throw new UnrecoverableError('campaign table locked');
+            }
+            return { campaigns: 0, transitions: [], newlyTargeted: 0 };
+          },
+        },
+      }),
+    );
+    const queues = monitor!.app.get(JobQueues);
+    const queue = queues.queue('survey.lifecycle');
+    const { jobId: id } = await queues.enqueue('survey.lifecycle', {});
+    for (let i = 0; i < 100 && (await queue.getJobState(id)) !== 'failed'; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+
+    await openSystemHealth();
+    const row = page.locator('[data-testid="queue-row"][data-queue="survey.lifecycle"]');
+    await page.getByTestId('failed-job').waitFor();
+    expect(await row.locator('[data-column="failed"]').innerText()).toBe('1');
+    expect(await page.getByTestId('failed-job-reason').innerText()).toBe('campaign table locked');
+    expect(await page.getByTestId('failed-job').innerText()).toContain('Attempts 1 of 3');
+
+    await page.getByRole('button', { name: `Retry job ${id} of survey.lifecycle` }).click();
+    expect((await toastWithTitle(page, 'Job Retried')).destructive).toBe(false);
+    await page.getByTestId('failed-job').waitFor({ state: 'detached' });
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-queue="survey.lifecycle"] [data-column="completed"]')?.textContent ===
+        '1',
+    );
+    expect(await row.locator('[data-column="failed"]').innerText()).toBe('0');
+    expect(await queue.getJobState(id)).toBe('completed');
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('before any conversation', () => {
+  it("Proactive Monitoring: 'All Systems Normal', trends, status and memory in MB", async () => {
+    await page.goto('/admin/proactive-monitoring');
+    await page.getByRole('heading', { name: 'Proactive Monitoring', level: 1 }).waitFor();
+    await page.getByTestId('all-systems-normal').waitFor();
+    expect(await page.getByTestId('all-systems-normal').innerText()).toContain('All Systems Normal');
+    await page.getByTestId('system-status').waitFor();
+    expect(await page.getByTestId('system-status').textContent()).toMatch(/^(normal|warning)$/);
+    for (const figure of ['heap-used', 'heap-total', 'rss', 'external']) {
+      expect(await page.getByTestId(`${figure}-value`).innerText()).toMatch(/^\d+\.\d MB$/);
+    }
+    expect(await page.getByTestId('response-time-trend-bar').count()).toBe(12);
+    expect(await page.getByTestId('error-rate-trend-bar').count()).toBe(12);
+    expect(await checkA11y(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it("the monitoring dashboard: 'No messages yet', zero usage, linked from the Overview", async () => {
+    await page.goto('/admin/dashboard');
+    await page.getByRole('link', { name: 'Monitoring Dashboard' }).click();
+    await page.getByRole('heading', { name: 'Monitoring Dashboard', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/admin/monitoring');
+    await page.getByTestId('api-calls-value').waitFor();
+    expect(await page.getByTestId('api-calls-value').innerText()).toBe('0 / 1,000');
+    expect(await page.getByTestId('api-cost-value').innerText()).toBe('$0.0000 / $10.00');
+    expect(await page.getByTestId('api-no-alerts').innerText()).toBe('No alerts today.');
+    await page.getByRole('tab', { name: 'Recent Activity' }).click();
+    expect(await page.getByTestId('no-messages').innerText()).toBe('No messages yet');
+    await page.getByRole('tab', { name: 'Conversation Quality' }).click();
+    expect(await page.getByTestId('health-band').innerText()).toBe('Needs Attention');
+    expect(await page.getByTestId('q-active-days-value').innerText()).toBe('0/7');
+    expect(errors).toEqual([]);
+  });
+
+  it('Fallback System: the chain with no replies yet', async () => {
+    await page.goto('/admin/fallback-monitoring');
+    await page.getByRole('heading', { name: 'Fallback System', level: 1 }).waitFor();
+    await page.getByTestId('fallback-tier').first().waitFor();
+    expect(await page.getByTestId('fallback-tier').allInnerTexts()).toEqual([
+      expect.stringContaining('1. Normal flow'),
+      expect.stringContaining('2. Limited AI'),
+      expect.stringContaining('3. Template responses'),
+      expect.stringContaining('4. Minimal response'),
+    ]);
+    expect(await page.getByTestId('fallback-current-tier').innerText()).toBe('No reply yet');
+    expect(await page.getByTestId('no-fallbacks').innerText()).toContain('No fallbacks');
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('with conversations', () => {
+  let now: Date;
+  /** Seeded rows on today's UTC date (the test may run just after midnight). */
+  const today = { messages: 0, calls: 0, failedCalls: 0, cost: 0, days: new Set<string>() };
+
+  beforeAll(async () => {
+    now = await clearOfUtcMidnight(10 * MINUTE);
+    const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    const at = (minutesAgo: number) => new Date(now.getTime() - minutesAgo * MINUTE);
+    const isToday = (date: Date) => date.getTime() >= todayStart;
+    const [portlandUser] = await ds.query<Array<{ id: string }>>(
+      `INSERT INTO users (phone_number, zip_code, created_at, last_message_at)
+       VALUES ('+15035550111', '97201', $1, $2) RETURNING id`,
+      [at(60 * 24 * 20), at(1)],
+    );
+    const [seattleUser] = await ds.query<Array<{ id: string }>>(
+      `INSERT INTO users (phone_number, created_at, last_message_at) VALUES ('+12065550112', $1, $2) RETURNING id`,
+      [at(60), at(2)],
+    );
+    const conversation = async (userId: string) =>
+      (
+        await ds.query<Array<{ id: string }>>(
+          'INSERT INTO conversations (user_id) VALUES ($1) RETURNING id',
+          [userId],
+        )
+      )[0]!.id;
+    const portland = { user: portlandUser!.id, conversation: await conversation(portlandUser!.id) };
+    const seattle = { user: seattleUser!.id, conversation: await conversation(seattleUser!.id) };
+    const message = async (
+      who: { user: string; conversation: string },
+      minutesAgo: number,
+      fields: { direction: 'inbound' | 'outbound'; content: string; status: string; responseMs?: number },
+    ) => {
+      const when = at(minutesAgo);
+      if (isToday(when)) today.messages += 1;
+      today.days.add(when.toISOString().slice(0, 10));
+      await ds.query(
+        `INSERT INTO messages (user_id, conversation_id, direction, content, status, kind, response_time_ms, created_at)
+         VALUES ($1, $2, $3, $4, $5, 'reply', $6, $7)`,
+        [
+          who.user,
+          who.conversation,
+          fields.direction,
+          fields.content,
+          fields.status,
+          fields.responseMs ?? null,
+          when,
+        ],
+      );
+    };
+    // Replies were quick half an hour ago; in the last 10 minutes they are slow and failing.
+    for (const minutesAgo of [50, 45, 40, 35, 30]) {
+      await message(portland, minutesAgo, {
+        direction: 'inbound',
+        content: 'Earlier question',
+        status: 'received',
+      });
+      await message(portland, minutesAgo, {
+        direction: 'outbound',
+        content: 'Mulch your beds with 2 inches of compost to keep the soil moist through the summer heat.',
+        status: 'delivered',
+        responseMs: 1500,
+      });
+    }
+    for (const minutesAgo of [9, 8, 7, 6, 5, 4]) {
+      await message(portland, minutesAgo, {
+        direction: 'outbound',
+        content: 'Sorry',
+        status: 'failed',
+        responseMs: 12_000,
+      });
+    }
+    await message(seattle, 2, {
+      direction: 'inbound',
+      content: 'When do I plant garlic in Seattle?',
+      status: 'received',
+    });
+    await message(portland, 1, {
+      direction: 'outbound',
+      content: 'Plant tomatoes after the last frost, around mid-May in Portland.',
+      status: 'delivered',
+      responseMs: 12_000,
+    });
+    // Model calls: a timeout moved one reply to the fallback model.
+    const calls = [
+      { when: at(3), model: 'gpt-4o-mini', tier: 'primary', error: 'timeout: Request timed out', cost: 0 },
+      {
+        when: new Date(at(3).getTime() + SECOND),
+        model: 'gpt-4o',
+        tier: 'fallback',
+        error: null,
+        cost: 0.012,
+      },
+      { when: at(1), model: 'gpt-4o-mini', tier: 'primary', error: null, cost: 0.0021 },
+    ];
+    for (const call of calls) {
+      if (isToday(call.when)) {
+        today.calls += 1;
+        today.cost += call.cost;
+        if (call.error !== null) today.failedCalls += 1;
+      }
+      await ds.query(
+        `INSERT INTO llm_calls (conversation_id, purpose, model, tier, error, cost, total_tokens, latency_ms, created_at)
+         VALUES ($1, 'reply', $2, $3, $4, $5, 600, 1500, $6)`,
+        [portland.conversation, call.model, call.tier, call.error, call.cost, call.when],
+      );
+    }
+  });
+
+  it('the monitoring dashboard shows the figures, the quality score and the recent messages', async () => {
+    await page.goto('/admin/monitoring');
+    await page.waitForFunction(
+      (expected) =>
+        document.querySelector('[data-testid="monitoring-messages-today-value"]')?.textContent === expected,
+      String(today.messages),
+    );
+    expect(await page.getByTestId('monitoring-active-users-value').innerText()).toBe('2');
+    expect(await page.getByTestId('monitoring-active-users-detail').innerText()).toBe('+12% from last week');
+    expect(await page.getByTestId('monitoring-messages-today-detail').innerText()).toBe('+8% from yesterday');
+    expect(await page.getByTestId('monitoring-api-cost-value').innerText()).toBe(`$${today.cost.toFixed(4)}`);
+    expect(await page.getByTestId('monitoring-avg-response-value').innerText()).toMatch(/^\d+\.\ds$/);
+    expect(await page.getByTestId('api-calls-value').innerText()).toBe(`${today.calls} / 1,000`);
+    expect(await page.getByTestId('api-calls-badge').innerText()).toBe('0%');
+    expect(await page.getByTestId('api-calls-badge').getAttribute('data-variant')).toBe('default');
+    expect(await page.getByTestId('api-errors-value').innerText()).toBe(String(today.failedCalls));
+
+    await page.getByRole('tab', { name: 'Conversation Quality' }).click();
+    await page.getByTestId('health-score').waitFor();
+    expect(await page.getByTestId('q-total-users-value').innerText()).toBe('2');
+    expect(await page.getByTestId('q-active-days-value').innerText()).toBe(`${today.days.size}/7`);
+    expect(['Excellent', 'Good', 'Needs Attention']).toContain(
+      await page.getByTestId('health-band').innerText(),
+    );
+
+    await page.getByRole('tab', { name: 'Recent Activity' }).click();
+    await page.getByTestId('recent-message').first().waitFor();
+    const first = page.getByTestId('recent-message').first();
+    expect(await first.innerText()).toContain('(503) 555-0111');
+    expect(await first.getByTestId('message-location').innerText()).toBe('Portland, OR');
+    expect(await first.getByTestId('message-time').innerText()).toMatch(/^\d+ (minute|minutes|seconds) ago$/);
+    expect(await first.getByTestId('message-status').textContent()).toBe('delivered');
+    const second = page.getByTestId('recent-message').nth(1);
+    expect(await second.getByTestId('message-location').innerText()).toBe('Seattle, WA');
+    expect(await second.innerText()).toContain('(206) 555-0112');
+    expect(await page.locator('[data-testid="message-status"][data-delivery="failed"]').count()).toBe(6);
+    expect(await page.getByRole('button', { name: 'View All' }).isVisible()).toBe(true);
+    expect(await checkA11y(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('Force Check predicts from the new trends and the page reloads', async () => {
+    await page.goto('/admin/proactive-monitoring');
+    await page.getByRole('heading', { name: 'Proactive Monitoring', level: 1 }).waitFor();
+    const reloaded = page.waitForEvent('load');
+    await page.getByRole('button', { name: 'Force Check' }).click();
+    await reloaded;
+    await page.getByTestId('predictions').waitFor();
+    const types = await page
+      .getByTestId('prediction')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-type')));
+    expect(types).toEqual(expect.arrayContaining(['error_rate_increase', 'response_time_degradation']));
+    expect(await page.getByTestId('prediction').first().innerText()).toContain('high severity');
+    expect(await page.getByTestId('prediction').first().innerText()).toContain('Error rate rising');
+    expect(await page.getByTestId('system-status').textContent()).toBe('critical');
+    // Replies of 12 s fill their bar (capped at 100 %); those of 1.5 s fill 15 %.
+    const bars = await page
+      .getByTestId('response-time-trend-bar')
+      .evaluateAll((items) => items.map((item) => Number(item.getAttribute('aria-valuenow'))));
+    expect(Math.max(...bars)).toBe(100);
+    expect(bars).toContain(15);
+    expect(errors).toEqual([]);
+  });
+
+  it('Fallback System shows the replies per tier, the current tier and why a reply fell back', async () => {
+    await page.goto('/admin/fallback-monitoring');
+    await page.getByTestId('recent-fallbacks').waitFor();
+    expect(await page.getByTestId('fallback-current-tier').innerText()).toBe('Normal flow');
+    expect(
+      await page
+        .locator('[data-testid="fallback-tier"][data-tier="fallback"] [data-testid="tier-24h"]')
+        .innerText(),
+    ).toBe('1');
+    expect(await page.getByTestId('fallback-reason').innerText()).toBe('timeout: Request timed out');
+    expect(await page.getByTestId('fallback-rate').innerText()).toContain('50%');
+    expect(await page.getByTestId('fallback-thresholds').innerText()).toContain('AI Provider');
+    expect(await checkA11y(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('polling', () => {
+  it('polls at the intervals of spec 001 §9', async () => {
+    await recordFetches(page);
+    await page.goto('/admin/monitoring');
+    await page.getByTestId('api-calls-value').waitFor();
+    // A tab's figures poll while the tab is open.
+    await advanceClock(page, 45 * SECOND, 5 * SECOND);
+    expect(await pollingProblems(page, '/api/monitoring/api-usage', 10_000, 3)).toEqual([]);
+    await page.getByRole('tab', { name: 'Recent Activity' }).click();
+    await page.getByTestId('recent-message').first().waitFor();
+    await advanceClock(page, 65 * SECOND, 5 * SECOND);
+    expect(await pollingProblems(page, '/api/admin/messages', 15_000, 2)).toEqual([]);
+    expect(await pollingProblems(page, '/api/admin/metrics', 30_000, 1)).toEqual([]);
+
+    await page.goto('/admin/proactive-monitoring');
+    await page.getByTestId('response-time-trend').waitFor();
+    await advanceClock(page, 130 * SECOND, 5 * SECOND);
+    expect(await pollingProblems(page, '/api/monitoring/proactive/predictions', 30_000, 2)).toEqual([]);
+    expect(await pollingProblems(page, '/api/monitoring/proactive/system-health', 30_000, 2)).toEqual([]);
+    expect(await pollingProblems(page, '/api/monitoring/proactive/trends', 60_000, 1)).toEqual([]);
+
+    await page.goto('/admin/system-health');
+    await page.getByTestId('queues').waitFor();
+    await advanceClock(page, 75 * SECOND, 5 * SECOND);
+    expect(await pollingProblems(page, '/api/monitoring/service-health', 30_000, 1)).toEqual([]);
+    expect(await pollingProblems(page, '/api/monitoring/queues', 10_000, 3)).toEqual([]);
+  });
+});
+
+describe('when the monitor is stopped', () => {
+  it("says 'Health Check Failed' when the forced check gets no answer", async () => {
+    await monitor?.close();
+    monitor = undefined;
+    await openSystemHealth();
+    expect(await forceHealthCheck()).toBe(504);
+    expect(await toastWithTitle(page, 'Health Check Failed')).toEqual({
+      title: 'Health Check Failed',
+      description: 'Unable to perform health check',
+      destructive: true,
+    });
+    expect(errors.filter((e) => !e.includes('504'))).toEqual([]);
+  });
+});
