@@ -148,6 +148,7 @@ describe('k8s', () => {
     expect(kustomizations.map((k) => path.relative(k8s, k.file)).sort()).toEqual([
       'base/kustomization.yaml',
       'components/autoscaling/kustomization.yaml',
+      'monitoring/kustomization.yaml',
       'overlays/dev/kustomization.yaml',
       'overlays/prod/kustomization.yaml',
     ]);
@@ -197,5 +198,120 @@ describe('k8s', () => {
     expect(queues).toEqual(
       expect.arrayContaining(['sms.inbound', 'sms.outbound', 'image.analyze', 'survey.lifecycle']),
     );
+  });
+});
+
+describe('k8s/monitoring', () => {
+  const dir = path.join(ROOT, 'k8s', 'monitoring');
+  const docs = yamlFiles(dir).flatMap((file) => loadAll(file).map((doc) => ({ file, doc })));
+  const ofKind = (kind: string): Doc[] => docs.filter((d) => d.doc.kind === kind).map((d) => d.doc);
+  const dashboard = JSON.parse(fs.readFileSync(path.join(dir, 'grafana-dashboard.json'), 'utf8')) as Doc;
+
+  /** Every metric the services register (the names given to Metrics' counter, gauge and histogram). */
+  const registered = new Set<string>();
+  const sources = (d: string): string[] =>
+    fs.readdirSync(d, { withFileTypes: true }).flatMap((entry) => {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sources(full);
+      return entry.name.endsWith('.ts') ? [full] : [];
+    });
+  for (const root of ['services', 'libs/platform/src']) {
+    for (const file of sources(path.join(ROOT, root))) {
+      if (file.includes(`${path.sep}test${path.sep}`) || file.includes(`${path.sep}dist${path.sep}`))
+        continue;
+      for (const match of fs.readFileSync(file, 'utf8').matchAll(/'(sprout_[a-z0-9_]+)'/g)) {
+        registered.add(match[1] ?? '');
+      }
+    }
+  }
+  /** prom-client's default metrics (collectDefaultMetrics) and Prometheus' own. */
+  const BUILT_IN = /^(process_|nodejs_|up$)/;
+
+  /** The metric names a PromQL expression reads. */
+  const metricsOf = (expr: string): string[] =>
+    [...expr.matchAll(/\b([a-z_][a-z0-9_]*)\s*(?=\{|\[|\)|$|\s*[/><=*+-])/g)]
+      .map((m) => m[1] ?? '')
+      .filter((name) => name.startsWith('sprout_') || BUILT_IN.test(name));
+  const known = (metric: string): boolean =>
+    BUILT_IN.test(metric) || registered.has(metric.replace(/_(bucket|sum|count)$/, ''));
+  /** Queue names in label matchers must be real queues. */
+  const queuesOf = (expr: string): string[] => [...expr.matchAll(/queue="([^"]+)"/g)].map((m) => m[1] ?? '');
+
+  it('is a kustomize Component whose resources and generated files exist', () => {
+    const [component] = ofKind('Component');
+    expect(component?.apiVersion).toBe('kustomize.config.k8s.io/v1alpha1');
+    for (const ref of list(component?.resources)) expect(fs.existsSync(path.join(dir, str(ref)))).toBe(true);
+    const generator = list(component?.configMapGenerator)[0];
+    expect(at(generator, 'options.labels.grafana_dashboard')).toBe('1');
+    for (const entry of list(at(generator, 'files'))) {
+      const file = str(entry).split('=').at(-1) ?? '';
+      expect(fs.existsSync(path.join(dir, file))).toBe(true);
+    }
+  });
+
+  it('scrapes /metrics on the http port of every service', () => {
+    const [podMonitor] = ofKind('PodMonitor');
+    expect(podMonitor?.apiVersion).toBe('monitoring.coreos.com/v1');
+    const values = list(at(podMonitor, 'spec.selector.matchExpressions.0.values')).map(str);
+    expect(values.sort()).toEqual([...SERVICES].sort());
+    expect(at(podMonitor, 'spec.selector.matchExpressions.0.key')).toBe('app.kubernetes.io/name');
+    expect(at(podMonitor, 'spec.podMetricsEndpoints.0')).toMatchObject({ port: 'http', path: '/metrics' });
+  });
+
+  it('alerts on queue depth, failed jobs, reply latency, spend and dependencies, with metrics that exist', () => {
+    const [rules] = ofKind('PrometheusRule');
+    expect(rules?.apiVersion).toBe('monitoring.coreos.com/v1');
+    const all = list(at(rules, 'spec.groups')).flatMap((group) => list(at(group, 'rules')));
+    const names = all.map((rule) => str(at(rule, 'alert')));
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'SproutQueueBacklog',
+        'SproutQueueStalled',
+        'SproutJobsFailing',
+        'SproutReplyLatencyHigh',
+        'SproutSpendNearLimit',
+        'SproutDependencyUnavailable',
+      ]),
+    );
+    expect(registered.size).toBeGreaterThan(10);
+    for (const rule of all) {
+      const expr = str(at(rule, 'expr'));
+      expect(metricsOf(expr).length).toBeGreaterThan(0);
+      for (const metric of metricsOf(expr))
+        expect([str(at(rule, 'alert')), metric, known(metric)]).toEqual([
+          str(at(rule, 'alert')),
+          metric,
+          true,
+        ]);
+      for (const queue of queuesOf(expr)) expect(QUEUE_NAMES).toContain(queue);
+      expect(['warning', 'critical']).toContain(at(rule, 'labels.severity'));
+      expect(str(at(rule, 'annotations.summary'))).not.toBe('');
+    }
+  });
+
+  it('has a Grafana dashboard whose panels query metrics that exist', () => {
+    expect(dashboard.uid).toBe('sprout-overview');
+    const panels = list(dashboard.panels);
+    const ids = panels.map((panel) => at(panel, 'id'));
+    expect(new Set(ids).size).toBe(ids.length);
+    const targets = panels.flatMap((panel) => list(at(panel, 'targets')));
+    const exprs = targets.map((target) => str(at(target, 'expr')));
+    expect(exprs.length).toBeGreaterThan(10);
+    const read = new Set(exprs.flatMap(metricsOf));
+    for (const metric of read) expect([metric, known(metric)]).toEqual([metric, true]);
+    for (const queue of exprs.flatMap(queuesOf)) expect(QUEUE_NAMES).toContain(queue);
+    // The issue's four: queue depth, failed jobs, reply latency, spend.
+    for (const metric of [
+      'sprout_queue_jobs',
+      'sprout_jobs_failed_total',
+      'sprout_job_duration_seconds_bucket',
+      'sprout_spend_today_dollars',
+    ]) {
+      expect(read).toContain(metric);
+    }
+    for (const panel of panels.filter((p) => at(p, 'type') !== 'row')) {
+      expect(at(panel, 'datasource.uid')).toBe('${datasource}');
+    }
   });
 });
