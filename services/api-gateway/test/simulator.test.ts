@@ -414,6 +414,7 @@ describe('POST /api/simulator/message', () => {
           direction: 'outbound',
           content: 'Reply to: When do I plant garlic?\nIn Portland.',
           imageUrl: null,
+          imageAnalysis: null,
           createdAt: expect.any(String),
           tokenUsage: 321,
           cost: 0.0042,
