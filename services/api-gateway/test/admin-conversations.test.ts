@@ -572,6 +572,7 @@ describe('GET /api/admin/conversations/:id/messages', () => {
       modelUsed: 'gpt-4o-mini',
       isTestUser: false,
       imageUrl: null,
+      imageAnalysis: null,
     });
     expect(messages[2]).toMatchObject({ status: 'failed', errorMessage: null });
     expect(messages[0]).toMatchObject({ direction: 'inbound', status: 'received', cost: 0, modelUsed: null });
