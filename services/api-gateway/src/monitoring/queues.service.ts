@@ -14,8 +14,10 @@ import {
   isQueueName,
 } from '@sprout/contracts';
 import { JobQueues, LOGGER } from '@sprout/platform';
-import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
+
+/** A BullMQ job, as JobQueues' queues answer it. */
+type Job = NonNullable<Awaited<ReturnType<ReturnType<JobQueues['queue']>['getJob']>>>;
 
 const toFailedJob = (job: Job): FailedJob => ({
   id: job.id ?? '',

@@ -25,7 +25,6 @@ import {
 } from '@sprout/contracts';
 import type { Redis } from 'ioredis';
 import type { TrendSample } from '../predictions/prediction-rules';
-import type { z } from 'zod';
 
 export { FAILURE_THRESHOLDS, MONITORED_SERVICES, type MonitoredService };
 
@@ -56,7 +55,12 @@ export const overallHealthOf = (
   checks: ReadonlyArray<{ available: boolean }>,
 ): OverallHealth['overallHealth'] => (checks.every((s) => s.available) ? 'healthy' : 'degraded');
 
-const parseStored = <S extends z.ZodType>(schema: S, text: string | null | undefined): z.output<S> | null => {
+/** A zod schema as these readers use it (the monitor has no direct zod dependency). */
+interface Schema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+
+const parseStored = <T>(schema: Schema<T>, text: string | null | undefined): T | null => {
   if (text === null || text === undefined) return null;
   try {
     const parsed = schema.safeParse(JSON.parse(text));
@@ -75,8 +79,8 @@ const parseJson = <T>(text: string | null | undefined): T | null => {
   }
 };
 
-const parseHash = <S extends z.ZodType>(schema: S, fields: Record<string, string>) => {
-  const out: Record<string, z.output<S>> = {};
+const parseHash = <T>(schema: Schema<T>, fields: Record<string, string>) => {
+  const out: Record<string, T> = {};
   for (const [name, value] of Object.entries(fields)) {
     const state = parseStored(schema, value);
     if (state !== null) out[name] = state;
