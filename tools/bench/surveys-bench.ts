@@ -19,9 +19,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 import { runMigrations } from '@sprout/domain';
-import { DataSource } from 'typeorm';
 import { SurveysService as ReplySurveys } from '../../services/ai-responder/src/surveys/surveys.service';
 import { createApp as createApiGateway } from '../../services/api-gateway/src/app';
 import { createApp as createSurveyScheduler } from '../../services/survey-scheduler/src/app';
@@ -216,6 +215,29 @@ const summarize = (latencies: number[]): Summary => {
 };
 
 // ---------------------------------------------------------------------------------------------
+// The reply path's transaction, as the pipeline runs it (its manager is only asked to query)
+
+type ReplyManager = Parameters<ReplySurveys['claimDue']>[0];
+
+const inTransaction = async (pool: Pool, run: (manager: ReplyManager) => Promise<void>): Promise<void> => {
+  const client = await pool.connect();
+  const manager = {
+    query: async (sql: string, values?: unknown[]): Promise<unknown[]> =>
+      (await client.query(sql, values)).rows as unknown[],
+  } as unknown as ReplyManager;
+  try {
+    await client.query('BEGIN');
+    await run(manager);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
 
 export const main = async (argv: string[]): Promise<void> => {
   const options = parseOptions(argv);
@@ -256,12 +278,11 @@ export const main = async (argv: string[]): Promise<void> => {
   if (address === null || typeof address === 'string') throw new Error('api-gateway did not listen');
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const scheduler = await createSurveyScheduler({ ...shared, port: 0 });
-  const replyDb = new DataSource({
-    type: 'postgres',
-    url: databaseUrl,
-    extra: { max: options.concurrency, application_name: 'sprout-bench-replies' },
+  const replyDb = new Pool({
+    connectionString: databaseUrl,
+    max: options.concurrency,
+    application_name: 'sprout-bench-replies',
   });
-  await replyDb.initialize();
   let worker: LoadWorker | undefined;
   try {
     const login = await fetch(`${baseUrl}/api/admin/login`, {
@@ -288,6 +309,11 @@ export const main = async (argv: string[]): Promise<void> => {
     worker = new LoadWorker({ baseUrl, cookie, databaseUrl, concurrency: options.concurrency });
     const listUrls = (n: number) => Array.from({ length: n }, () => '/api/admin/survey-campaigns');
     await worker.http(options.concurrency, listUrls(40));
+    // The fixed cost of any admin request (routing, session, no database), for context.
+    const floorUrls = Array.from({ length: options.requests }, () => '/api/admin/auth-status');
+    await worker.http(options.concurrency, floorUrls.slice(0, 40));
+    const floor = summarize((await worker.http(options.concurrency, floorUrls)).latencies);
+    log(`floor (GET /api/admin/auth-status, no database): p50 ${floor.p50} ms p95 ${floor.p95} ms`);
     log(
       `api-gateway on ${baseUrl} and survey-scheduler running; ${eligible.toLocaleString('en-US')} users to target`,
     );
@@ -305,7 +331,9 @@ export const main = async (argv: string[]): Promise<void> => {
     const during: number[] = [];
     let walkSeconds = NaN;
     for (;;) {
-      during.push(...(await worker.http(options.concurrency, listUrls(options.concurrency * 10))).latencies);
+      // Every second, a burst of 5 polls per client: far more than admins polling every 30 s.
+      during.push(...(await worker.http(options.concurrency, listUrls(options.concurrency * 5))).latencies);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
       const { total } = await one<{ total: number }>(
         `SELECT "total_target_users" AS total FROM "survey_campaigns" WHERE "id" = $1`,
         [campaignId],
@@ -374,7 +402,7 @@ export const main = async (argv: string[]): Promise<void> => {
           const userId = sample[next++];
           if (userId === undefined) return;
           const started = performance.now();
-          await replyDb.transaction(async (manager) => {
+          await inTransaction(replyDb, async (manager) => {
             await manager.query(`SELECT 1 FROM "users" WHERE "id" = $1 FOR UPDATE`, [userId]);
             const due = await replies.claimDue(manager, { id: userId }, conversation.id);
             if (due === null) return;
@@ -426,7 +454,7 @@ export const main = async (argv: string[]): Promise<void> => {
     ).rows;
     let claimedWhilePaused = 0;
     for (const { user_id: userId } of pausedUsers) {
-      await replyDb.transaction(async (manager) => {
+      await inTransaction(replyDb, async (manager) => {
         if ((await replies.claimDue(manager, { id: userId }, conversation.id)) !== null)
           claimedWhilePaused += 1;
       });
@@ -436,9 +464,10 @@ export const main = async (argv: string[]): Promise<void> => {
     );
 
     const results = {
+      'floor: GET /api/admin/auth-status (no database)': floor,
       'POST /api/admin/survey-campaigns': summarize(creates),
-      'GET /api/admin/survey-campaigns (during the walk)': summarize(during),
-      'GET /api/admin/survey-campaigns (after)': summarize(after),
+      'GET /api/admin/survey-campaigns (during the walk, 40 polls a second)': summarize(during),
+      [`GET /api/admin/survey-campaigns (after, ${options.creates + 1} campaigns)`]: summarize(after),
       [`GET .../{id}/deliveries (${exact.rows.toLocaleString('en-US')} deliveries)`]: summarize(details),
       'reply: claim + mark a link': summarize(claimLatencies),
     };
@@ -469,7 +498,7 @@ export const main = async (argv: string[]): Promise<void> => {
     log(`written bench-results/surveys.json (load average ${report.loadAverage.join(' ')})`);
   } finally {
     await worker?.close();
-    await replyDb.destroy();
+    await replyDb.end();
     await scheduler.close();
     await gateway.close();
     await db.end();
