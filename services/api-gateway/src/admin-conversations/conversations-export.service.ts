@@ -54,7 +54,13 @@ const MESSAGE_COLUMNS: Column[] = [
 export const csvField = (value: unknown, text = false): string => {
   if (value === null || value === undefined) return '';
   let out =
-    value instanceof Date ? value.toISOString() : Array.isArray(value) ? value.join('; ') : String(value);
+    value instanceof Date
+      ? value.toISOString()
+      : Array.isArray(value)
+        ? value.join('; ')
+        : typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+          ? String(value)
+          : JSON.stringify(value);
   if (text && /^[=+\-@\t\r]/.test(out)) out = `'${out}`;
   return /[",\r\n]/.test(out) ? `"${out.replace(/"/g, '""')}"` : out;
 };
@@ -66,7 +72,8 @@ const csvLine = (columns: Column[], row: Row): string =>
 const maskSearch = (search: string): string =>
   phonePattern(search) === null ? maskPhoneNumbers(search) : `${search.trim().slice(0, 4)}***`;
 
-export interface ExportRequest {
+/** Who exports what: the admin's name, the test-data choice and the list's search. */
+export interface ExportScope {
   admin: string;
   testData: boolean;
   search: string;
@@ -86,7 +93,7 @@ export class ConversationsExportService {
   ) {}
 
   /** Every conversation of the chosen kind matching the search (the list's rule), newest activity first. */
-  conversations({ admin, testData, search }: ExportRequest): Readable {
+  conversations({ admin, testData, search }: ExportScope): Readable {
     const params: unknown[] = [testData];
     const param = (value: unknown): string => `$${params.push(value)}`;
     const words = search.split(/\s+/).filter((word) => word !== '');
@@ -138,7 +145,7 @@ export class ConversationsExportService {
         await runner.query(`DECLARE export_cursor NO SCROLL CURSOR FOR ${sql}`, params);
         yield `${columns.map((c) => c.header).join(',')}\r\n`;
         for (;;) {
-          const batch: Row[] = await runner.query(`FETCH ${EXPORT_BATCH_ROWS} FROM export_cursor`);
+          const batch = (await runner.query(`FETCH ${EXPORT_BATCH_ROWS} FROM export_cursor`)) as Row[];
           if (batch.length === 0) break;
           rows += batch.length;
           yield batch.map((row) => csvLine(columns, row)).join('');
