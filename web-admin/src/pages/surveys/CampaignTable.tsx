@@ -95,7 +95,7 @@ export function CampaignTable({
                 className="text-right whitespace-nowrap tabular-nums"
                 data-testid="campaign-deliveries"
               >
-                {formatNumber(campaign.deliveredCount)} / {formatNumber(campaign.totalTargetUsers)}
+                {formatNumber(campaign.deliveredCount)} of {formatNumber(campaign.totalTargetUsers)}
               </TableCell>
               <TableCell>
                 <div className="flex justify-end gap-2">
