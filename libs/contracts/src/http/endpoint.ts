@@ -101,9 +101,7 @@ export const queryString = (query?: Record<string, unknown>): string => {
 export const endpointUrl = <D extends EndpointDefinition>(
   definition: D,
   request?: EndpointRequest<D>,
-): string =>
-  endpointPath(definition, request?.params) +
-  queryString(request?.query);
+): string => endpointPath(definition, request?.params) + queryString(request?.query);
 
 /**
  * The TanStack Query key of a GET: the path first (spec 000 §7: "query key as URL"), then the query
