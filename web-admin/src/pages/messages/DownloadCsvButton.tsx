@@ -5,7 +5,7 @@ import { Download } from 'lucide-react';
 export function DownloadCsvButton({ href, label }: { href: string; label: string }) {
   return (
     <Button asChild variant="outline" size="sm">
-      <a href={href} download aria-label={label} data-testid="download-csv">
+      <a href={href} download title={label} data-testid="download-csv">
         <Download aria-hidden="true" />
         Download CSV
       </a>

@@ -138,6 +138,8 @@ function TestUserRow({
   const [confirming, setConfirming] = useState(false);
 
   function onConfirmDelete() {
+    // The selection goes first, so its 2 s conversation poll cannot ask for a user being deleted.
+    onDeleted(user.id);
     remove.mutate(user.id, {
       onSuccess: () => {
         setConfirming(false);
@@ -145,7 +147,6 @@ function TestUserRow({
           title: 'Test User Deleted',
           description: `${user.testUserName} and their messages are gone.`,
         });
-        onDeleted(user.id);
       },
       onError: (error) => {
         setConfirming(false);
