@@ -1,19 +1,12 @@
 // The reply pipeline step by step, with no OpenAI key: the offline advisor is the primary model.
+import { countersOf } from '@sprout/testing';
 import { LlmCall, Message, SurveyCampaign, SurveyDelivery, User } from '@sprout/domain';
 import { analyzeSms, answerComplianceKeyword } from '@sprout/sms';
 import { JobQueues } from '@sprout/platform';
 import { ZIP_QUESTION } from '../src/location/location-rules';
 import { PipelineService } from '../src/pipeline/pipeline.service';
 import { replyIdFor } from '../src/pipeline/reply-id';
-import {
-  type Harness,
-  countersOf,
-  eventually,
-  exchange,
-  newPhone,
-  startHarness,
-  storeInbound,
-} from './harness';
+import { type Harness, eventually, exchange, newPhone, startHarness, storeInbound } from './harness';
 
 describe('reply pipeline (no OpenAI key)', () => {
   let h: Harness;
@@ -27,7 +20,7 @@ describe('reply pipeline (no OpenAI key)', () => {
   const pipeline = () => h.responder.app.get(PipelineService);
   const queues = () => h.responder.app.get(JobQueues);
   const expectCountersAgree = async (userId: string) => {
-    const { stored, counted } = await countersOf(h.db, userId);
+    const { stored, counted } = await countersOf(h.db.dataSource, userId);
     expect(stored).toEqual(counted);
   };
 

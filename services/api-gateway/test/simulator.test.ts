@@ -2,6 +2,7 @@
 // (services never import each other): here a worker on the real sms.inbound queue plays its part
 // of the contract (write the reply row, answer SmsInboundJobResult); e2e/test/simulator.test.ts
 // runs the same endpoints against the real ai-responder.
+import { countersOf } from '@sprout/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type {
   CreateTestUserResponse,
@@ -56,25 +57,8 @@ const insertRealUser = async (phone: string): Promise<string> => {
 
 /** The user's and their conversations' counters as stored, and as their messages add them up. */
 const expectCountersAgree = async (userId: string): Promise<void> => {
-  const [row] = await gw.db.dataSource.query<{ stored: unknown; counted: unknown }[]>(
-    `SELECT
-       json_build_object('messages', u.total_messages, 'tokens', u.total_tokens, 'cost', u.total_cost,
-         'last', u.last_message_at,
-         'conversations', (SELECT json_agg(json_build_object('messages', c.message_count, 'last', c.last_message_at)
-                                           ORDER BY c.id) FROM conversations c WHERE c.user_id = u.id)) AS stored,
-       json_build_object(
-         'messages', (SELECT count(*) FROM messages m WHERE m.user_id = u.id),
-         'tokens', (SELECT coalesce(sum(token_usage), 0) FROM messages m WHERE m.user_id = u.id),
-         'cost', (SELECT coalesce(sum(cost), 0) FROM messages m WHERE m.user_id = u.id),
-         'last', (SELECT max(created_at) FROM messages m WHERE m.user_id = u.id),
-         'conversations', (SELECT json_agg(json_build_object(
-                              'messages', (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id),
-                              'last', (SELECT max(created_at) FROM messages m WHERE m.conversation_id = c.id))
-                            ORDER BY c.id) FROM conversations c WHERE c.user_id = u.id)) AS counted
-     FROM users u WHERE u.id = $1`,
-    [userId],
-  );
-  expect(row?.stored).toEqual(row?.counted);
+  const { stored, counted } = await countersOf(gw.db.dataSource, userId);
+  expect(stored).toEqual(counted);
 };
 
 type ResponderMode = 'reply' | 'fail';

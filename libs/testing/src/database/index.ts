@@ -1,2 +1,3 @@
 export { createTestDatabase, truncateAll, templateDatabaseName, type TestDatabase } from './test-database';
 export { createTestRedis, type TestRedis } from './test-redis';
+export { countersOf } from './counters';
