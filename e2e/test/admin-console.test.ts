@@ -8,6 +8,7 @@ import {
   type Page,
 } from '@sprout/testing/browser';
 import { toastWithTitle } from '../src/helpers';
+import { reportQuietMonitor } from '../src/monitor-report';
 import { SEEDED, seedDashboard } from '../src/seed';
 import { SEEDING_TIMEOUT_MS } from '../src/seed-insight';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, startWebStack, type WebStack } from '../src/stack';
@@ -193,6 +194,8 @@ describe('dashboard', () => {
 
 describe('console shell', () => {
   it('has the eleven sidebar entries in order, each leading to a page', async () => {
+    // Proactive Monitoring answers 503 until the monitor has reported: here it has, quietly.
+    await reportQuietMonitor(stack.redis);
     await signIn();
     await page.goto('/admin/dashboard');
     const links = page.getByTestId('sidebar-nav').getByRole('link');
