@@ -8,6 +8,7 @@ import { UserPhonePrefixCovering1795700000000 } from './1795700000000-UserPhoneP
 import { DashboardCoveringIndexes1795800000000 } from './1795800000000-DashboardCoveringIndexes';
 import { SpendLedger1795900000000 } from './1795900000000-SpendLedger';
 import { SurveyTargeting1796050000000 } from './1796050000000-SurveyTargeting';
+import { ShardedRollups1796700000000 } from './1796700000000-ShardedRollups';
 
 export {
   InitialSchema1763500000000,
@@ -19,6 +20,7 @@ export {
   DashboardCoveringIndexes1795800000000,
   SpendLedger1795900000000,
   SurveyTargeting1796050000000,
+  ShardedRollups1796700000000,
 };
 
 // Append new migrations here, in order. The test harness hashes these class names to name its template database.
@@ -32,4 +34,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   DashboardCoveringIndexes1795800000000,
   SpendLedger1795900000000,
   SurveyTargeting1796050000000,
+  ShardedRollups1796700000000,
 ];
