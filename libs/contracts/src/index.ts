@@ -6,3 +6,4 @@ export * from './jobs';
 export * from './http';
 export * from './api';
 export * from './web-pages';
+export * from './sms-circuit';
