@@ -45,6 +45,8 @@ export interface FakeTwilioMessage {
   numSegments: number;
   dateCreated: Date;
   dateUpdated: Date;
+  /** When the message left the queue (first status after queued); null while queued. */
+  dateSent: Date | null;
 }
 
 export interface FakeTwilioCallback {
@@ -160,6 +162,10 @@ export class FakeTwilio {
   private url_ = '';
   private readonly server: http.Server;
   private readonly failures: FakeTwilioFailure[] = [];
+  /** While set, every API request fails this way (an outage). */
+  private outage: FakeTwilioFailure | null = null;
+  /** Accepted messages whose answer is never written: the connection is dropped after recording. */
+  private dropsAfterAccept = 0;
   private readonly delays: number[] = [];
   private readonly nextOutcomes: FakeTwilioOutcome[] = [];
   private readonly outcomesByRecipient = new Map<string, FakeTwilioOutcome>();
@@ -207,6 +213,19 @@ export class FakeTwilio {
     this.failures.push({ ...failure, times: failure.times ?? 1 });
   }
 
+  /** Every API request fails with this answer until setOutage(null) (Twilio down). */
+  setOutage(failure: FakeTwilioFailure | null): void {
+    this.outage = failure;
+  }
+
+  /**
+   * The next `times` message creations are accepted and recorded, then the connection is dropped
+   * without an answer: the client cannot tell whether Twilio took the message.
+   */
+  dropAfterAccept(times = 1): void {
+    this.dropsAfterAccept += times;
+  }
+
   /** Hold the next API request's answer for `ms` (longer than the client timeout makes it time out). */
   delayNext(ms: number): void {
     this.delays.push(ms);
@@ -242,6 +261,8 @@ export class FakeTwilio {
     this.sent.length = 0;
     this.callbacks.length = 0;
     this.failures.length = 0;
+    this.outage = null;
+    this.dropsAfterAccept = 0;
     this.delays.length = 0;
     this.nextOutcomes.length = 0;
     this.outcomesByRecipient.clear();
@@ -331,6 +352,10 @@ export class FakeTwilio {
       await this.sleep(delay, this.closed.signal).catch(() => undefined);
       if (res.destroyed || this.closed.signal.aborted) return;
     }
+    if (this.outage !== null) {
+      const code = this.outage.code ?? defaultCode(this.outage.status);
+      return this.error(res, this.outage.status, code, this.outage.message);
+    }
     const failure = this.failures[0];
     if (failure) {
       failure.times = (failure.times ?? 1) - 1;
@@ -338,6 +363,9 @@ export class FakeTwilio {
       const code = failure.code ?? defaultCode(failure.status);
       return this.error(res, failure.status, code, failure.message);
     }
+
+    const account = /^\/2010-04-01\/Accounts\/([^/]+)\.json$/.exec(url.pathname);
+    if (account) return this.fetchAccount(req, res, account[1] ?? '');
 
     const match = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages(?:\/([^/]+))?\.json$/.exec(url.pathname);
     if (!match) return this.error(res, 404, 20404);
@@ -349,6 +377,7 @@ export class FakeTwilio {
 
     if (req.method === 'POST' && messageSid === undefined)
       return this.createMessage(new URLSearchParams(raw), res);
+    if (req.method === 'GET' && messageSid === undefined) return this.listMessages(url, res);
     if (req.method === 'GET' && messageSid !== undefined) {
       const message = this.getMessage(messageSid);
       if (!message)
@@ -361,6 +390,29 @@ export class FakeTwilio {
       return sendJson(res, 200, this.resource(message));
     }
     return this.error(res, 405, 20004, 'Method not allowed');
+  }
+
+  /** GET /2010-04-01/Accounts/{sid}.json: the account resource (health checks fetch it). */
+  private fetchAccount(req: http.IncomingMessage, res: http.ServerResponse, accountSid: string): void {
+    if (!this.authorized(req)) {
+      return this.error(res, 401, 20003, undefined, { 'WWW-Authenticate': 'Basic realm="Twilio API"' });
+    }
+    if (accountSid !== this.accountSid) return this.error(res, 404, 20404);
+    if (req.method !== 'GET') return this.error(res, 405, 20004, 'Method not allowed');
+    const uri = `/${API_VERSION}/Accounts/${accountSid}.json`;
+    const created = rfc2822(new Date(0));
+    sendJson(res, 200, {
+      sid: accountSid,
+      owner_account_sid: accountSid,
+      friendly_name: 'Fake Twilio account',
+      status: 'active',
+      type: 'Full',
+      auth_token: this.authToken,
+      date_created: created,
+      date_updated: created,
+      uri,
+      subresource_uris: { messages: uri.replace(/\.json$/, '/Messages.json') },
+    });
   }
 
   private authorized(req: http.IncomingMessage): boolean {
@@ -420,15 +472,77 @@ export class FakeTwilio {
       numSegments: countSegments(body),
       dateCreated: now,
       dateUpdated: now,
+      dateSent: null,
     };
     this.sent.push(message);
-    sendJson(res, 201, this.resource(message));
+    if (this.dropsAfterAccept > 0) {
+      this.dropsAfterAccept -= 1;
+      res.socket?.destroy();
+    } else {
+      sendJson(res, 201, this.resource(message));
+    }
     this.waiters.notify();
 
     const outcome = this.nextOutcomes.shift() ?? this.outcomesByRecipient.get(to) ?? { status: 'delivered' };
     const walk = this.walk(message, outcome, this.walkAbort.signal).catch(() => undefined);
     this.walks.add(walk);
     void walk.finally(() => this.walks.delete(walk));
+  }
+
+  /**
+   * GET Messages.json: the account's messages newest first, filtered like Twilio by To, From and
+   * DateSent / DateSent< / DateSent> (messages still queued have no date sent), paged by PageSize
+   * and Page.
+   */
+  private listMessages(url: URL, res: http.ServerResponse): void {
+    const q = url.searchParams;
+    const to = q.get('To');
+    const from = q.get('From');
+    const dateOf = (name: string): number | undefined => {
+      const value = q.get(name);
+      if (value === null) return undefined;
+      const parsed = Date.parse(value);
+      return Number.isNaN(parsed) ? undefined : parsed;
+    };
+    const sentOn = q.get('DateSent');
+    const sentBefore = dateOf('DateSent<');
+    const sentAfter = dateOf('DateSent>');
+    const matching = this.sent
+      .filter((m) => m.accountSid === this.accountSid)
+      .filter((m) => to === null || m.to === to)
+      .filter((m) => from === null || m.from === from)
+      .filter((m) => {
+        if (sentOn === null && sentBefore === undefined && sentAfter === undefined) return true;
+        if (m.dateSent === null) return false;
+        const sent = m.dateSent.getTime();
+        if (sentOn !== null && m.dateSent.toISOString().slice(0, 10) !== sentOn.slice(0, 10)) return false;
+        if (sentBefore !== undefined && sent > sentBefore) return false;
+        if (sentAfter !== undefined && sent < sentAfter) return false;
+        return true;
+      })
+      .reverse();
+    const pageSize = Math.min(1000, Math.max(1, Number(q.get('PageSize') ?? 50) || 50));
+    const page = Math.max(0, Number(q.get('Page') ?? 0) || 0);
+    const start = page * pageSize;
+    const rows = matching.slice(start, start + pageSize);
+    const base = `/${API_VERSION}/Accounts/${this.accountSid}/Messages.json`;
+    const pageUri = (n: number): string => {
+      const params = new URLSearchParams(q);
+      params.set('PageSize', String(pageSize));
+      params.set('Page', String(n));
+      return `${base}?${params.toString()}`;
+    };
+    sendJson(res, 200, {
+      messages: rows.map((m) => this.resource(m)),
+      end: Math.max(start, start + rows.length - 1),
+      first_page_uri: pageUri(0),
+      next_page_uri: start + pageSize < matching.length ? pageUri(page + 1) : null,
+      page,
+      page_size: pageSize,
+      previous_page_uri: page > 0 ? pageUri(page - 1) : null,
+      start,
+      uri: pageUri(page),
+    });
   }
 
   private resource(m: FakeTwilioMessage): Record<string, unknown> {
@@ -439,7 +553,7 @@ export class FakeTwilio {
       api_version: API_VERSION,
       body: m.body,
       date_created: rfc2822(m.dateCreated),
-      date_sent: done ? rfc2822(m.dateUpdated) : null,
+      date_sent: m.dateSent === null ? null : rfc2822(m.dateSent),
       date_updated: rfc2822(m.dateUpdated),
       direction: 'outbound-api',
       error_code: m.errorCode,
@@ -537,6 +651,7 @@ export class FakeTwilio {
     message.errorCode = step.errorCode ?? null;
     message.errorMessage = step.errorMessage ?? null;
     message.dateUpdated = new Date();
+    if (message.dateSent === null && step.status !== 'queued') message.dateSent = message.dateUpdated;
   }
 
   private async postCallback(
@@ -616,6 +731,26 @@ export class FakeTwilio {
         ...(typeof body.message === 'string' ? { message: body.message } : {}),
         ...(typeof body.times === 'number' ? { times: body.times } : {}),
       });
+      return sendJson(res, 200, { ok: true });
+    }
+    if (method === 'POST' && path === '/_fake/outage') {
+      const body = json();
+      if (body.status === null) {
+        this.setOutage(null);
+        return sendJson(res, 200, { ok: true });
+      }
+      if (typeof body.status !== 'number')
+        return sendJson(res, 400, { error: 'status (number, or null to end the outage) is required' });
+      this.setOutage({
+        status: body.status,
+        ...(typeof body.code === 'number' ? { code: body.code } : {}),
+        ...(typeof body.message === 'string' ? { message: body.message } : {}),
+      });
+      return sendJson(res, 200, { ok: true });
+    }
+    if (method === 'POST' && path === '/_fake/drop-after-accept') {
+      const body = json();
+      this.dropAfterAccept(typeof body.times === 'number' ? body.times : 1);
       return sendJson(res, 200, { ok: true });
     }
     if (method === 'POST' && path === '/_fake/inbound') {
