@@ -5,6 +5,7 @@ export * from './types';
 export { numericTransformer } from './transformers';
 export {
   ALL_ENTITIES,
+  AdminSession,
   AdminUser,
   AiModel,
   BetaSignup,

@@ -1,3 +1,4 @@
+import { AdminSession } from './admin-session.entity';
 import { AdminUser } from './admin-user.entity';
 import { AiModel } from './ai-model.entity';
 import { BetaSignup } from './beta-signup.entity';
@@ -11,6 +12,7 @@ import { SurveyDelivery } from './survey-delivery.entity';
 import { User } from './user.entity';
 
 export {
+  AdminSession,
   AdminUser,
   AiModel,
   BetaSignup,
@@ -34,6 +36,7 @@ export const ALL_ENTITIES = [
   SurveyCampaign,
   SurveyDelivery,
   AdminUser,
+  AdminSession,
   ConsentEvent,
   Setting,
 ];

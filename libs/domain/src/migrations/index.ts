@@ -8,6 +8,7 @@ import { UserPhonePrefixCovering1795700000000 } from './1795700000000-UserPhoneP
 import { DashboardCoveringIndexes1795800000000 } from './1795800000000-DashboardCoveringIndexes';
 import { SpendLedger1795900000000 } from './1795900000000-SpendLedger';
 import { SurveyTargeting1796050000000 } from './1796050000000-SurveyTargeting';
+import { AdminSessions1796100000000 } from './1796100000000-AdminSessions';
 import { AdminUserSortIndexes1796200000000 } from './1796200000000-AdminUserSortIndexes';
 import { ShardedRollups1796700000000 } from './1796700000000-ShardedRollups';
 
@@ -21,6 +22,7 @@ export {
   DashboardCoveringIndexes1795800000000,
   SpendLedger1795900000000,
   SurveyTargeting1796050000000,
+  AdminSessions1796100000000,
   AdminUserSortIndexes1796200000000,
   ShardedRollups1796700000000,
 };
@@ -36,6 +38,7 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   DashboardCoveringIndexes1795800000000,
   SpendLedger1795900000000,
   SurveyTargeting1796050000000,
+  AdminSessions1796100000000,
   AdminUserSortIndexes1796200000000,
   ShardedRollups1796700000000,
 ];
