@@ -177,6 +177,77 @@ describe('message writer', () => {
       await expectCountersAgree(userId);
     });
 
+    it('creates no user for a repeated providerSid from another number, one at a time or racing', async () => {
+      const first = await inbound(nextPhone(), 'Why are my tomato leaves curling?', {
+        providerSid: 'SMwriter0000000000000000000000010',
+      });
+      const other = nextPhone();
+      const again = await inbound(other, 'Why are my tomato leaves curling?', {
+        providerSid: 'SMwriter0000000000000000000000010',
+      });
+      expect(again).toMatchObject({
+        created: false,
+        messageId: first.messageId,
+        userId: first.userId,
+        conversationId: first.conversationId,
+      });
+      expect(await ds().getRepository(User).countBy({ phoneNumber: other })).toBe(0);
+
+      const phones = Array.from({ length: 5 }, nextPhone);
+      const raced = await Promise.all(
+        phones.map((phone) =>
+          inbound(phone, 'Spacing for carrots?', { providerSid: 'SMwriter0000000000000000000000011' }),
+        ),
+      );
+      expect(raced.filter((r) => r.created)).toHaveLength(1);
+      expect(new Set(raced.map((r) => r.messageId)).size).toBe(1);
+      const [counted] = await ds().query<{ users: number }[]>(
+        `SELECT count(*)::int AS users FROM users WHERE phone_number = ANY ($1)`,
+        [phones],
+      );
+      expect(counted?.users).toBe(1);
+      const [orphans] = await ds().query<{ empty: number }[]>(
+        `SELECT count(*)::int AS empty FROM users u WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.user_id = u.id)`,
+      );
+      expect(orphans?.empty).toBe(0);
+      await expectRollupsAgree();
+    });
+
+    it('keeps the sharded rollups exact under many concurrent writers', async () => {
+      const [before] = await ds().query<{ inbound: string; users: string }[]>(
+        `SELECT (SELECT count FROM rollup_totals WHERE metric = 'messages_inbound' AND NOT is_test_user) AS inbound,
+                (SELECT count FROM rollup_totals WHERE metric = 'users' AND NOT is_test_user) AS users`,
+      );
+      const phones = Array.from({ length: 20 }, nextPhone);
+      // 60 messages from 20 new numbers at once: the pool's connections commit side by side.
+      await Promise.all(
+        Array.from({ length: 60 }, (_, i) => inbound(phones[i % phones.length] ?? '', `concurrent ${i}`)),
+      );
+      const [after] = await ds().query<{ inbound: string; users: string; shards: number; hours: string }[]>(
+        `SELECT (SELECT count FROM rollup_totals WHERE metric = 'messages_inbound' AND NOT is_test_user) AS inbound,
+                (SELECT count FROM rollup_totals WHERE metric = 'users' AND NOT is_test_user) AS users,
+                (SELECT count(DISTINCT shard)::int FROM rollup_total_shards WHERE metric = 'messages_inbound') AS shards,
+                (SELECT sum(count) FROM rollup_hourly WHERE metric = 'messages_inbound' AND NOT is_test_user) AS hours`,
+      );
+      expect(Number(after?.inbound) - Number(before?.inbound)).toBe(60);
+      expect(Number(after?.users) - Number(before?.users)).toBe(20);
+      expect(after?.hours).toBe(after?.inbound);
+      // The writes spread over more than one counter row (one per connection's shard).
+      expect(after?.shards).toBeGreaterThan(1);
+      await expectRollupsAgree();
+
+      // A rebuild folds the shards into one row per metric and agrees with them.
+      const totals = await ds().query('SELECT metric, is_test_user, count FROM rollup_totals ORDER BY 1, 2');
+      await ds().query('SELECT rollup_rebuild()');
+      expect(await ds().query('SELECT metric, is_test_user, count FROM rollup_totals ORDER BY 1, 2')).toEqual(
+        totals,
+      );
+      const [folded] = await ds().query<{ rows: number }[]>(
+        `SELECT count(*)::int AS rows FROM rollup_total_shards WHERE shard <> 0`,
+      );
+      expect(folded?.rows).toBe(0);
+    });
+
     it("gives one new number's concurrent messages one user and one conversation", async () => {
       const phone = nextPhone();
       const records = await Promise.all(Array.from({ length: 6 }, (_, i) => inbound(phone, `message ${i}`)));

@@ -138,33 +138,47 @@ const inTransaction = <T>(db: Db, run: (tx: EntityManager) => Promise<T>): Promi
 /**
  * Locks the sender's user row, creating the user on first contact; null when a given user id does
  * not exist (or is no test user when only test users may write). The lock serialises one user's
- * messages, and the statement after it sees every message recorded before.
+ * messages, and the statement after it sees every message recorded before. A MessageSid recorded
+ * before locks that message's user instead and creates no one (a repeated sid with another From
+ * must not leave a user with no messages).
  */
-const lockSender = async (tx: EntityManager, from: InboundSender): Promise<string | null> => {
+const lockSender = async (
+  tx: EntityManager,
+  from: InboundSender,
+  providerSid: string | null,
+): Promise<{ id: string; inserted: boolean } | null> => {
   if ('userId' in from) {
     const rows = await tx.query<{ id: string }[]>(
       `SELECT id FROM users WHERE id = $1 AND ($2::boolean IS NOT TRUE OR is_test_user) FOR UPDATE`,
       [from.userId, from.testUserOnly ?? false],
     );
-    return rows[0]?.id ?? null;
+    const id = rows[0]?.id;
+    return id === undefined ? null : { id, inserted: false };
   }
   if (!isE164(from.phoneNumber)) throw new RangeError('Phone number must be E.164 (e.g. +15035550123)');
   // An existing user is locked as is; a new one is inserted, or, when a concurrent first message
   // inserts it meanwhile, locked by the conflicting update (which changes nothing).
-  const rows = await tx.query<{ id: string }[]>(
-    `WITH existing AS (SELECT id FROM users WHERE phone_number = $1 FOR UPDATE),
+  const rows = await tx.query<{ id: string; inserted: boolean }[]>(
+    `WITH recorded AS (
+       SELECT u.id FROM messages m JOIN users u ON u.id = m.user_id
+        WHERE m.provider_sid = $3::varchar FOR UPDATE OF u
+     ),
+     existing AS (
+       SELECT id FROM users WHERE phone_number = $1 AND NOT EXISTS (SELECT 1 FROM recorded) FOR UPDATE
+     ),
      created AS (
        INSERT INTO users (phone_number, is_test_user)
-       SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM existing)
+       SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM recorded) AND NOT EXISTS (SELECT 1 FROM existing)
        ON CONFLICT (phone_number) DO UPDATE SET phone_number = EXCLUDED.phone_number
-       RETURNING id
+       RETURNING id, xmax = 0 AS inserted
      )
-     SELECT id FROM existing UNION ALL SELECT id FROM created`,
-    [from.phoneNumber, from.isTestUser ?? false],
+     SELECT id, false AS inserted FROM recorded UNION ALL SELECT id, false FROM existing
+     UNION ALL SELECT id, inserted FROM created`,
+    [from.phoneNumber, from.isTestUser ?? false, providerSid],
   );
-  const id = rows[0]?.id;
-  if (id === undefined) throw new Error('The sender was neither found nor created');
-  return id;
+  const row = rows[0];
+  if (row === undefined) throw new Error('The sender was neither found nor created');
+  return row;
 };
 
 /*
@@ -182,7 +196,7 @@ clock AS (
   FROM (SELECT coalesce($2::timestamptz, statement_timestamp()) AS at) given
 ),
 sender AS (SELECT id, is_test_user, opted_out, region, profile FROM users WHERE id = $1),
-duplicate AS (SELECT id, conversation_id, created_at FROM messages WHERE provider_sid = $5::varchar),
+duplicate AS (SELECT id, user_id, conversation_id, created_at FROM messages WHERE provider_sid = $5::varchar),
 continued AS (
   SELECT c.id FROM (${continuedConversationSql('$1', '(SELECT at FROM clock)', '$3')}) c
   WHERE NOT EXISTS (SELECT 1 FROM duplicate)
@@ -239,12 +253,12 @@ user_counts AS (
    WHERE u.id = $1 AND NOT EXISTS (SELECT 1 FROM duplicate)
   RETURNING u.opted_out
 )
-SELECT inbound.id, inbound.conversation_id, inbound.created_at, true AS created,
+SELECT inbound.id, sender.id AS user_id, inbound.conversation_id, inbound.created_at, true AS created,
        $8::varchar IS NOT NULL AS is_consent, (SELECT id FROM confirmation) AS reply_id,
        sender.is_test_user, (SELECT opted_out FROM user_counts) AS opted_out
   FROM inbound, sender
 UNION ALL
-SELECT duplicate.id, duplicate.conversation_id, duplicate.created_at, false,
+SELECT duplicate.id, duplicate.user_id, duplicate.conversation_id, duplicate.created_at, false,
        event.id IS NOT NULL, event.reply_message_id, sender.is_test_user, sender.opted_out
   FROM duplicate CROSS JOIN sender
   LEFT JOIN LATERAL (
@@ -254,6 +268,7 @@ SELECT duplicate.id, duplicate.conversation_id, duplicate.created_at, false,
 
 interface InboundRow {
   id: string;
+  user_id: string;
   conversation_id: string;
   created_at: Date;
   created: boolean;
@@ -263,23 +278,26 @@ interface InboundRow {
   opted_out: boolean;
 }
 
-/**
- * Records an inbound message (SMS webhook, simulator): finds or creates the user, continues or
- * opens their conversation, stores the message and, for a compliance keyword, applies it and
- * stores its confirmation after it; moves the user's and conversation's counters. Runs in the
- * caller's transaction, or its own. Null only when `from.userId` names no (test) user.
- */
-export async function recordInbound(db: Db, input: InboundMessageInput): Promise<InboundRecord | null> {
-  return inTransaction(db, async (tx) => {
-    const userId = await lockSender(tx, input.from);
-    if (userId === null) return null;
+/** A concurrent delivery of the same MessageSid committed first (its unique key refused ours). */
+const isRepeatedSid = (error: unknown): boolean =>
+  typeof error === 'object' &&
+  error !== null &&
+  (error as { code?: unknown }).code === '23505' &&
+  (error as { constraint?: unknown }).constraint === 'uq_messages_provider_sid';
+
+const recordInboundOnce = (db: Db, input: InboundMessageInput): Promise<InboundRecord | null> =>
+  inTransaction(db, async (tx) => {
+    const providerSid = input.providerSid ?? null;
+    const sender = await lockSender(tx, input.from, providerSid);
+    if (sender === null) return null;
+    const userId = sender.id;
     const consent = input.consent ?? null;
     const rows = await tx.query<InboundRow[]>(INBOUND_SQL, [
       userId,
       input.at ?? null,
       input.idleTimeoutMs,
       input.content,
-      input.providerSid ?? null,
+      providerSid,
       JSON.stringify(input.media ?? []),
       input.locationHint ? JSON.stringify(input.locationHint) : null,
       consent?.type ?? null,
@@ -290,10 +308,15 @@ export async function recordInbound(db: Db, input: InboundMessageInput): Promise
     ]);
     const row = rows[0];
     if (row === undefined) throw new Error('The inbound message was not recorded');
+    if (!row.created && sender.inserted) {
+      // The sid's first delivery (from another number) committed after our lock: the user this
+      // delivery created has no message, so it goes (its rollup insert and delete cancel out).
+      await tx.query(`DELETE FROM users WHERE id = $1`, [userId]);
+    }
     return {
       created: row.created,
       messageId: row.id,
-      userId,
+      userId: row.user_id,
       conversationId: row.conversation_id,
       createdAt: row.created_at,
       isTestUser: row.is_test_user,
@@ -301,6 +324,24 @@ export async function recordInbound(db: Db, input: InboundMessageInput): Promise
       consent: row.is_consent ? { replyMessageId: row.reply_id } : null,
     };
   });
+
+/**
+ * Records an inbound message (SMS webhook, simulator): finds or creates the user, continues or
+ * opens their conversation, stores the message and, for a compliance keyword, applies it and
+ * stores its confirmation after it; moves the user's and conversation's counters. Runs in the
+ * caller's transaction, or its own: four round trips (begin, the sender's lock, one statement,
+ * commit). Null only when `from.userId` names no (test) user.
+ */
+export async function recordInbound(db: Db, input: InboundMessageInput): Promise<InboundRecord | null> {
+  const ownTransaction = !managerOf(db).queryRunner?.isTransactionActive;
+  try {
+    return await recordInboundOnce(db, input);
+  } catch (error) {
+    // Two deliveries of one sid from different numbers raced: ours rolled back (no user left
+    // behind); once more, it finds the first delivery's message and records nothing.
+    if (!ownTransaction || !isRepeatedSid(error)) throw error;
+    return recordInboundOnce(db, input);
+  }
 }
 
 type ColumnMetadata = NonNullable<ReturnType<EntityMetadata['findColumnWithPropertyName']>>;
