@@ -30,7 +30,7 @@ describe('parseComplianceKeyword', () => {
     expect(parseComplianceKeyword('Help?')).toBe('help');
   });
 
-  it('matches only when the keyword is the whole message', () => {
+  it('reads opt-in and help only when the keyword is the whole message', () => {
     expect(parseComplianceKeyword('stop the aphids')).toBeNull();
     expect(parseComplianceKeyword('How do I stop slugs?')).toBeNull();
     expect(parseComplianceKeyword('yes please, more tips')).toBeNull();
@@ -58,7 +58,7 @@ describe('answerComplianceKeyword', () => {
     expect(help?.reply.segments).toBeLessThanOrEqual(2);
   });
 
-  it('answers null for anything that is not a whole keyword', () => {
+  it('answers null for anything that is neither a keyword nor an opt-out', () => {
     expect(answerComplianceKeyword('stop the aphids', 'help@sprout.example')).toBeNull();
     expect(answerComplianceKeyword('', 'help@sprout.example')).toBeNull();
   });
@@ -69,5 +69,111 @@ describe('answerComplianceKeyword', () => {
     );
     expect(new Set(texts).size).toBe(3);
     for (const text of texts) expect(text.startsWith(`${PROGRAM_NAME}: `)).toBe(true);
+  });
+});
+
+// The fault drills' opt-out probe (issue 18, finding 1): phrases that must opt out, and gardening
+// questions using the same words that must not. 47 CFR 64.1200(a)(10): any reasonable means.
+const OPT_OUTS: string[] = [
+  'STOP',
+  'stop',
+  'Stop.',
+  'STOP!!!',
+  'Stop please',
+  'please stop',
+  'STOP PLEASE!',
+  'opt out',
+  'Opt-out',
+  'OPT OUT',
+  'optout',
+  'stop texting me',
+  'Stop texting me!',
+  'S T O P',
+  's.t.o.p',
+  'S-T-O-P please',
+  'unsubscribe',
+  'Unsubscribe me please',
+  'cancel',
+  'Cancel please',
+  'end',
+  'quit',
+  'revoke',
+  'Revoke consent',
+  'STOPALL',
+  'stop all',
+  'Stop sending me messages',
+  'please stop sending me these texts',
+  'Can you stop texting me?',
+  "don't text me anymore",
+  'Do not message me',
+  'no more texts please',
+  'remove me from your list',
+  'Take me off this list',
+  'opt me out',
+  'I want to opt out',
+  'I want to unsubscribe',
+  'how do I unsubscribe?',
+  'end all messages now',
+  'cancel my subscription',
+  'leave me alone',
+  'Stop 🛑',
+  '\u201cStop\u201d',
+  'ｓｔｏｐ',
+];
+
+const GARDENING_QUESTIONS: string[] = [
+  'how do I stop aphids?',
+  'How do I stop slugs eating my lettuce',
+  'when should I stop watering tomatoes',
+  'When do I stop fertilizing roses?',
+  'cancel my order of seeds?',
+  'stop the aphids',
+  'what ends the tomato season',
+  'is it the end of the season for peppers',
+  'should I quit growing squash?',
+  'how to stop squirrels digging up bulbs',
+  'can you text me when to stop watering',
+  'Should I stop texting you photos of my tomatoes?',
+  'how do I remove mealybugs',
+  'stop deer from eating hostas',
+  'My basil stopped growing, why?',
+  'STOPPING blossom drop on peppers',
+  'can you take me through pruning roses',
+  'When should I end the harvest of asparagus',
+  'I put up a fence to stop rabbits but they still get in and eat all of my beans every night, what else can I do to keep them out',
+];
+
+describe('opt-out by intent', () => {
+  it.each(OPT_OUTS)('%j opts out', (text) => {
+    expect(parseComplianceKeyword(text)).toBe('opt_out');
+    expect(answerComplianceKeyword(text, 'help@sprout.example')).toMatchObject({
+      type: 'opt_out',
+      reply: { content: expect.stringMatching(/^Sprout: You're unsubscribed/) },
+    });
+  });
+
+  it.each(GARDENING_QUESTIONS)('%j is a gardening question, not an opt-out', (text) => {
+    expect(parseComplianceKeyword(text)).toBeNull();
+    expect(answerComplianceKeyword(text, 'help@sprout.example')).toBeNull();
+  });
+
+  it('records the keyword, or the folded phrase, for the audit trail (at most 32 characters)', () => {
+    expect(answerComplianceKeyword('S T O P', 'x@y.z')?.keyword).toBe('STOP');
+    expect(answerComplianceKeyword('Opt-out', 'x@y.z')?.keyword).toBe('OPTOUT');
+    expect(answerComplianceKeyword('Stop texting me!', 'x@y.z')?.keyword).toBe('STOP TEXTING ME');
+    const long = answerComplianceKeyword('please please stop sending me all of these text messages', 'x@y.z');
+    expect(long?.keyword.length).toBeLessThanOrEqual(32);
+  });
+
+  it('reads spaced and punctuated opt-in and help keywords too', () => {
+    expect(parseComplianceKeyword('H E L P')).toBe('help');
+    expect(parseComplianceKeyword('s-t-a-r-t')).toBe('opt_in');
+  });
+
+  it('reads a long text in time linear in its length, and never as an opt-out', () => {
+    const long = 'stop '.repeat(20_000);
+    const started = performance.now();
+    expect(parseComplianceKeyword(long)).toBeNull();
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
