@@ -339,8 +339,10 @@ describe('message writer', () => {
       });
       await expectCountersAgree(stop.userId);
 
-      // Another STOP keeps the first opt-out time; START opts back in; HELP changes nothing.
+      // Another STOP keeps the first opt-out time and gets no second confirmation (its consent
+      // event is kept); START opts back in; HELP changes nothing.
       const again = await inbound(phone, 'quit', { consent: { ...STOP, keyword: 'QUIT' } });
+      expect(again.consent).toEqual({ replyMessageId: null });
       expect((await user(again.userId)).optedOutAt).toEqual(stopped.optedOutAt);
       const start = await inbound(phone, 'START', { consent: START });
       expect(start.optedOut).toBe(false);
@@ -355,7 +357,7 @@ describe('message writer', () => {
             .find({ where: { userId: stop.userId }, order: { createdAt: 'ASC' } })
         ).map((e) => e.type),
       ).toEqual(['opt_out', 'opt_out', 'opt_in', 'help']);
-      expect((await user(stop.userId)).totalMessages).toBe(9);
+      expect((await user(stop.userId)).totalMessages).toBe(8);
       await expectCountersAgree(stop.userId);
       await expectRollupsAgree();
     });

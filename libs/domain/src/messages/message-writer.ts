@@ -69,7 +69,10 @@ export interface InboundRecord {
   isTestUser: boolean;
   /** Whether the user is opted out once this message is recorded. */
   optedOut: boolean;
-  /** The message was a compliance keyword: its confirmation (null when deleted since). */
+  /**
+   * The message was a compliance keyword: its confirmation (null when deleted since, or for an
+   * opt-out from a user already opted out, which gets no second confirmation).
+   */
   consent: { replyMessageId: string | null } | null;
 }
 
@@ -190,10 +193,13 @@ const lockSender = async (
 const INBOUND_SQL = `
 WITH
 clock AS (
-  SELECT at, CASE WHEN $8::varchar IS NULL THEN at
+  SELECT at, confirms, CASE WHEN NOT confirms THEN at
                   ELSE greatest(statement_timestamp(), at + interval '1 millisecond') END AS last_at,
-         CASE WHEN $8::varchar IS NULL THEN 1 ELSE 2 END AS added
-  FROM (SELECT coalesce($2::timestamptz, statement_timestamp()) AS at) given
+         CASE WHEN confirms THEN 2 ELSE 1 END AS added
+  FROM (SELECT coalesce($2::timestamptz, statement_timestamp()) AS at,
+               -- One confirmation per opt-out: a user already opted out gets none for another one.
+               $8::varchar IS NOT NULL
+                 AND NOT ($8::varchar = 'opt_out' AND (SELECT opted_out FROM users WHERE id = $1)) AS confirms) given
 ),
 sender AS (SELECT id, is_test_user, opted_out, region, profile FROM users WHERE id = $1),
 duplicate AS (SELECT id, user_id, conversation_id, created_at FROM messages WHERE provider_sid = $5::varchar),
@@ -231,12 +237,14 @@ confirmation AS (
   SELECT sender.id, inbound.conversation_id, 'outbound', $10, 'queued', 'consent', sender.is_test_user,
          $11, $12, clock.last_at, clock.last_at
   FROM sender, inbound, clock
-  WHERE $8::varchar IS NOT NULL
+  WHERE clock.confirms
   RETURNING id
 ),
 consent_event AS (
   INSERT INTO consent_events (user_id, type, keyword, source, message_id, reply_message_id)
-  SELECT sender.id, $8, $9, 'sms', inbound.id, confirmation.id FROM sender, inbound, confirmation
+  SELECT sender.id, $8, $9, 'sms', inbound.id, confirmation.id
+    FROM sender CROSS JOIN inbound LEFT JOIN confirmation ON true
+   WHERE $8::varchar IS NOT NULL
 ),
 user_counts AS (
   UPDATE users u
