@@ -346,7 +346,14 @@ describe('GET /api/admin/conversations (paged)', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(ids(body)).toEqual([umaNew, vicConv, umaOld, percentConv, emptyConv]);
-    expect(body.pagination).toEqual({ page: 1, limit: 20, total: 5, totalPages: 1, totalIsExact: true });
+    expect(body.pagination).toEqual({
+      page: 1,
+      limit: 20,
+      total: 5,
+      totalPages: 1,
+      totalIsExact: true,
+      nextCursor: null,
+    });
     expect(body.conversations[2]).toEqual({
       id: umaOld,
       userId: uma,
@@ -405,8 +412,26 @@ describe('GET /api/admin/conversations (paged)', () => {
       percentConv,
       emptyConv,
     ]);
-    expect(page2.pagination).toEqual({ page: 2, limit: 2, total: 5, totalPages: 3, totalIsExact: true });
+    expect(page2.pagination).toEqual({
+      page: 2,
+      limit: 2,
+      total: 5,
+      totalPages: 3,
+      totalIsExact: true,
+      nextCursor: expect.stringMatching(/^\d+_[0-9a-f-]{36}$/),
+    });
+    expect(page3.pagination.nextCursor).toBeNull();
     expect(page4.conversations).toEqual([]);
+
+    // The same pages by cursor: each starts right after the last row of the one before.
+    const byCursor1 = (
+      await get(`/api/admin/conversations?page=2&limit=2&cursor=${page1.pagination.nextCursor}`)
+    ).json();
+    expect(byCursor1).toEqual(page2);
+    const byCursor2 = (
+      await get(`/api/admin/conversations?page=3&limit=2&cursor=${page2.pagination.nextCursor}`)
+    ).json();
+    expect(byCursor2).toEqual(page3);
   });
 
   it.each([
@@ -438,6 +463,7 @@ describe('GET /api/admin/conversations (paged)', () => {
       total: expected.length,
       totalPages: 1,
       totalIsExact: true,
+      nextCursor: null,
     });
   });
 
@@ -448,62 +474,6 @@ describe('GET /api/admin/conversations (paged)', () => {
     expect(ids((await get('/api/admin/conversations?search=simulator')).json())).toEqual([]);
   });
 
-  it('counts many search matches by estimate or cap, pages a window of them, and caps browsing depth', async () => {
-    const bulk = await addUser('+19995550000');
-    await ds.query(
-      `INSERT INTO conversations (user_id, started_at, last_message_at, summary)
-       SELECT $1, now() - n * interval '1 hour', now() - n * interval '1 hour',
-              CASE WHEN n <= 3000 THEN 'Bulk question about clubroot'
-                   WHEN n <= 4001 THEN 'Bulk question about clubfoot' END
-         FROM generate_series(1, 10001) n`,
-      [bulk],
-    );
-    await ds.query('ANALYZE conversations');
-    try {
-      // 3000 matches: more than are worth counting per poll, so the planner's estimate.
-      const many = (await get('/api/admin/conversations?search=clubroot')).json();
-      expect(many.conversations).toHaveLength(20);
-      expect(many.pagination).toMatchObject({ page: 1, limit: 20, totalPages: 50, totalIsExact: false });
-      expect(many.pagination.total).toBeGreaterThan(2000);
-      expect(many.pagination.total).toBeLessThan(4500);
-      expect(
-        (await get('/api/admin/conversations?search=clubroot&page=50')).json().conversations,
-      ).toHaveLength(20);
-      expect((await get('/api/admin/conversations?search=clubroot&page=51')).json().conversations).toEqual(
-        [],
-      );
-
-      // 1001 matches: counted, up to the 1000 a search pages through.
-      const capped = (await get('/api/admin/conversations?search=clubfoot')).json();
-      expect(capped.pagination).toEqual({
-        page: 1,
-        limit: 20,
-        total: 1000,
-        totalPages: 50,
-        totalIsExact: false,
-      });
-
-      // Every word, in any order, inside other words too.
-      expect((await get('/api/admin/conversations?search=bulk%20foot')).json().pagination.total).toBe(1000);
-      expect((await get('/api/admin/conversations?search=foot%20bulk')).json().pagination.total).toBe(1000);
-      expect((await get('/api/admin/conversations?search=bulk%20xyzzy')).json().conversations).toEqual([]);
-
-      const browse = (await get('/api/admin/conversations')).json();
-      expect(browse.pagination).toEqual({
-        page: 1,
-        limit: 20,
-        total: 10006,
-        totalPages: 500,
-        totalIsExact: true,
-      });
-      expect((await get('/api/admin/conversations?page=500')).json().conversations).toHaveLength(20);
-      expect((await get('/api/admin/conversations?page=501')).json().conversations).toEqual([]);
-    } finally {
-      await ds.query('DELETE FROM users WHERE id = $1', [bulk]);
-    }
-    expect((await get('/api/admin/conversations')).json().pagination.total).toBe(5);
-  });
-
   it.each([
     ['page=0', 'page: must be a whole number from 1 to 1000000'],
     ['page=two', 'page: must be a whole number from 1 to 1000000'],
@@ -512,10 +482,176 @@ describe('GET /api/admin/conversations (paged)', () => {
     ['showTestData=yes', 'showTestData: must be true or false'],
     [`search=${'a'.repeat(101)}`, 'search: must be at most 100 characters'],
     ['userId=42', 'userId: must be a UUID'],
+    ['cursor=42', 'cursor: must be a pagination.nextCursor this list answered'],
+    ['cursor=1700000000000000_not-a-uuid', 'cursor: must be a pagination.nextCursor this list answered'],
+    [
+      'page=501',
+      'page: without a cursor, pages reach the first 10000 conversations; page on with cursor (pagination.nextCursor)',
+    ],
+    [
+      'page=101&limit=100&search=tomatoes',
+      'page: without a cursor, pages reach the first 10000 conversations; page on with cursor (pagination.nextCursor)',
+    ],
   ])('refuses %s with a readable 400', async (query, message) => {
     const res = await get(`/api/admin/conversations?${query}`);
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(message);
+  });
+});
+
+describe('GET /api/admin/conversations reaches every conversation (keyset paging)', () => {
+  // One bulk user with 12,001 conversations, more than the 10,000 the list used to reach. Pairs
+  // share their last_message_at, so the order's tie-break (id) is paged over too.
+  const BULK = 12_001;
+  let bulk: string;
+  let expectedOrder: string[];
+
+  /** Every page from the top by cursor: the ids in order, the pages' paginations. */
+  const walk = async (query: string) => {
+    const seen: string[] = [];
+    const paginations: Array<{
+      page: number;
+      total: number;
+      totalIsExact: boolean;
+      nextCursor: string | null;
+    }> = [];
+    let cursor: string | null = null;
+    let page = 1;
+    do {
+      const url: string = `/api/admin/conversations?limit=100&page=${page}&${query}${cursor === null ? '' : `&cursor=${cursor}`}`;
+      const res = await get(url);
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      seen.push(...ids(body));
+      paginations.push(body.pagination);
+      cursor = body.pagination.nextCursor;
+      page += 1;
+    } while (cursor !== null);
+    return { seen, paginations };
+  };
+
+  beforeAll(async () => {
+    bulk = await addUser('+19995550000');
+    await ds.query(
+      `INSERT INTO conversations (user_id, started_at, last_message_at, summary)
+       SELECT $1, now() - interval '400 days', now() - interval '20 days' - (n / 2) * interval '1 minute',
+              CASE WHEN n <= 3000 THEN 'Bulk question about clubroot'
+                   WHEN n BETWEEN 4001 AND 5200 THEN 'Bulk question about clubfoot'
+                   WHEN n = 11500 THEN 'Zucchini glut'
+                   WHEN n = 11700 THEN 'Bulk qz note' END
+         FROM generate_series(1, ${BULK}) n`,
+      [bulk],
+    );
+    await ds.query('ANALYZE conversations');
+    const rows: Array<{ id: string }> = await ds.query(
+      'SELECT id FROM conversations WHERE NOT is_test_user ORDER BY last_message_at DESC, id DESC',
+    );
+    expectedOrder = rows.map((r) => r.id);
+  }, SETUP_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await ds.query('DELETE FROM users WHERE id = $1', [bulk]);
+  });
+
+  it('browses every conversation by cursor, in order, with no duplicates or gaps, and an exact total', async () => {
+    const { seen, paginations } = await walk('');
+    expect(seen).toHaveLength(BULK + 5);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual(expectedOrder);
+    expect(paginations).toHaveLength(Math.ceil((BULK + 5) / 100));
+    for (const [index, pagination] of paginations.entries())
+      expect(pagination).toMatchObject({ page: index + 1, total: BULK + 5, totalIsExact: true });
+    expect(paginations.at(-1)).toMatchObject({ totalPages: Math.ceil((BULK + 5) / 100), nextCursor: null });
+  }, 120_000);
+
+  it('keeps a cursor page stable when newer activity arrives above it', async () => {
+    const first = (await get('/api/admin/conversations?limit=20')).json();
+    const second = (
+      await get(`/api/admin/conversations?limit=20&page=2&cursor=${first.pagination.nextCursor}`)
+    ).json();
+    // The oldest bulk conversation becomes the newest: it moves to the top, the cursor's page stays.
+    const oldest = expectedOrder.at(-1);
+    await ds.query(
+      `UPDATE conversations SET last_message_at = (SELECT max(last_message_at) FROM conversations) + interval '1 minute'
+        WHERE id = $1`,
+      [oldest],
+    );
+    try {
+      const again = (
+        await get(`/api/admin/conversations?limit=20&page=2&cursor=${first.pagination.nextCursor}`)
+      ).json();
+      expect(ids(again)).toEqual(ids(second));
+      expect(ids((await get('/api/admin/conversations?limit=20')).json())[0]).toBe(oldest);
+    } finally {
+      await ds.query(
+        `UPDATE conversations SET last_message_at = now() - interval '20 days' - (${BULK} / 2) * interval '1 minute' WHERE id = $1`,
+        [oldest],
+      );
+    }
+  });
+
+  it('searches over every conversation: more than 1,000 matches, all reached by cursor', async () => {
+    // 1,200 matches, fewer than counting per poll allows: an exact total.
+    const clubfoot = await walk('search=clubfoot');
+    expect(clubfoot.seen).toHaveLength(1200);
+    expect(new Set(clubfoot.seen).size).toBe(1200);
+    expect(clubfoot.seen).toEqual(expectedOrder.filter((id) => clubfoot.seen.includes(id)));
+    expect(clubfoot.paginations[0]).toMatchObject({ total: 1200, totalPages: 12, totalIsExact: true });
+
+    // Every word, in any order, inside other words too, over all of them.
+    const both = await walk('search=foot%20bulk');
+    expect(both.seen).toEqual(clubfoot.seen);
+
+    // 3,000 matches: more than are worth counting per poll, so the planner's estimate, said so.
+    const clubroot = await walk('search=clubroot');
+    expect(clubroot.seen).toHaveLength(3000);
+    expect(new Set(clubroot.seen).size).toBe(3000);
+    const first = clubroot.paginations[0]!;
+    expect(first.totalIsExact).toBe(false);
+    expect(first.total).toBeGreaterThan(2000);
+    expect(first.total).toBeLessThan(4500);
+    // The last page, reached from the top, knows it is the last one.
+    expect(clubroot.paginations.at(-1)).toMatchObject({ nextCursor: null });
+  }, 120_000);
+
+  it('finds matches older than the newest 10,000 conversations, short words too', async () => {
+    const idOf = async (summary: string): Promise<string | undefined> =>
+      (
+        (await ds.query('SELECT id FROM conversations WHERE summary = $1', [summary])) as Array<{
+          id: string;
+        }>
+      )[0]?.id;
+    const zucchini = (await get('/api/admin/conversations?search=zucchini')).json();
+    expect(ids(zucchini)).toEqual([await idOf('Zucchini glut')]);
+    expect(expectedOrder.indexOf(ids(zucchini)[0] ?? '')).toBeGreaterThan(11_000);
+    expect(zucchini.pagination).toMatchObject({ total: 1, totalIsExact: true, nextCursor: null });
+    // Too short for the trigram index: the recency walk goes on to the oldest conversation.
+    const qz = (await get('/api/admin/conversations?search=qz')).json();
+    expect(ids(qz)).toEqual([await idOf('Bulk qz note')]);
+    expect(qz.pagination).toMatchObject({ total: 1, totalIsExact: true, nextCursor: null });
+  });
+
+  it("pages a phone search's many conversations by cursor", async () => {
+    const first = (await get('/api/admin/conversations?search=%2B1999555&limit=50')).json();
+    expect(first.conversations).toHaveLength(50);
+    const second = (
+      await get(
+        `/api/admin/conversations?search=%2B1999555&limit=50&page=2&cursor=${first.pagination.nextCursor}`,
+      )
+    ).json();
+    expect([...ids(first), ...ids(second)]).toEqual(expectedOrder.slice(5, 105));
+  });
+
+  it('counts off pages without a cursor up to the first 10,000 conversations', async () => {
+    const last = (await get('/api/admin/conversations?page=500')).json();
+    expect(ids(last)).toEqual(expectedOrder.slice(9980, 10_000));
+    expect(last.pagination).toMatchObject({
+      page: 500,
+      total: BULK + 5,
+      totalPages: Math.ceil((BULK + 5) / 20),
+    });
+    const next = (await get(`/api/admin/conversations?page=501&cursor=${last.pagination.nextCursor}`)).json();
+    expect(ids(next)).toEqual(expectedOrder.slice(10_000, 10_020));
   });
 });
 
@@ -525,7 +661,14 @@ describe('GET /api/admin/conversations?userId= (user panel)', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(ids(body)).toEqual([umaNew, umaOld]);
-    expect(body.pagination).toEqual({ page: 1, limit: 100, total: 2, totalPages: 1, totalIsExact: true });
+    expect(body.pagination).toEqual({
+      page: 1,
+      limit: 100,
+      total: 2,
+      totalPages: 1,
+      totalIsExact: true,
+      nextCursor: null,
+    });
     expect(ids((await get(`/api/admin/conversations?userId=${vic}&limit=1&page=2`)).json())).toEqual([
       percentConv,
     ]);

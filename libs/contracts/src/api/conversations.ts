@@ -41,10 +41,15 @@ export interface Pagination {
   total: number;
   totalPages: number;
   /**
-   * false when total is not an exact count: a search with more matches than it counts (total is
-   * then the planner's estimate, or the search window), so the console can say "about N".
+   * false when total is not an exact count: a search with more matches than it counts per poll
+   * (total is then the planner's estimate), so the console says "about N".
    */
   totalIsExact: boolean;
+  /**
+   * Where the next page starts (keyset: the last row's activity time and id), for `cursor`; null
+   * on the last page.
+   */
+  nextCursor: string | null;
 }
 
 /** GET /api/admin/conversations (both the paginated page and the user panel's list). */
@@ -108,6 +113,10 @@ export const CONVERSATION_MAX_PAGE_SIZE = 100;
 /** The user panel lists a user's conversations on one page unless it asks for another limit. */
 export const USER_PANEL_PAGE_SIZE = 100;
 export const CONVERSATION_SEARCH_MAX_LENGTH = 100;
+/** Without a cursor, pages are counted off from the top only this far (an OFFSET); past it, `cursor`. */
+export const CONVERSATION_OFFSET_MAX = 10_000;
+/** A page cursor: the last row's last_message_at in microseconds since 1970, '_', its id. */
+export const CONVERSATION_CURSOR = /^\d{1,17}_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 const ConversationIdParams = idParams('Conversation id must be a UUID');
@@ -122,9 +131,11 @@ export const conversationsApi = {
     description:
       'A search matches conversations whose summary, region and topics hold every one of its words (any ' +
       "order, any case, inside other words too), or whose user's phone number matches the digits. " +
-      'Browsing pages through the 10,000 most recent conversations, a search through its 1000 most ' +
-      "recent matches. A search with many matches answers the planner's estimate (or 1000) as total, " +
-      'with pagination.totalIsExact false. With userId, search does not apply and every conversation ' +
+      'Browsing and search reach every conversation: pass pagination.nextCursor back as cursor for ' +
+      'the next page (keyset; page is then only echoed as the page number shown). Without a cursor, ' +
+      'page counts off from the top, up to the first 10,000 conversations. Browsing totals are exact; ' +
+      "a search with many matches answers the planner's estimate as total, with " +
+      'pagination.totalIsExact false. With userId, search does not apply and every conversation ' +
       'of that user is listed whatever showTestData says.',
     query: z.object({
       page: wholeNumberParam(1, 1, 1_000_000),
@@ -132,6 +143,10 @@ export const conversationsApi = {
       limit: wholeNumberParam(undefined, 1, CONVERSATION_MAX_PAGE_SIZE),
       search: searchParam(CONVERSATION_SEARCH_MAX_LENGTH),
       userId: uuidParam().optional(),
+      cursor: z
+        .string({ error: 'must be text' })
+        .regex(CONVERSATION_CURSOR, { error: 'must be a pagination.nextCursor this list answered' })
+        .optional(),
       showTestData: testDataFlag(),
     }),
     answer: answer<ConversationListResponse>('A page of conversations with its pagination'),

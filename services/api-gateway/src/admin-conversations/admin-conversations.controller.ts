@@ -1,5 +1,6 @@
-import { Controller, NotFoundException, Req, Res } from '@nestjs/common';
+import { BadRequestException, Controller, NotFoundException, Req, Res } from '@nestjs/common';
 import {
+  CONVERSATION_OFFSET_MAX,
   CONVERSATION_PAGE_SIZE,
   CSV_CONTENT_TYPE,
   type EndpointInput,
@@ -10,7 +11,7 @@ import { Endpoint, Input, asJson } from '@sprout/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { SessionService } from '../auth/session.service';
-import { AdminConversationsQueryService } from './admin-conversations.service';
+import { AdminConversationsQueryService, parseCursor } from './admin-conversations.service';
 import { ConversationsExportService } from './conversations-export.service';
 import { MessageStatsService } from './message-stats.service';
 
@@ -70,12 +71,20 @@ export class AdminConversationsController {
     @Input() { query }: EndpointInput<typeof api.conversations.list>,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
+    const limit = query.limit ?? (query.userId === undefined ? CONVERSATION_PAGE_SIZE : USER_PANEL_PAGE_SIZE);
+    // Counting off pages from the top costs an OFFSET; past the first pages, the cursor does it.
+    if (query.cursor === undefined && (query.page - 1) * limit >= CONVERSATION_OFFSET_MAX)
+      throw new BadRequestException(
+        `page: without a cursor, pages reach the first ${CONVERSATION_OFFSET_MAX} conversations; ` +
+          'page on with cursor (pagination.nextCursor)',
+      );
     const list = await this.conversations.list({
       testData: query.showTestData,
       page: query.page,
-      limit: query.limit ?? (query.userId === undefined ? CONVERSATION_PAGE_SIZE : USER_PANEL_PAGE_SIZE),
+      limit,
       search: query.search,
       userId: query.userId,
+      cursor: query.cursor === undefined ? undefined : parseCursor(query.cursor),
     });
     if (list === null) throw new NotFoundException(USER_NOT_FOUND);
     return asJson(reply, list);

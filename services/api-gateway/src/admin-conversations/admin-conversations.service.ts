@@ -6,18 +6,12 @@ import { TRIGRAM_MIN_LENGTH, escapeLike, phonePattern } from '../admin-users/sea
 import { type JsonText, isoJson } from '@sprout/platform';
 import type { ConversationListResponse, Pagination } from '@sprout/contracts';
 
-/** Browsing pages through the this-many most recent conversations (an index-only walk). */
-export const BROWSE_WINDOW = 10_000;
-/** A search pages through its this-many most recent matches. */
-export const SEARCH_WINDOW = 1000;
 /**
- * Below this planner estimate a search's matches are counted exactly (up to SEARCH_WINDOW): few
+ * Below this planner estimate a search's matches are counted exactly (up to this many): few
  * matches come cheaply from the trigram index. Above it, counting would mean walking thousands of
  * rows per poll, so the total is the planner's estimate (pagination.totalIsExact false).
  */
 export const SEARCH_EXACT_COUNT_BELOW = 2000;
-/** Searches whose words are all too short for the trigram index look at this many newest conversations. */
-export const SHORT_SEARCH_WINDOW = 1000;
 /** A phone search looks up its users' conversations one user at a time when at most this many users match. */
 export const PHONE_USERS_CAP = 1000;
 /** A conversation's messages: the most recent this many, oldest first. */
@@ -27,33 +21,61 @@ const CONVERSATION_COLUMNS = `c.id, c.user_id, c.message_count, c.started_at, c.
   c.sentiment, c.topics, c.summary, c.key_outcomes, c.next_steps, c.region, c.experience_level,
   c.model_used, c.is_test_user`;
 
+/** A row's place in list order, as pagination.nextCursor: microseconds since 1970 (exact), '_', id. */
+const CURSOR_OF = (c: string): string =>
+  `(extract(epoch FROM ${c}.last_message_at) * 1000000)::bigint || '_' || ${c}.id`;
+
+/** Where a page starts: after this row in list order (last_message_at DESC, id DESC). */
+export interface ListCursor {
+  micros: string;
+  id: string;
+}
+
+/** A cursor as the API takes it (the contract has checked its form). */
+export const parseCursor = (cursor: string): ListCursor => {
+  const [micros = '', id = ''] = cursor.split('_');
+  return { micros, id };
+};
+
 export interface ConversationListOptions {
   testData: boolean;
   page: number;
   limit: number;
   search: string;
   userId?: string | undefined;
+  /** Keyset paging: the rows after this one; without it, page counts off from the top. */
+  cursor?: ListCursor | undefined;
 }
 
 interface ExplainRow {
   'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }>;
 }
 
+/** How a search's statement reads its matches. */
+interface MatchScope {
+  /** At most this many per branch (an SQL expression); null: unlimited and unordered, for the estimate. */
+  limit: string | null;
+  /** Newest first (a page) or in any order (a capped count). */
+  ordered: boolean;
+  /** SQL condition on `c` for keyset paging, or null. */
+  after: string | null;
+}
+
 /**
- * A search as SQL: `sql(placeholders, limit)` selects `(id, last_message_at)` of matching
- * conversations, newest first and at most `limit` (an SQL expression) per branch, or unordered
- * and unlimited (limit null, for the estimate). $1 is the test-data flag; `params` fill the
- * placeholders. A conversation matches when its search_text (lower-cased summary, region and
- * topics) holds every word of the search, in any order, inside other words too; or, when the
- * search can be part of a phone number (search.ts), when its user's number matches. One LIKE per
- * word lets the planner estimate the matches from each word's statistics. A word of three or more
- * characters lets it choose between the trigram index (few matches) and the covering recency
- * index, read newest first without touching the table (many); a search whose words are all
- * shorter only looks at the newest conversations.
+ * A search as SQL: `sql(placeholders, scope)` selects `(id, last_message_at)` of matching
+ * conversations. $1 is the test-data flag; `params` fill the placeholders. A conversation matches
+ * when its search_text (lower-cased summary, region and topics) holds every word of the search,
+ * in any order, inside other words too; or, when the search can be part of a phone number
+ * (search.ts), when its user's number matches. One LIKE per word lets the planner estimate the
+ * matches from each word's statistics. A word of three or more characters (`indexable`) lets it
+ * choose between the trigram index (few matches) and the covering recency index, read newest
+ * first without touching the table (many); a search whose words are all shorter walks the
+ * recency index alone, over every conversation, until the page is full.
  */
 interface SearchMatcher {
   params: string[];
-  sql(placeholders: string[], limit: string | null): string;
+  indexable: boolean;
+  sql(placeholders: string[], scope: MatchScope): string;
 }
 
 const searchMatcher = (search: string): SearchMatcher => {
@@ -67,20 +89,18 @@ const searchMatcher = (search: string): SearchMatcher => {
 
   return {
     params,
-    sql: (placeholders, limit) => {
+    indexable: indexable || byPhone,
+    sql: (placeholders, { limit, ordered, after }) => {
       const phoneNumber = placeholders[words.length];
-      const ordered = limit === null ? '' : `ORDER BY c.last_message_at DESC, c.id DESC LIMIT ${limit}`;
+      const tail =
+        limit === null ? '' : `${ordered ? 'ORDER BY c.last_message_at DESC, c.id DESC' : ''} LIMIT ${limit}`;
+      const since = after === null ? '' : `AND ${after}`;
       const hasWords = placeholders
         .slice(0, words.length)
         .map((word) => `c.search_text LIKE lower(${word})`)
         .join(' AND ');
-      const textBranch = indexable
-        ? `SELECT c.id, c.last_message_at FROM conversations c
-            WHERE c.is_test_user = $1 AND ${hasWords} ${ordered}`
-        : `SELECT c.id, c.last_message_at FROM (
-             SELECT c.id, c.last_message_at, c.search_text FROM conversations c
-              WHERE c.is_test_user = $1 ORDER BY c.last_message_at DESC, c.id DESC LIMIT ${SHORT_SEARCH_WINDOW}
-           ) c WHERE ${hasWords} ${ordered}`;
+      const textBranch = `SELECT c.id, c.last_message_at FROM conversations c
+            WHERE c.is_test_user = $1 AND ${hasWords} ${since} ${tail}`;
       if (phoneNumber === undefined) return textBranch;
       // The users whose number matches first (the phone indexes), up to a cap: few, and their
       // conversations come from (user_id, last_message_at) one user at a time; many (a broad
@@ -89,11 +109,11 @@ const searchMatcher = (search: string): SearchMatcher => {
       const few = `(SELECT count(*) FROM phone_users) <= ${PHONE_USERS_CAP}`;
       const ofFewUsers = `SELECT c.id, c.last_message_at FROM phone_users pu CROSS JOIN LATERAL (
            SELECT c.id, c.last_message_at FROM conversations c
-            WHERE c.user_id = pu.id AND c.is_test_user = $1 ${ordered}) c
-         WHERE ${few} ${ordered}`;
+            WHERE c.user_id = pu.id AND c.is_test_user = $1 ${since} ${tail}) c
+         WHERE ${few} ${tail}`;
       const ofManyUsers = `SELECT c.id, c.last_message_at FROM conversations c JOIN users u ON u.id = c.user_id
          WHERE NOT ${few} AND c.is_test_user = $1 AND u.is_test_user = $1 AND u.phone_number LIKE ${phoneNumber}
-         ${ordered}`;
+         ${since} ${tail}`;
       const phoneUsers = `phone_users AS MATERIALIZED (
          SELECT u.id FROM users u WHERE u.is_test_user = $1 AND u.phone_number LIKE ${phoneNumber}
           LIMIT ${PHONE_USERS_CAP + 1})`;
@@ -137,9 +157,11 @@ const CONVERSATION_JSON = `json_build_object(
   'isTestUser', c.is_test_user)`;
 
 /**
- * Reads of the Messages and Conversations screen and the user panel. One round trip per answer;
- * every list is index-ordered with a LIMIT and a bounded OFFSET, and every count is a rollup
- * (all conversations), a per-user index range, or a capped count (search).
+ * Reads of the Messages and Conversations screen and the user panel. One round trip per page
+ * (two or three for a search: the estimate, a capped count, the page). Every list is an index
+ * walk in list order with a LIMIT, from the top (a bounded OFFSET) or after a cursor (keyset), so
+ * a deep page costs what the first does; every count is a rollup (all conversations), a per-user
+ * index range, or a capped count or the planner's estimate (search).
  */
 @Injectable()
 export class AdminConversationsQueryService {
@@ -147,98 +169,129 @@ export class AdminConversationsQueryService {
 
   /** The page of conversations, newest activity first; null when `userId` names no user. */
   async list(options: ConversationListOptions): Promise<JsonText<ConversationListResponse> | null> {
-    const { testData, page, limit, search, userId } = options;
+    const { testData, page, limit, search, userId, cursor } = options;
     const searching = userId === undefined && search !== '';
-    const window = searching ? SEARCH_WINDOW : BROWSE_WINDOW;
-    const offset = (page - 1) * limit;
-    const rows = Math.max(0, Math.min(limit, window - offset));
+    const offset = cursor === undefined ? (page - 1) * limit : 0;
 
     // $1 is the test-data flag, except for one user's conversations: those are all of the
     // user's own kind, so the panel shows them whichever mode the console is in.
     const params: unknown[] = userId === undefined ? [testData] : [];
     const param = (value: unknown): string => `$${params.push(value)}`;
-    const lim = `${param(rows)}::int`;
-    const off = `${param(rows === 0 ? 0 : offset)}::int`;
+    const lim = `${param(limit)}::int`;
+    const off = `${param(offset)}::int`;
+    // One row past the page tells whether there is a next one.
+    const fetch = `${param(offset + limit + 1)}::int`;
+    // Row comparison in index order: the walk starts right after the cursor's row.
+    const after =
+      cursor === undefined
+        ? null
+        : `(c.last_message_at, c.id) < (timestamptz 'epoch' + ${param(cursor.micros)}::bigint * interval '1 microsecond', ${param(cursor.id)}::uuid)`;
+    const since = after === null ? '' : `AND ${after}`;
     const order = 'ORDER BY c.last_message_at DESC, c.id DESC';
-    // The page is a deferred join: ids come from a walk in list order (index-only when browsing),
-    // and only the page's rows are read in full.
-    const pageOf = (ids: string): string =>
-      `page AS (SELECT ${CONVERSATION_COLUMNS} FROM (${ids}) p JOIN conversations c ON c.id = p.id)`;
+    const nextCursorSql = (rows: string): string =>
+      `(SELECT ${CURSOR_OF('c')} FROM ${rows} c ${order} OFFSET ${off} + ${lim} - 1 LIMIT 1)`;
+    const fetchedSql = (rows: string): string => `(SELECT count(*) FROM ${rows})`;
 
-    let ctes: string[];
-    let totalSql: string;
-    let userExistsSql = 'true';
-    let estimate = 0;
-    let walked = 0;
-    if (userId !== undefined) {
-      const user = param(userId);
-      ctes = [
-        pageOf(`SELECT c.id FROM conversations c
-          WHERE c.user_id = ${user} ${order} LIMIT ${lim} OFFSET ${off}`),
-      ];
-      totalSql = `SELECT count(*) FROM conversations c WHERE c.user_id = ${user}`;
-      userExistsSql = `EXISTS (SELECT 1 FROM users WHERE id = ${user})`;
-    } else if (!searching) {
-      ctes = [
-        pageOf(`SELECT c.id FROM conversations c
-          WHERE c.is_test_user = $1 ${order} LIMIT ${lim} OFFSET ${off}`),
-      ];
-      totalSql = `SELECT coalesce(sum(count), 0) FROM rollup_totals
-        WHERE metric = 'conversations' AND is_test_user = $1`;
-    } else {
+    type ListRow = {
+      total_count: string;
+      user_exists: boolean;
+      conversations: string;
+      fetched: string;
+      next_cursor: string | null;
+    };
+    let row: ListRow | undefined;
+    let estimate: number | null = null;
+    if (searching) {
       const matcher = searchMatcher(search);
       estimate = await this.estimateMatches(matcher, testData);
-      // Few matches: walk them all (up to the window) for an exact count. Many: walk just past
-      // the page, which tells whether more exist, and let the estimate stand for the total.
-      walked = estimate < SEARCH_EXACT_COUNT_BELOW ? SEARCH_WINDOW + 1 : offset + rows + 1;
       const placeholders = matcher.params.map(param);
-      ctes = [`matches AS MATERIALIZED (${matcher.sql(placeholders, `${param(walked)}::int`)})`];
-      totalSql = 'SELECT count(*) FROM matches';
-    }
-
-    type ListRow = { total_count: string; user_exists: boolean; conversations: string };
-    let row: ListRow | undefined;
-    if (searching) {
+      const matches = matcher.sql(placeholders, { limit: fetch, ordered: true, after });
+      // Few matches by the estimate, and the trigram or phone index to find them: count them
+      // (capped; a count that reaches the cap falls back to the estimate). Otherwise the estimate.
+      const countSql =
+        matcher.indexable && estimate < SEARCH_EXACT_COUNT_BELOW
+          ? `(SELECT count(*) FROM (${matcher.sql(placeholders, {
+              limit: `${SEARCH_EXACT_COUNT_BELOW + 1}`,
+              ordered: false,
+              after: null,
+            })}) counted)`
+          : 'NULL';
       // Planned for its words, this statement finds the page's ids only; their JSON comes from
       // a prepared statement, so the planner's work stays small.
-      const found: Array<{ total_count: string; ids: string[] | null }> = await this.dataSource.query(
-        `WITH ${ctes.join(', ')}
-         SELECT (${totalSql}) AS total_count,
-                (SELECT array_agg(p.id) FROM (SELECT m.id FROM matches m
-                   ORDER BY m.last_message_at DESC, m.id DESC LIMIT ${lim} OFFSET ${off}) p) AS ids`,
+      const found: Array<{
+        total_count: string | null;
+        ids: string[] | null;
+        fetched: string;
+        next_cursor: string | null;
+      }> = await this.dataSource.query(
+        `WITH matches AS MATERIALIZED (${matches})
+           SELECT ${countSql} AS total_count,
+                  (SELECT array_agg(p.id) FROM (SELECT c.id FROM matches c ${order} LIMIT ${lim} OFFSET ${off}) p) AS ids,
+                  ${fetchedSql('matches')} AS fetched,
+                  ${nextCursorSql('matches')} AS next_cursor`,
         params,
       );
       const head = found[0];
       if (head !== undefined)
-        row = { ...head, user_exists: true, conversations: await this.conversationsJson(head.ids ?? []) };
+        row = {
+          ...head,
+          total_count: head.total_count ?? '-1',
+          user_exists: true,
+          conversations: await this.conversationsJson(head.ids ?? []),
+        };
     } else {
-      // Browsing and one user's list are fixed statements, prepared.
+      let ids: string;
+      let totalSql: string;
+      let userExistsSql = 'true';
+      if (userId !== undefined) {
+        const user = param(userId);
+        ids = `SELECT c.id FROM conversations c WHERE c.user_id = ${user} ${since} ${order} LIMIT ${fetch}`;
+        totalSql = `SELECT count(*) FROM conversations c WHERE c.user_id = ${user}`;
+        userExistsSql = `EXISTS (SELECT 1 FROM users WHERE id = ${user})`;
+      } else {
+        ids = `SELECT c.id FROM conversations c WHERE c.is_test_user = $1 ${since} ${order} LIMIT ${fetch}`;
+        totalSql = `SELECT coalesce(sum(count), 0) FROM rollup_totals
+          WHERE metric = 'conversations' AND is_test_user = $1`;
+      }
+      // A deferred join: ids come from a walk in list order (index-only when browsing), and only
+      // the page's rows are read in full. Browsing and one user's list are fixed statements, prepared.
       const result = await queryPrepared<ListRow>(
         this.dataSource,
-        `WITH ${ctes.join(', ')}
+        `WITH walked AS (SELECT ${CONVERSATION_COLUMNS} FROM (${ids}) p JOIN conversations c ON c.id = p.id),
+              page AS (SELECT * FROM walked c ${order} LIMIT ${lim} OFFSET ${off})
          SELECT (${totalSql}) AS total_count, ${userExistsSql} AS user_exists,
-                (SELECT coalesce(json_agg(${CONVERSATION_JSON} ORDER BY c.last_message_at DESC, c.id DESC), '[]')::text
-                   FROM page c JOIN users u ON u.id = c.user_id) AS conversations`,
+                (SELECT coalesce(json_agg(${CONVERSATION_JSON} ${order}), '[]')::text
+                   FROM page c JOIN users u ON u.id = c.user_id) AS conversations,
+                ${fetchedSql('walked')} AS fetched,
+                ${nextCursorSql('walked')} AS next_cursor`,
         params,
       );
       row = result[0];
     }
     if (row === undefined || !row.user_exists) return null;
 
-    const counted = Number(row.total_count);
-    let total = counted;
+    const fetched = Number(row.fetched);
+    const hasNext = fetched > offset + limit;
+    const shownUpTo = offset + Math.max(0, Math.min(limit, fetched - offset));
+    let total = Number(row.total_count);
     let totalIsExact = true;
-    if (searching && counted >= walked) {
-      // More matches than were walked: a capped count, or the planner's estimate.
-      totalIsExact = false;
-      total = walked > SEARCH_WINDOW ? SEARCH_WINDOW : Math.max(estimate, counted);
+    if (estimate !== null) {
+      if (cursor === undefined && !hasNext) {
+        // Counted off from the top to the last match: exact.
+        total = shownUpTo;
+      } else if (total < 0 || total > SEARCH_EXACT_COUNT_BELOW) {
+        // Not counted, or more matches than the cap: the estimate, at least what was seen.
+        totalIsExact = false;
+        total = Math.max(estimate, shownUpTo + (hasNext ? 1 : 0));
+      }
     }
     const pagination: Pagination = {
       page,
       limit,
       total,
-      totalPages: Math.max(1, Math.min(Math.ceil(total / limit), Math.ceil(window / limit))),
+      totalPages: Math.max(1, Math.ceil(total / limit)),
       totalIsExact,
+      nextCursor: hasNext ? row.next_cursor : null,
     };
     return `{"conversations":${row.conversations},"pagination":${JSON.stringify(pagination)}}`;
   }
@@ -261,7 +314,7 @@ export class AdminConversationsQueryService {
   private async estimateMatches(matcher: SearchMatcher, testData: boolean): Promise<number> {
     const placeholders = matcher.params.map((_, i) => `$${i + 2}`);
     const rows: ExplainRow[] = await this.dataSource.query(
-      `EXPLAIN (FORMAT JSON) ${matcher.sql(placeholders, null)}`,
+      `EXPLAIN (FORMAT JSON) ${matcher.sql(placeholders, { limit: null, ordered: false, after: null })}`,
       [testData, ...matcher.params],
     );
     return Math.round(rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0);
