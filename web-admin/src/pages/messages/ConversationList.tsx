@@ -156,19 +156,25 @@ function TopicsToggle({ onClick, children }: { onClick: () => void; children: Re
 }
 
 /**
- * Previous / Next, 'Page X of Y', and the total only when there is more than one page ('about'
- * when the API estimated it for a broad search).
+ * Previous / Next, 'Page X of Y', and the total only when there is more than one page. A broad
+ * search's total is the API's estimate: then 'of about Y' and 'about N conversations (estimated)'.
+ * Next follows the page's cursor, so it is there exactly when the API says more rows follow.
  */
 export function ConversationPager({
   pagination,
+  page,
   onPage,
   disabled,
 }: {
   pagination: ConversationPagination;
+  page: number;
   onPage: (page: number) => void;
   disabled: boolean;
 }) {
-  const { page, totalPages, total, totalIsExact } = pagination;
+  const { totalPages, total, totalIsExact, nextCursor } = pagination;
+  const hasNext = nextCursor !== null;
+  // Rows may come and go between polls: the count never says fewer pages than were reached.
+  const pages = Math.max(totalPages, page + (hasNext ? 1 : 0), 1);
   return (
     <nav
       aria-label="Conversation pages"
@@ -180,21 +186,25 @@ export function ConversationPager({
       </Button>
       <p className="flex flex-col items-center text-center text-sm text-muted-foreground">
         <span data-testid="page-indicator">
-          Page {page} of {Math.max(totalPages, 1)}
+          Page {page} of {totalIsExact ? '' : 'about '}
+          {formatNumber(pages)}
         </span>
-        {totalPages > 1 && (
-          <span data-testid="conversation-total" className="text-xs whitespace-nowrap">
-            {totalIsExact === false && 'about '}
-            {formatNumber(total)} conversations
+        {pages > 1 && (
+          <span
+            data-testid="conversation-total"
+            className="text-xs whitespace-nowrap"
+            title={
+              totalIsExact
+                ? undefined
+                : 'An estimate: this search has too many matches to count on every refresh'
+            }
+          >
+            {totalIsExact ? '' : 'about '}
+            {formatNumber(Math.max(total, 0))} conversations{totalIsExact ? '' : ' (estimated)'}
           </span>
         )}
       </p>
-      <Button
-        variant="outline"
-        size="sm"
-        disabled={disabled || page >= totalPages}
-        onClick={() => onPage(page + 1)}
-      >
+      <Button variant="outline" size="sm" disabled={disabled || !hasNext} onClick={() => onPage(page + 1)}>
         Next <ChevronRight aria-hidden="true" />
       </Button>
     </nav>

@@ -20,27 +20,37 @@ import { messagesTexts } from './texts';
 export default function MessagesPage() {
   const { showTestData } = useTestDataMode();
   const [search, setSearch] = useState('');
-  // The page belongs to the Test Data Mode it was chosen in: a change of mode starts at page 1.
-  const [paging, setPaging] = useState({ page: 1, showTestData });
-  if (paging.showTestData !== showTestData) setPaging({ page: 1, showTestData });
-  const page = paging.showTestData === showTestData ? paging.page : 1;
-  const setPage = (next: number) => setPaging({ page: next, showTestData });
+  // Pages are reached by cursor (keyset): cursors[i] starts page i + 1, so Previous goes back
+  // through the pages seen. They belong to the Test Data Mode they were chosen in: a change of
+  // mode starts at page 1.
+  const [paging, setPaging] = useState<{ cursors: Array<string | null>; showTestData: boolean }>({
+    cursors: [null],
+    showTestData,
+  });
+  if (paging.showTestData !== showTestData) setPaging({ cursors: [null], showTestData });
+  const cursors = paging.showTestData === showTestData ? paging.cursors : [null];
+  const page = cursors.length;
+  const cursor = cursors.at(-1) ?? null;
+  const firstPage = () => setPaging({ cursors: [null], showTestData });
   // The chosen conversation belongs to the Test Data Mode it was chosen in; it stays open on other pages.
   const [chosen, setChosen] = useState<{ conversation: ConversationDto; showTestData: boolean } | null>(null);
-  const { data, isPending, isError, isPlaceholderData } = useConversations(page, search);
-  // A page past the last one (the list shrank since it was chosen) gives way to the last page,
+  const { data, isPending, isError, isPlaceholderData } = useConversations(page, cursor, search);
+  const nextCursor = isPlaceholderData ? null : (data?.pagination.nextCursor ?? null);
+  const onPage = (next: number) => {
+    if (next < page) setPaging({ cursors: cursors.slice(0, Math.max(1, next)), showTestData });
+    else if (nextCursor !== null) setPaging({ cursors: [...cursors, nextCursor], showTestData });
+  };
+  // A page left empty (its rows went since it was reached) gives way to the page before it,
   // asked for again: answers are never stale by themselves (spec 000 §7), and a page seen before
-  // the list shrank would otherwise show until its next poll.
-  const lastPage = isPlaceholderData ? undefined : data?.pagination.totalPages;
-  const pastTheEnd = lastPage !== undefined && page > Math.max(lastPage, 1);
+  // would otherwise show until its next poll.
+  const emptied = !isPlaceholderData && data !== undefined && data.conversations.length === 0 && page > 1;
   const queryClient = useQueryClient();
   useEffect(() => {
-    if (!pastTheEnd) return;
-    const last = Math.max(lastPage ?? 1, 1);
+    if (!emptied) return;
     void queryClient
       .invalidateQueries({ queryKey: QueryKeys.allConversations, refetchType: 'none' })
-      .then(() => setPaging({ page: last, showTestData }));
-  }, [pastTheEnd, lastPage, showTestData, queryClient]);
+      .then(() => setPaging({ cursors: cursors.slice(0, -1), showTestData }));
+  }, [emptied, cursors, showTestData, queryClient]);
   const paneRef = useRef<HTMLDivElement>(null);
 
   const select = (conversation: ConversationDto) => {
@@ -80,7 +90,7 @@ export default function MessagesPage() {
                 value={search}
                 onChange={(value) => {
                   setSearch(value);
-                  setPage(1);
+                  firstPage();
                 }}
               />
             </CardHeader>
@@ -107,7 +117,8 @@ export default function MessagesPage() {
                   />
                   <ConversationPager
                     pagination={data.pagination}
-                    onPage={setPage}
+                    page={page}
+                    onPage={onPage}
                     disabled={isPlaceholderData}
                   />
                 </>
