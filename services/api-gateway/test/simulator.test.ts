@@ -469,6 +469,10 @@ describe('POST /api/simulator/message', () => {
       // Opted out: a question is stored and handed to the pipeline, which answers nothing.
       const ignored = await send('When do I plant garlic?');
       expect(ignored.reply).toBeNull();
+      // An opt-out by intent from a user already opted out: recorded, not confirmed a second time.
+      const again = await send('Stop texting me');
+      expect(again.reply).toBeNull();
+      expect(await optedOut()).toBe(true);
 
       const help = await send('HELP');
       expect(help.reply?.content).toMatch(/^Sprout: gardening advice by text/);
@@ -486,6 +490,7 @@ describe('POST /api/simulator/message', () => {
         .find({ where: { userId: user.id }, order: { createdAt: 'ASC' } });
       expect(events.map((e) => [e.type, e.keyword])).toEqual([
         ['opt_out', 'STOP'],
+        ['opt_out', 'STOP TEXTING ME'],
         ['help', 'HELP'],
         ['opt_in', 'START'],
       ]);
@@ -496,6 +501,7 @@ describe('POST /api/simulator/message', () => {
         'Stop!',
         "Sprout: You're unsub",
         'When do I plant garl',
+        'Stop texting me',
         'HELP',
         'Sprout: gardening ad',
         'start',
@@ -503,7 +509,7 @@ describe('POST /api/simulator/message', () => {
         'When do I plant garl',
         'Reply to: When do I ',
       ]);
-      expect(conversation.user.totalMessages).toBe(9);
+      expect(conversation.user.totalMessages).toBe(10);
       await expectCountersAgree(user.id);
     });
 

@@ -94,12 +94,15 @@ export class SimulatorMessagesService {
     return this.answerWith(inbound, reply);
   }
 
-  /** A compliance keyword's confirmation, recorded with it: queued for sms.outbound as for an SMS. */
+  /**
+   * A compliance keyword's confirmation, recorded with it: queued for sms.outbound as for an SMS.
+   * None for an opt-out from a user already opted out (one confirmation per opt-out).
+   */
   private async confirm(
     inbound: InboundRecord,
     confirmationId: string | null,
   ): Promise<SimulatorMessageResponse> {
-    if (confirmationId === null) throw new Error(`Keyword ${inbound.messageId} has no confirmation`);
+    if (confirmationId === null) return { responseTime: 0, tokensUsed: 0, cost: 0, reply: null };
     await this.queues.enqueue('sms.outbound', { messageId: confirmationId });
     const reply = await this.readReply(confirmationId);
     if (reply === null) throw new Error(`Confirmation ${confirmationId} is missing`);
