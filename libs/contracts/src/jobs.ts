@@ -57,8 +57,14 @@ export const jobSchemas = {
     errorCode: z.string().trim().min(1).max(32).optional(),
     errorMessage: z.string().max(1000).optional(),
   }),
-  /** Re-check the provider status of a conversation's outbound messages. */
-  'delivery.check': z.object({ conversationId: entityId, requestedAt: z.iso.datetime({ offset: true }) }),
+  /**
+   * Re-check the provider status of a conversation's outbound messages; without a conversation
+   * id, of every reply whose status has gone stale (sms-gateway's scheduled reconciliation).
+   */
+  'delivery.check': z.object({
+    conversationId: entityId.optional(),
+    requestedAt: z.iso.datetime({ offset: true }),
+  }),
   /** One media attachment of an inbound MMS. */
   'image.analyze': z.object({ messageId: entityId, mediaIndex: z.int().min(0).max(9) }),
   /** Summarise a conversation once it has gone idle. */
@@ -281,7 +287,8 @@ export const jobDefinitions: { [Q in QueueName]: JobDefinition<Q> } = {
     queue: 'delivery.check',
     schema: jobSchemas['delivery.check'],
     result: jobResultSchemas['delivery.check'],
-    jobId: (p) => `delivery-${safeId(p.conversationId)}-${Math.floor(Date.parse(p.requestedAt) / 60_000)}`,
+    jobId: (p) =>
+      `delivery-${p.conversationId === undefined ? 'stale' : safeId(p.conversationId)}-${Math.floor(Date.parse(p.requestedAt) / 60_000)}`,
     attempts: 3,
     backoffMs: 2_000,
     retention: shortRetention,

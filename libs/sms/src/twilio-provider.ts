@@ -23,11 +23,32 @@ export interface SmsStatusResult {
   errorMessage: string | null;
 }
 
+/** A message sent earlier whose answer was lost: what to look for among the provider's messages. */
+export interface SmsSentQuery {
+  to: string;
+  from: string;
+  body: string;
+  /** The earliest time the provider can have accepted it (the attempt's start, less clock skew). */
+  since: Date;
+}
+
 /** The SMS port: what sms-gateway needs from a provider. */
 export interface SmsProvider {
   send(request: SmsSendRequest): Promise<SmsSendResult>;
   fetchStatus(providerSid: string): Promise<SmsStatusResult>;
+  /**
+   * The message the provider accepted for this recipient, sender and body since `since` (the
+   * earliest, if several), or null: how a retry learns that an attempt whose answer never arrived
+   * did go out.
+   */
+  findSent(query: SmsSentQuery): Promise<SmsSendResult | null>;
 }
+
+/** Twilio may rewrite punctuation (Smart Encoding) and whitespace: compare letters and digits only. */
+const comparableBody = (body: string): string => body.normalize('NFKC').replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** How many of the recipient's newest messages from us a lookup reads. */
+const FIND_SENT_LIMIT = 50;
 
 export type SmsSendErrorKind = 'rate_limit' | 'server' | 'timeout' | 'network' | 'rejected';
 
@@ -173,6 +194,31 @@ export class TwilioSmsProvider implements SmsProvider {
         providerSid: message.sid,
         status: parseDeliveryStatus(message.status) ?? 'queued',
         segments: toNumber(message.numSegments) ?? analyzeSms(request.body).segments,
+      };
+    } catch (error) {
+      throw toSmsSendError(error);
+    }
+  }
+
+  async findSent(query: SmsSentQuery): Promise<SmsSendResult | null> {
+    // No DateSent filter: a message still queued at Twilio has no date sent and would be missed.
+    // The list is newest first; the recipient's recent messages from one sender are few.
+    try {
+      const recent = await this.client.messages.list({
+        to: query.to,
+        from: query.from,
+        limit: FIND_SENT_LIMIT,
+        pageSize: FIND_SENT_LIMIT,
+      });
+      const wanted = comparableBody(query.body);
+      const match = recent
+        .filter((m) => m.dateCreated >= query.since && comparableBody(m.body ?? '') === wanted)
+        .sort((a, b) => a.dateCreated.getTime() - b.dateCreated.getTime())[0];
+      if (match === undefined) return null;
+      return {
+        providerSid: match.sid,
+        status: parseDeliveryStatus(match.status) ?? 'queued',
+        segments: toNumber(match.numSegments) ?? analyzeSms(query.body).segments,
       };
     } catch (error) {
       throw toSmsSendError(error);

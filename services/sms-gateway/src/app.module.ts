@@ -17,6 +17,10 @@ export class AppModule {
           config,
           workers: {
             owns: ['sms.outbound', 'sms.status', 'delivery.check'],
+            concurrency: {
+              'sms.outbound': config.smsOutboundConcurrency,
+              'sms.status': config.smsStatusConcurrency,
+            },
             rateLimits: { 'sms.outbound': { max: config.smsSendRatePerSecond, durationMs: 1000 } },
           },
         }),

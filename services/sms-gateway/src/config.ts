@@ -6,12 +6,40 @@ import {
   defineConfig,
   field,
   integerSchema,
+  numberSchema,
   portField,
   publicBaseUrlField,
   twilioConfigFields,
 } from '@sprout/platform';
 
 export const SERVICE_NAME = 'sms-gateway';
+
+const SENDER_RATE = /^\s*(\+[1-9]\d{7,14}|\d{5,6})\s*=\s*(\d+(?:\.\d+)?)\s*$/;
+
+/** "number=rate" pairs, comma separated; a rate is segments per second. */
+const senderRatesSchema = z
+  .string()
+  .default('')
+  .refine(
+    (v) =>
+      v
+        .split(',')
+        .filter((p) => p.trim() !== '')
+        .every((p) => {
+          const m = SENDER_RATE.exec(p);
+          return m !== null && Number(m[2]) > 0;
+        }),
+    { error: 'must be number=rate pairs separated by commas, e.g. +15035550100=1,12345=100' },
+  )
+  .transform((v): Record<string, number> =>
+    Object.fromEntries(
+      v
+        .split(',')
+        .map((p) => SENDER_RATE.exec(p))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => [m[1] ?? '', Number(m[2])]),
+    ),
+  );
 
 export const smsGatewayConfig = defineConfig({
   ...coreConfigFields,
@@ -20,8 +48,39 @@ export const smsGatewayConfig = defineConfig({
   ...twilioConfigFields,
   /** A gap longer than this opens a new conversation for the next inbound message. */
   conversationIdleTimeoutMs: conversationIdleTimeoutField,
-  /** Outbound sends per second from our number (bursts above it wait in the queue, avoiding 429s). */
-  smsSendRatePerSecond: field('SMS_SEND_RATE_PER_SECOND', integerSchema(10, 1, 1000)),
+  /**
+   * Account-wide cap on outbound jobs started per second (every sender together). Per-number
+   * pacing below is what matches the carriers; this only bounds the calls on the Twilio account.
+   */
+  smsSendRatePerSecond: field('SMS_SEND_RATE_PER_SECOND', integerSchema(100, 1, 1000)),
+  /** Parallel outbound send jobs per replica (a paced job waits off the worker, delayed in Redis). */
+  smsOutboundConcurrency: field('SMS_OUTBOUND_CONCURRENCY', integerSchema(8, 1, 200)),
+  /** Parallel status-callback jobs per replica. */
+  smsStatusConcurrency: field('SMS_STATUS_CONCURRENCY', integerSchema(8, 1, 200)),
+  /** Segments per second a US long code (10DLC) number may send; carriers queue or drop above it. */
+  smsLongCodeRate: field('SMS_LONG_CODE_RATE', numberSchema(1, 0.01, 10_000)),
+  /** Segments per second of a toll-free number (Twilio's default 3; higher when approved). */
+  smsTollFreeRate: field('SMS_TOLL_FREE_RATE', numberSchema(3, 0.01, 10_000)),
+  /** Segments per second of a short code (100 by default; as provisioned). */
+  smsShortCodeRate: field('SMS_SHORT_CODE_RATE', numberSchema(100, 0.01, 10_000)),
+  /** Per-number rates overriding the type defaults: "+15035550100=2,+18005550100=25" (segments/s). */
+  smsSenderRates: field('SMS_SENDER_RATES', senderRatesSchema),
+  /**
+   * How long a reply is held and redriven while Twilio fails (outage, 5xx, 429, unreachable),
+   * counted from when the reply was written; after it the reply is marked failed.
+   */
+  smsSendHoldMs: field('SMS_SEND_HOLD_MS', integerSchema(2 * 60 * 60_000, 60_000, 7 * 24 * 60 * 60_000)),
+  /** Twilio failures in a row that open the send circuit (sending pauses, replies are held). */
+  smsCircuitFailureThreshold: field('SMS_CIRCUIT_FAILURE_THRESHOLD', integerSchema(5, 1, 1000)),
+  /** How long the circuit stays open before one probe send tests Twilio again. */
+  smsCircuitOpenMs: field('SMS_CIRCUIT_OPEN_MS', integerSchema(30_000, 100, 60 * 60_000)),
+  /** Every this often, replies still queued/sent at Twilio are re-read (missed status callbacks). */
+  smsStatusReconcileEveryMs: field(
+    'SMS_STATUS_RECONCILE_EVERY_MS',
+    integerSchema(5 * 60_000, 1_000, 24 * 60 * 60_000),
+  ),
+  /** A reply's status counts as stale when unchanged this long (re-read, then at doubling intervals). */
+  smsStatusStaleAfterMs: field('SMS_STATUS_STALE_AFTER_MS', integerSchema(5 * 60_000, 0, 24 * 60 * 60_000)),
   /** The contact the HELP / INFO answer gives (the same variable the public pages show). */
   contactEmail: field(
     'CONTACT_EMAIL',

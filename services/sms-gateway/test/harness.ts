@@ -43,6 +43,8 @@ export const startGateway = async (
     twilioAccountSid: twilio.accountSid,
     twilioAuthToken: twilio.authToken,
     logLevel: 'silent',
+    // Unpaced unless a test paces on purpose (a long code's 1 segment/s would slow every test).
+    smsLongCodeRate: 10_000,
     ...overrides,
   });
   return {

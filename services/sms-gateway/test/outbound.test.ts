@@ -78,8 +78,15 @@ describe('outbound SMS and delivery status', () => {
       expect(job?.attemptsMade).toBe(2);
     });
 
-    it('records a retryable failure as failed once the attempts are used up', async () => {
+    it('records a retryable failure as failed once the attempts are used up and the hold is over', async () => {
       const reply = await insertQueuedReply(h.db.dataSource, { phoneNumber: nextPhone() });
+      // Written longer ago than a reply is held through Twilio failures (SMS_SEND_HOLD_MS).
+      await h.db.dataSource
+        .getRepository(Message)
+        .update(
+          { id: reply.id },
+          { createdAt: new Date(Date.now() - h.gateway.config.smsSendHoldMs - 1000) },
+        );
       h.twilio.failNext({ status: 500, times: 1 });
       // The last attempt records the failure instead of throwing it for another retry.
       const outcome = await h.gateway.app.get(OutboundService).send(reply.id, true);

@@ -1,15 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConsentEvent, User } from '@sprout/domain';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager, In } from 'typeorm';
 
 /** Twilio's error code for a recipient who opted out at the carrier (replied STOP to Twilio). */
 export const UNSUBSCRIBED_ERROR_CODE = '21610';
 
 /**
  * SMS consent (ARCHITECTURE §6) at send time: who may still get a message, and carrier-level
- * opt-outs reported by Twilio (21610). STOP / START / HELP texts are applied where they are
- * recorded (recordInbound in libs/domain, keywords and confirmations in libs/sms), for an SMS and
- * the simulator alike.
+ * opt-outs reported by Twilio (21610). STOP / START / HELP texts and opt-outs by intent are read
+ * in libs/sms (keywords.ts) and applied where they are recorded (recordInbound in libs/domain: one
+ * confirmation per opt-out), for an SMS and the simulator alike.
  */
 @Injectable()
 export class ConsentService {
@@ -19,12 +19,13 @@ export class ConsentService {
 
   /**
    * Whether an outbound message may still go to a user who opted out: only the confirmation of
-   * an opt-out is sent to them.
+   * their opt-out and the answer to a HELP (carriers require HELP to be answered whatever the
+   * consent; it carries no advice).
    */
   async isOptOutConfirmation(messageId: string): Promise<boolean> {
     return this.dataSource
       .getRepository(ConsentEvent)
-      .existsBy({ replyMessageId: messageId, type: 'opt_out' });
+      .existsBy({ replyMessageId: messageId, type: In(['opt_out', 'help']) });
   }
 
   /**

@@ -33,10 +33,13 @@ export class DeliveryStatusProcessor {
     return outcome;
   }
 
-  /** The check-delivery endpoint reports both counts. */
+  /** The check-delivery endpoint reports both counts; without a conversation, the scheduled reconciliation. */
   @OnJob('delivery.check')
   async checkDelivery(payload: JobPayload<'delivery.check'>): Promise<JobResult<'delivery.check'>> {
-    const { checked, updated } = await this.statuses.checkConversation(payload.conversationId);
+    const { checked, updated } =
+      payload.conversationId === undefined
+        ? await this.statuses.reconcileStale()
+        : await this.statuses.checkConversation(payload.conversationId);
     return { changed: updated, checked };
   }
 }

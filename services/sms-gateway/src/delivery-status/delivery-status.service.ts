@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CONFIG } from '@sprout/platform';
 import { MESSAGE_STATUSES, Message, type MessageStatus } from '@sprout/domain';
 import {
   type SmsDeliveryStatus,
@@ -10,6 +11,7 @@ import {
   toSmsSendError,
 } from '@sprout/sms';
 import { DataSource, In, IsNull, Not } from 'typeorm';
+import type { SmsGatewayConfig } from '../config';
 import { ConsentService, UNSUBSCRIBED_ERROR_CODE } from '../consent/consent.service';
 import { SMS_PROVIDER } from '../sms-provider/sms-provider.module';
 
@@ -39,6 +41,11 @@ const toStoredStatus = (status: SmsDeliveryStatus): MessageStatus => {
 /** Outbound statuses that may still change, whose provider status a delivery check re-reads. */
 const OPEN_STATUSES: MessageStatus[] = ['queued', 'accepted', 'sending', 'sent', 'pending'];
 
+/** Twilio stops reporting on a message after a few days; older ones are no longer reconciled. */
+const RECONCILE_MAX_AGE_MS = 3 * 24 * 60 * 60_000;
+/** Messages re-read per scheduled run (the stalest first); the next run takes the rest. */
+const RECONCILE_BATCH = 200;
+
 @Injectable()
 export class DeliveryStatusService {
   private readonly logger = new Logger(DeliveryStatusService.name);
@@ -47,6 +54,7 @@ export class DeliveryStatusService {
     private readonly dataSource: DataSource,
     private readonly consent: ConsentService,
     @Inject(SMS_PROVIDER) private readonly provider: SmsProvider,
+    @Inject(CONFIG) private readonly config: SmsGatewayConfig,
   ) {}
 
   /**
@@ -109,6 +117,38 @@ export class DeliveryStatusService {
       order: { createdAt: 'DESC' },
       take: 50,
     });
+    return this.recheck(open);
+  }
+
+  /**
+   * The scheduled reconciliation: re-reads from Twilio every reply of the last three days still
+   * open (queued, sent...) whose status has not changed for `smsStatusStaleAfterMs`, as when its
+   * callbacks were lost. Each is re-read again only after as long again as its age at the last
+   * read (doubling intervals), so a carrier that never reports delivery costs a few reads.
+   */
+  async reconcileStale(): Promise<DeliveryCheckOutcome> {
+    const stale: Array<{ id: string; provider_sid: string }> = await this.dataSource.query(
+      `SELECT id, provider_sid FROM messages
+        WHERE direction = 'outbound' AND provider_sid IS NOT NULL AND status = ANY($1)
+          AND created_at > now() - make_interval(secs => $2)
+          AND updated_at < now() - GREATEST(make_interval(secs => $3), updated_at - created_at)
+        ORDER BY updated_at
+        LIMIT $4`,
+      [OPEN_STATUSES, RECONCILE_MAX_AGE_MS / 1000, this.config.smsStatusStaleAfterMs / 1000, RECONCILE_BATCH],
+    );
+    if (stale.length === 0) return { checked: 0, updated: 0 };
+    const outcome = await this.recheck(stale.map((m) => ({ id: m.id, providerSid: m.provider_sid })));
+    // Read now: the unchanged ones wait their (longer) turn again.
+    await this.dataSource.query(
+      `UPDATE messages SET updated_at = now() WHERE id = ANY($1) AND status = ANY($2)`,
+      [stale.map((m) => m.id), OPEN_STATUSES],
+    );
+    if (outcome.updated > 0)
+      this.logger.log(`Reconciled ${outcome.updated} of ${outcome.checked} stale reply statuses from Twilio`);
+    return outcome;
+  }
+
+  private async recheck(open: Array<Pick<Message, 'id' | 'providerSid'>>): Promise<DeliveryCheckOutcome> {
     let checked = 0;
     let updated = 0;
     for (const message of open) {

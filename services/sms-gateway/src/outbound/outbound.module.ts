@@ -2,6 +2,12 @@ import { Module } from '@nestjs/common';
 import { ConsentModule } from '../consent/consent.module';
 import { OutboundProcessor } from './outbound.processor';
 import { OutboundService } from './outbound.service';
+import { SendCircuit } from './send-circuit';
+import { SenderPacer } from './sender-pacer';
 
-@Module({ imports: [ConsentModule], providers: [OutboundService, OutboundProcessor] })
+@Module({
+  imports: [ConsentModule],
+  providers: [OutboundService, OutboundProcessor, SendCircuit, SenderPacer],
+  exports: [SendCircuit, SenderPacer],
+})
 export class OutboundModule {}

@@ -1,19 +1,45 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Message } from '@sprout/domain';
 import { CONFIG } from '@sprout/platform';
-import { type SmsProvider, SmsSendError, analyzeSms, toSmsSendError } from '@sprout/sms';
+import { type SmsProvider, SmsSendError, type SmsSendResult, analyzeSms, toSmsSendError } from '@sprout/sms';
 import { DataSource, In, IsNull } from 'typeorm';
 import type { SmsGatewayConfig } from '../config';
 import { ConsentService, UNSUBSCRIBED_ERROR_CODE } from '../consent/consent.service';
 import { SMS_PROVIDER } from '../sms-provider/sms-provider.module';
+import { SendCircuit } from './send-circuit';
+import { SenderPacer } from './sender-pacer';
 
 export type SendOutcome = 'sent' | 'test-user' | 'opted-out' | 'failed' | 'already-sent' | 'missing';
+
+/** Not sent yet, on purpose: the job is to run again after `waitMs` (delayed in Redis). */
+export interface SendHold {
+  hold: 'paced' | 'circuit-open' | 'twilio-failing';
+  waitMs: number;
+}
 
 /** What an opted-out recipient's message shows instead of a delivery. */
 export const OPTED_OUT_ERROR_MESSAGE = 'Not sent: the recipient has opted out (replied STOP).';
 
 /** Statuses of an outbound message nobody has handed to the provider yet (or whose hand-off broke off). */
 const UNSENT_STATUSES = ['queued', 'pending', 'sending'] as const;
+
+/** How far before an attempt's start a message Twilio accepted may be dated (Twilio's clock, whole seconds). */
+const CLOCK_SKEW_MS = 2 * 60_000;
+/** While Twilio fails and the circuit is still closed, a held reply tries again after this long. */
+const HELD_RETRY_MS = 30_000;
+
+/** A little randomness, so held replies do not all wake at once. */
+const withJitter = (ms: number): number => Math.round(ms + Math.random() * Math.min(5_000, ms * 0.2));
+
+/**
+ * Whether Twilio certainly did not take the message: it answered 429 or 503, or the connection
+ * was refused. Anything else (a timeout, a dropped connection, another 5xx) may have been
+ * accepted, and the next attempt looks for it before sending again.
+ */
+const certainlyNotAccepted = (error: SmsSendError): boolean =>
+  error.status === 429 ||
+  error.status === 503 ||
+  (error.cause as { code?: unknown } | undefined)?.code === 'ECONNREFUSED';
 
 @Injectable()
 export class OutboundService {
@@ -22,6 +48,8 @@ export class OutboundService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly consent: ConsentService,
+    private readonly circuit: SendCircuit,
+    private readonly pacer: SenderPacer,
     @Inject(SMS_PROVIDER) private readonly provider: SmsProvider,
     @Inject(CONFIG) private readonly config: SmsGatewayConfig,
   ) {}
@@ -29,10 +57,14 @@ export class OutboundService {
   /**
    * Sends one outbound message. Test users' messages are never sent (marked delivered); an
    * opted-out recipient gets nothing but the confirmation of their opt-out, checked here at send
-   * time whatever queued the message. `finalAttempt` says whether a retryable failure should
-   * still be retried (thrown) or recorded as failed.
+   * time whatever queued the message. The send is paced per sending number and waits while the
+   * Twilio circuit is open (a hold: the caller delays the job). The attempt is recorded
+   * ('sending') before Twilio is called; an attempt that broke off without an answer is looked
+   * up at Twilio before the message is sent again. `finalAttempt` says whether a retryable
+   * failure should still be thrown for a retry; on the final attempt the reply is held and
+   * redriven until `smsSendHoldMs` after it was written, then recorded as failed.
    */
-  async send(messageId: string, finalAttempt: boolean): Promise<SendOutcome> {
+  async send(messageId: string, finalAttempt: boolean): Promise<SendOutcome | SendHold> {
     const messages = this.dataSource.getRepository(Message);
     const message = await messages.findOne({ where: { id: messageId }, relations: { user: true } });
     if (message === null || message.user === undefined) {
@@ -70,17 +102,45 @@ export class OutboundService {
       return 'opted-out';
     }
 
-    // In the provider's hands from here: a crash before the sid is stored leaves it 'sending', and
-    // the job (still in Redis) sends it again.
-    await messages.update(unsent, { status: 'sending' });
+    const from = this.config.twilioPhoneNumber;
+    // Circuit first (reading only), so replies held through an outage do not book pacing slots.
+    const open = await this.circuit.peek();
+    if (open.waitMs > 0) return this.holdOrExpire(message, 'circuit-open', open.waitMs);
+    const paced = await this.pacer.pace(from, message.id, segments);
+    if (!paced.go) return { hold: 'paced', waitMs: paced.waitMs };
+    const permit = await this.circuit.acquire();
+    if (permit.waitMs > 0) return this.holdOrExpire(message, 'circuit-open', permit.waitMs);
+
+    let sending = false;
     try {
-      const result = await this.provider.send({
-        to: message.user.phoneNumber,
-        from: this.config.twilioPhoneNumber,
-        body: message.content,
-        ...(message.media.length > 0 ? { mediaUrls: message.media.map((m) => m.url) } : {}),
-        statusCallbackUrl: `${this.config.publicBaseUrl}/webhooks/twilio/status`,
-      });
+      // An earlier attempt broke off without Twilio's answer (the process died, the connection
+      // dropped): Twilio may have taken it, so look before sending it a second time.
+      const earlier =
+        message.status === 'sending'
+          ? await this.provider.findSent({
+              to: message.user.phoneNumber,
+              from,
+              body: message.content,
+              since: new Date(message.updatedAt.getTime() - CLOCK_SKEW_MS),
+            })
+          : null;
+      if (earlier !== null) {
+        this.logger.log(`Outbound message ${messageId} had been accepted by Twilio already; not sent again`);
+      } else {
+        // Recorded before the call: from here a crash leaves 'sending', and the retry looks it up.
+        await messages.update(unsent, { status: 'sending' });
+        sending = true;
+      }
+      const result: SmsSendResult =
+        earlier ??
+        (await this.provider.send({
+          to: message.user.phoneNumber,
+          from,
+          body: message.content,
+          ...(message.media.length > 0 ? { mediaUrls: message.media.map((m) => m.url) } : {}),
+          statusCallbackUrl: `${this.config.publicBaseUrl}/webhooks/twilio/status`,
+        }));
+      await this.circuit.recordSuccess();
       await messages.update(unsent, {
         providerSid: result.providerSid,
         status:
@@ -92,24 +152,62 @@ export class OutboundService {
       return 'sent';
     } catch (caught) {
       const error: SmsSendError = caught instanceof SmsSendError ? caught : toSmsSendError(caught);
-      if (error.retryable && !finalAttempt) throw error;
-      const errorCode =
-        error.code === undefined
-          ? error.status === undefined
-            ? error.kind
-            : String(error.status)
-          : String(error.code);
-      await this.dataSource.transaction(async (manager) => {
-        await manager.update(Message, unsent, {
-          status: 'failed',
-          errorCode,
-          errorMessage: error.message.slice(0, 1000),
-        });
-        if (errorCode === UNSUBSCRIBED_ERROR_CODE)
-          await this.consent.optOutByProvider(manager, message.userId, message.id);
-      });
-      this.logger.warn(`Outbound message ${messageId} failed permanently: ${error.message}`);
-      return 'failed';
+      if (error.retryable) {
+        await this.circuit.recordFailure(error.message);
+        // Twilio refused this send for sure: the next attempt need not look for it.
+        if (sending && certainlyNotAccepted(error)) await messages.update(unsent, { status: 'queued' });
+        if (!finalAttempt) throw error;
+        const state = await this.circuit.peek();
+        const hold = this.hold(message, 'twilio-failing', Math.max(state.waitMs, HELD_RETRY_MS));
+        if (hold !== null) return hold;
+      }
+      return this.recordFailure(message, error);
     }
+  }
+
+  /** A hold for a reply Twilio cannot take now; null once it has waited `smsSendHoldMs` since it was written. */
+  private hold(message: Message, reason: SendHold['hold'], waitMs: number): SendHold | null {
+    return Date.now() - message.createdAt.getTime() < this.config.smsSendHoldMs
+      ? { hold: reason, waitMs: withJitter(waitMs) }
+      : null;
+  }
+
+  /** Holds a reply while the circuit is open, or records it failed once held too long. */
+  private async holdOrExpire(
+    message: Message,
+    reason: SendHold['hold'],
+    waitMs: number,
+  ): Promise<SendHold | 'failed'> {
+    const hold = this.hold(message, reason, waitMs);
+    if (hold !== null) return hold;
+    const state = await this.circuit.state();
+    return this.recordFailure(
+      message,
+      new SmsSendError({
+        message: `Not sent: Twilio failing for longer than a reply is held (${state.lastError ?? 'circuit open'})`,
+        kind: 'server',
+      }),
+    );
+  }
+
+  private async recordFailure(message: Message, error: SmsSendError): Promise<'failed'> {
+    const unsent = { id: message.id, providerSid: IsNull(), status: In([...UNSENT_STATUSES]) };
+    const errorCode =
+      error.code === undefined
+        ? error.status === undefined
+          ? error.kind
+          : String(error.status)
+        : String(error.code);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(Message, unsent, {
+        status: 'failed',
+        errorCode,
+        errorMessage: error.message.slice(0, 1000),
+      });
+      if (errorCode === UNSUBSCRIBED_ERROR_CODE)
+        await this.consent.optOutByProvider(manager, message.userId, message.id);
+    });
+    this.logger.warn(`Outbound message ${message.id} failed permanently: ${error.message}`);
+    return 'failed';
   }
 }
