@@ -71,14 +71,39 @@ export interface UserDetail extends Omit<AdminUserListItem, 'analytics'> {
   analytics: UserAnalytics;
 }
 
-export const USER_LIST_DEFAULT_LIMIT = 200;
+export const USER_LIST_DEFAULT_LIMIT = 100;
 export const USER_LIST_MAX_LIMIT = 500;
 export const USER_SEARCH_MAX_LENGTH = 50;
+/** A cursor is the base64url text of a few short values; anything longer is not one of ours. */
+export const USER_CURSOR_MAX_LENGTH = 400;
+
+/** The columns of the Users table (spec 000), each a sort of GET /api/admin/users. */
+export const USER_SORT_KEYS = [
+  'phoneNumber',
+  'region',
+  'isActive',
+  'totalMessages',
+  'engagement',
+  'sentiment',
+  'totalCost',
+  'profileCompletionScore',
+  'createdAt',
+  'lastMessageAt',
+] as const;
+export type UserSortKey = (typeof USER_SORT_KEYS)[number];
+export type UserSortOrder = 'asc' | 'desc';
+/** Spec 000 §4: the table opens on last message, newest first. */
+export const USER_DEFAULT_SORT: { sort: UserSortKey; order: UserSortOrder } = {
+  sort: 'lastMessageAt',
+  order: 'desc',
+};
 
 /** Headers of GET /api/admin/users beside its bare array (the spec's shape). */
 export const USER_TOTAL_COUNT_HEADER = 'x-total-count';
 /** 'true' when a search matched more users than were counted (the total is then the cap). */
 export const USER_TOTAL_COUNT_CAPPED_HEADER = 'x-total-count-capped';
+/** The cursor of the next page; absent on the last page. */
+export const USER_NEXT_CURSOR_HEADER = 'x-next-cursor';
 
 const ShowTestUsersQuery = z.object({ showTestUsers: testDataFlag() });
 
@@ -97,20 +122,36 @@ export const usersApi = {
     path: '/api/admin/users',
     access: 'admin',
     tag: 'admin users',
-    summary: 'The most recently active users (default 200), searchable by phone digits',
+    summary: 'Every user, sorted on any column of the table, a page at a time (keyset), searchable by phone',
     description:
-      'Sorted by last message, newest first. X-Total-Count holds the number of users of the chosen ' +
-      'kind, or with a search the matches counted up to 1000 (X-Total-Count-Capped: true beyond).',
+      'Sorted by `sort` (default lastMessageAt) in `order` (default asc, desc for the default sort), ' +
+      'ties broken by id in the same direction; users without a region or a last message come last ' +
+      'either way. Sentiment sorts negative, frustrated, neutral, positive; engagement Low, Medium, ' +
+      'High. X-Next-Cursor holds the cursor of the next page (absent on the last); pass it back as ' +
+      '`cursor` with the same sort, order, search and showTestUsers. X-Total-Count holds the number ' +
+      'of users of the chosen kind, or with a search the matches counted up to 1000 ' +
+      '(X-Total-Count-Capped: true beyond).',
     query: z.object({
       /** Phone digits: "+1503" prefix or "5550123" anywhere. */
       search: searchParam(USER_SEARCH_MAX_LENGTH),
       showTestUsers: testDataFlag(),
+      /** Absent: the default sort and order (USER_DEFAULT_SORT). */
+      sort: z.enum(USER_SORT_KEYS, { error: `must be one of ${USER_SORT_KEYS.join(', ')}` }).optional(),
+      /** Absent: asc, or desc for the default sort. */
+      order: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).optional(),
+      /** X-Next-Cursor of the previous page; empty or absent: the first page. */
+      cursor: z
+        .string({ error: 'must be text' })
+        .max(USER_CURSOR_MAX_LENGTH, { error: 'is not a cursor of this list' })
+        .optional()
+        .transform((value) => value ?? ''),
       limit: wholeNumberParam(USER_LIST_DEFAULT_LIMIT, 1, USER_LIST_MAX_LIMIT),
     }),
-    answer: answer<AdminUserListItem[]>('Users, most recently active first'),
+    answer: answer<AdminUserListItem[]>('A page of users in the chosen order'),
     answerHeaders: {
       [USER_TOTAL_COUNT_HEADER]: 'Users of the chosen kind, or search matches counted up to 1000',
       [USER_TOTAL_COUNT_CAPPED_HEADER]: "'true' when the search matched more than were counted",
+      [USER_NEXT_CURSOR_HEADER]: "The next page's cursor; absent on the last page",
     },
   }),
   detail: endpoint({

@@ -1,6 +1,8 @@
 import { Controller, NotFoundException, Res } from '@nestjs/common';
 import {
   type EndpointInput,
+  USER_DEFAULT_SORT,
+  USER_NEXT_CURSOR_HEADER,
   USER_TOTAL_COUNT_CAPPED_HEADER,
   USER_TOTAL_COUNT_HEADER,
   api,
@@ -25,13 +27,18 @@ export class AdminUsersController {
     @Input() { query }: EndpointInput<typeof api.users.list>,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const { json, total, totalIsCapped } = await this.users.list({
+    const sort = query.sort ?? USER_DEFAULT_SORT.sort;
+    const { json, total, totalIsCapped, nextCursor } = await this.users.list({
       testUsers: query.showTestUsers,
       search: query.search,
+      sort,
+      order: query.order ?? (query.sort === undefined ? USER_DEFAULT_SORT.order : 'asc'),
+      cursor: query.cursor,
       limit: query.limit,
     });
     void reply.header(USER_TOTAL_COUNT_HEADER, String(total));
     void reply.header(USER_TOTAL_COUNT_CAPPED_HEADER, String(totalIsCapped));
+    if (nextCursor !== null) void reply.header(USER_NEXT_CURSOR_HEADER, nextCursor);
     return asJson(reply, json);
   }
 

@@ -1,21 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import type { AdminUserListItem, UserDetail, UserOverviewStats } from '@sprout/contracts';
+import type {
+  AdminUserListItem,
+  UserDetail,
+  UserOverviewStats,
+  UserSortKey,
+  UserSortOrder,
+} from '@sprout/contracts';
 import { DataSource } from 'typeorm';
 import { queryPrepared } from '@sprout/platform';
 import { type JsonText, isoJson } from '@sprout/platform';
 import { phonePattern } from './search';
 import { DAY_MS, percent, rollingWindow, startOfUtcDay } from './time-windows';
+import {
+  type UserCursor,
+  type UserSortDefinition,
+  USER_SORTS,
+  decodeUserCursor,
+  encodeUserCursor,
+  keyTextSql,
+} from './user-sorts';
 
-/** A search counts its matches up to this many (the list shows at most 500 anyway). */
+/** A search counts its matches up to this many; up to this many, its page is sorted from them in memory. */
 export const USER_SEARCH_COUNT_CAP = 1000;
 /** Recent Activity covers this many UTC days, today included (spec: 30-day window). */
 export const RECENT_ACTIVITY_DAYS = 30;
 
 const MESSAGE_METRICS = `('messages_inbound', 'messages_reply', 'messages_proactive')`;
-
-const USER_COLUMNS = `u.id, u.phone_number, u.created_at, u.is_active, u.last_message_at,
-  u.profile_completion_score, u.zip_code, u.region, u.hardiness_zone, u.profile, u.is_test_user,
-  u.total_messages, u.total_tokens, u.total_cost, u.average_sentiment`;
 
 /** A profile field that is a string with something in it, else NULL. */
 const profileText = (key: string): string =>
@@ -52,31 +62,96 @@ const LIST_ANALYTICS = `json_build_object(
   'totalCost', u.total_cost::float8,
   'averageSentiment', u.average_sentiment)`;
 
-/** The list's order: most recent message first; users who never wrote last, newest first. */
-const LIST_ORDER = `u.last_message_at DESC NULLS LAST,
-  CASE WHEN u.last_message_at IS NULL THEN u.created_at END DESC NULLS LAST, u.id`;
+/** Where the rows of a page come from: all users of the kind, a search's few matches, or its many. */
+type PageSource = 'browse' | 'few' | 'many';
+
+/** Positional parameters, numbered as they are added. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown, cast = ''): string {
+    this.values.push(value);
+    return `$${this.values.length}${cast}`;
+  }
+}
 
 /**
- * The ids of the $2 most recent users of kind $1 (matching `where`), in two index-ordered halves
- * (the index keeps NULL last_message_at apart; the second is read only when the first has fewer
- * rows). The first half reads idx_users_is_test_user_recent alone, phone filter included.
+ * One page of users in the chosen order, with the page's JSON, its row count and the last row's
+ * key and id (the next cursor). Rows with a key come first, in (key, id) order from the cursor on,
+ * then (nullable keys) the rows without one, in id order in the same direction: each part is one
+ * walk of the sort's (is_test_user, key, id) index, forwards or backwards, stopped at the limit.
+ * `few`: the search's matches (at most the count cap) are read by id and sorted in memory.
  */
-const recentUserIds = (where: string): string => `
-  (SELECT u.id FROM users u
-    WHERE u.is_test_user = $1 AND u.last_message_at IS NOT NULL ${where}
-    ORDER BY u.last_message_at DESC, u.id LIMIT $2)
-  UNION ALL
-  (SELECT u.id FROM users u
-    WHERE u.is_test_user = $1 AND u.last_message_at IS NULL ${where}
-    ORDER BY u.created_at DESC, u.id LIMIT $2)
-  LIMIT $2`;
+const pageStatement = (
+  sort: UserSortDefinition,
+  order: UserSortOrder,
+  cursor: UserCursor | null,
+  source: PageSource,
+  values: { testUsers: boolean; limit: number; matchIds?: string[]; pattern?: string },
+): { text: string; values: unknown[] } => {
+  const params = new Params();
+  const test = params.add(values.testUsers);
+  const limit = params.add(values.limit, '::int');
+  const dir = order === 'asc' ? 'ASC' : 'DESC';
+  const reverse = order === 'asc' ? 'DESC' : 'ASC';
+  const after = order === 'asc' ? '>' : '<';
+  const from = source === 'few' ? 'matches u' : 'users u';
+  const match = source === 'many' ? `AND u.phone_number LIKE ${params.add(values.pattern)}` : '';
+  const ctes: string[] = [];
+  if (source === 'few')
+    ctes.push(
+      `matches AS MATERIALIZED (SELECT * FROM users u WHERE u.id = ANY(${params.add(values.matchIds)}::uuid[]))`,
+    );
+
+  const parts: string[] = [];
+  if (cursor === null || cursor.key !== null) {
+    const from_cursor =
+      cursor === null
+        ? ''
+        : `AND (${sort.sql}, u.id) ${after} (${params.add(cursor.key)}::${sort.type}, ${params.add(cursor.id)}::uuid)`;
+    parts.push(`(SELECT 0 AS part, ${sort.sql} AS k, ${keyTextSql(sort)} AS key_text, u.id FROM ${from}
+       WHERE u.is_test_user = ${test} ${sort.nullable ? `AND ${sort.sql} IS NOT NULL` : ''} ${from_cursor} ${match}
+       ORDER BY ${sort.sql} ${dir}, u.id ${dir} LIMIT ${limit})`);
+  }
+  if (sort.nullable) {
+    const from_cursor = cursor?.key === null ? `AND u.id ${after} ${params.add(cursor.id)}::uuid` : '';
+    // Ordered by the (null) key too, so the walk is the index's own order.
+    parts.push(`(SELECT 1 AS part, NULL::${sort.type} AS k, NULL AS key_text, u.id FROM ${from}
+       WHERE u.is_test_user = ${test} AND ${sort.sql} IS NULL ${from_cursor} ${match}
+       ORDER BY ${sort.sql} ${dir}, u.id ${dir} LIMIT ${limit})`);
+  }
+  ctes.push(`page AS MATERIALIZED (SELECT * FROM (${parts.join(' UNION ALL ')}) parts LIMIT ${limit})`);
+  return {
+    text: `WITH ${ctes.join(',\n')}
+      SELECT (SELECT count(*) FROM page) AS n,
+             (SELECT coalesce(json_agg(json_build_object(${USER_FIELDS}, 'analytics', ${LIST_ANALYTICS})
+                       ORDER BY p.part, p.k ${dir}, p.id ${dir}), '[]')::text
+                FROM page p JOIN users u ON u.id = p.id) AS users,
+             (SELECT json_build_array(p.key_text, p.id) FROM page p
+               ORDER BY p.part DESC, p.k ${reverse}, p.id ${reverse} LIMIT 1) AS last`,
+    values: params.values,
+  };
+};
+
+const USERS_TOTAL = `SELECT coalesce(sum(count), 0) AS n FROM rollup_totals WHERE metric = 'users' AND is_test_user = $1`;
+
+export interface UserListOptions {
+  testUsers: boolean;
+  search: string;
+  sort: UserSortKey;
+  order: UserSortOrder;
+  /** The previous page's X-Next-Cursor, or '' for the first page. */
+  cursor: string;
+  limit: number;
+}
 
 export interface UserList {
-  /** Most recently active first. */
+  /** The page, in the chosen order. */
   json: JsonText<AdminUserListItem[]>;
   /** All users of the chosen kind, or (with a search) the matches counted up to the cap. */
   total: number;
   totalIsCapped: boolean;
+  /** The next page's cursor; null when this page is the last. */
+  nextCursor: string | null;
 }
 
 /**
@@ -122,74 +197,62 @@ export class AdminUsersQueryService {
   }
 
   /**
-   * The `limit` most recently active users of the chosen kind (those who never wrote last,
-   * newest first), optionally those whose phone number matches the search (see phonePattern);
-   * a search that cannot be a phone number matches nobody.
+   * A page of the users of the chosen kind in the chosen order, optionally those whose phone
+   * number matches the search (see phonePattern); a search that cannot be a phone number matches
+   * nobody. A bad cursor, or one of another sort or order, is a 400.
    */
-  async list(options: { testUsers: boolean; search: string; limit: number }): Promise<UserList> {
-    const { testUsers, search, limit } = options;
-    if (search !== '') return this.search(testUsers, search, limit);
-    // Browsing is one fixed statement, prepared.
-    const rows = await queryPrepared<{ total_count: string; users: JsonText<AdminUserListItem[]> }>(
-      this.dataSource,
-      `WITH page AS (SELECT ${USER_COLUMNS} FROM users u JOIN (${recentUserIds('')}) p ON p.id = u.id)
-       SELECT (SELECT coalesce(sum(count), 0) FROM rollup_totals
-                WHERE metric = 'users' AND is_test_user = $1) AS total_count,
-              (SELECT coalesce(json_agg(json_build_object(${USER_FIELDS}, 'analytics', ${LIST_ANALYTICS})
-                        ORDER BY ${LIST_ORDER}), '[]')::text FROM page u) AS users`,
-      [testUsers, limit],
-    );
-    const row = rows[0];
-    if (row === undefined) throw new Error('User list query returned no row');
-    return { json: row.users, total: Number(row.total_count), totalIsCapped: false };
-  }
-
-  /**
-   * Matches first, up to the cap + 1, in whatever order the planner finds cheapest (the phone
-   * indexes): their number is the count. At most the cap: the page is their newest. More: the
-   * search is broad, and the recency walk finds the page's matches quickly. (Ordering matches by
-   * recency in one step lets the planner walk the whole recency index for a rare number it
-   * misjudges as common.) This statement, planned for its pattern, finds ids only; the page's
-   * JSON comes from a prepared one, so planning stays small.
-   */
-  private async search(testUsers: boolean, search: string, limit: number): Promise<UserList> {
+  async list(options: UserListOptions): Promise<UserList> {
+    const { testUsers, search, sort, order, limit } = options;
+    const cursor = options.cursor === '' ? null : decodeUserCursor(options.cursor, sort, order);
+    const definition = USER_SORTS[sort];
+    if (search === '') {
+      const statement = pageStatement(definition, order, cursor, 'browse', { testUsers, limit });
+      const [page, totals] = await Promise.all([
+        this.page(statement, sort, order, limit),
+        queryPrepared<{ n: string }>(this.dataSource, USERS_TOTAL, [testUsers]),
+      ]);
+      return { ...page, total: Number(totals[0]?.n ?? 0), totalIsCapped: false };
+    }
     const phone = phonePattern(search);
-    if (phone === null) return { json: '[]', total: 0, totalIsCapped: false };
-    const found: Array<{ total_count: string; ids: string[] | null }> = await this.dataSource.query(
-      `WITH matches AS MATERIALIZED (
-         SELECT u.id, u.last_message_at, u.created_at FROM users u
-          WHERE u.is_test_user = $1 AND u.phone_number LIKE $3 LIMIT $4::int + 1
-       ), counted AS MATERIALIZED (SELECT count(*) AS n FROM matches),
-       page AS (
-         (SELECT u.id FROM matches u WHERE (SELECT n FROM counted) <= $4 ORDER BY ${LIST_ORDER} LIMIT $2)
-         UNION ALL
-         (SELECT w.id FROM (${recentUserIds('AND u.phone_number LIKE $3')}) w WHERE (SELECT n FROM counted) > $4)
-       )
-       SELECT (SELECT n FROM counted) AS total_count, (SELECT array_agg(id) FROM page) AS ids`,
-      [testUsers, limit, phone.pattern, USER_SEARCH_COUNT_CAP],
+    if (phone === null) return { json: '[]', total: 0, totalIsCapped: false, nextCursor: null };
+    // Matches first, up to the cap + 1, by the phone indexes: their number is the count. At most
+    // the cap: the page is sorted from them. More: the search is broad, and the sort's index walk
+    // meets the page's matches quickly.
+    const found: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT u.id FROM users u WHERE u.is_test_user = $1 AND u.phone_number LIKE $2 LIMIT $3::int + 1`,
+      [testUsers, phone.pattern, USER_SEARCH_COUNT_CAP],
     );
-    const head = found[0];
-    if (head === undefined) throw new Error('User search returned no row');
-    const count = Number(head.total_count);
-    const totalIsCapped = count > USER_SEARCH_COUNT_CAP;
-    return {
-      json: await this.usersJson(head.ids ?? []),
-      total: totalIsCapped ? USER_SEARCH_COUNT_CAP : count,
-      totalIsCapped,
-    };
+    const totalIsCapped = found.length > USER_SEARCH_COUNT_CAP;
+    const statement = totalIsCapped
+      ? pageStatement(definition, order, cursor, 'many', { testUsers, limit, pattern: phone.pattern })
+      : pageStatement(definition, order, cursor, 'few', {
+          testUsers,
+          limit,
+          matchIds: found.map((r) => r.id),
+        });
+    const page = await this.page(statement, sort, order, limit);
+    return { ...page, total: totalIsCapped ? USER_SEARCH_COUNT_CAP : found.length, totalIsCapped };
   }
 
-  /** These users as the list's JSON, most recently active first (a prepared statement). */
-  private async usersJson(ids: string[]): Promise<JsonText<AdminUserListItem[]>> {
-    if (ids.length === 0) return '[]';
-    const rows = await queryPrepared<{ users: JsonText<AdminUserListItem[]> }>(
-      this.dataSource,
-      `SELECT coalesce(json_agg(json_build_object(${USER_FIELDS}, 'analytics', ${LIST_ANALYTICS})
-                ORDER BY ${LIST_ORDER}), '[]')::text AS users
-         FROM users u WHERE u.id = ANY($1::uuid[])`,
-      [ids],
-    );
-    return rows[0]?.users ?? '[]';
+  /** Runs a page statement (prepared: one fixed text per sort, order, cursor kind and source). */
+  private async page(
+    statement: { text: string; values: unknown[] },
+    sort: UserSortKey,
+    order: UserSortOrder,
+    limit: number,
+  ): Promise<Pick<UserList, 'json' | 'nextCursor'>> {
+    const rows = await queryPrepared<{
+      n: string;
+      users: JsonText<AdminUserListItem[]>;
+      last: [string | null, string] | null;
+    }>(this.dataSource, statement.text, statement.values);
+    const row = rows[0];
+    if (row === undefined) throw new Error('User page query returned no row');
+    const nextCursor =
+      Number(row.n) >= limit && row.last !== null
+        ? encodeUserCursor({ sort, order, key: row.last[0], id: row.last[1] })
+        : null;
+    return { json: row.users, nextCursor };
   }
 
   /** The user with profile and analytics, or null when there is no such user. */
