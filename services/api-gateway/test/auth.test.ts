@@ -4,6 +4,7 @@ import { LOGGER } from '@sprout/platform';
 import * as argon2 from 'argon2';
 import type { Logger } from 'pino';
 import { AdminUsersService } from '../src/auth/admin-users.service';
+import { sessionTokenHash } from '../src/auth/session.service';
 import {
   ADMIN_PASSWORD,
   ADMIN_USERNAME,
@@ -46,7 +47,22 @@ const authStatus = (cookie?: string) =>
     headers: cookie === undefined ? {} : { cookie },
   });
 
-const sessionKeys = async (): Promise<string[]> => gw.redis.connection.keys(`${gw.redis.prefix}:sess:*`);
+/** Every stored session (admin_sessions holds only hashes of the cookie's ids). */
+const sessionRows = async (): Promise<Array<{ token_hash: string }>> =>
+  gw.db.dataSource.query(`SELECT "token_hash" FROM "admin_sessions"`);
+/** The session id inside a "sprout_session=<id>.<signature>" cookie pair, and its stored hash. */
+const idOf = (cookie: string): string => cookie.split('=')[1]?.split('.')[0] ?? '';
+const hashOf = (cookie: string): string => sessionTokenHash(idOf(cookie));
+const sessionRow = async (
+  cookie: string,
+): Promise<{ last_seen_at: Date; idle_expires_at: Date; expires_at: Date } | undefined> => {
+  const rows: Array<{ last_seen_at: Date; idle_expires_at: Date; expires_at: Date }> =
+    await gw.db.dataSource.query(
+      `SELECT "last_seen_at", "idle_expires_at", "expires_at" FROM "admin_sessions" WHERE "token_hash" = $1`,
+      [hashOf(cookie)],
+    );
+  return rows[0];
+};
 
 describe('the first admin', () => {
   it('is stored with an argon2id hash, never the password', async () => {
@@ -221,13 +237,15 @@ describe('login throttling', () => {
 });
 
 describe('sessions', () => {
-  it('ends with logout: the cookie is cleared and the session is gone from Redis', async () => {
+  it('ends with logout: the cookie is cleared and the session is gone from Postgres', async () => {
     const cookie = await login(app);
-    const before = await sessionKeys();
+    expect(await sessionRow(cookie)).toBeDefined();
+    const before = await sessionRows();
     const res = await app.inject({ method: 'POST', url: '/api/admin/logout', headers: { cookie } });
     expect(res.statusCode).toBe(200);
     expect(String(res.headers['set-cookie'])).toMatch(/sprout_session=;.*Expires=Thu, 01 Jan 1970/);
-    expect((await sessionKeys()).length).toBe(before.length - 1);
+    expect((await sessionRows()).length).toBe(before.length - 1);
+    expect(await sessionRow(cookie)).toBeUndefined();
     expect((await authStatus(cookie)).json()).toEqual({ authenticated: false, user: null });
     const again = await app.inject({ method: 'GET', url: '/api/dashboard/metrics', headers: { cookie } });
     expect(again.statusCode).toBe(401);
@@ -243,19 +261,38 @@ describe('sessions', () => {
     const value = cookie.slice('sprout_session='.length);
     const tampered = `sprout_session=${value.slice(0, -2)}${value.endsWith('AA') ? 'BB' : 'AA'}`;
     expect((await authStatus(tampered)).json().authenticated).toBe(false);
-    const [sessionKey] = await sessionKeys();
-    const rawId = sessionKey?.split(':sess:')[1] ?? '';
-    expect((await authStatus(`sprout_session=${rawId}`)).json().authenticated).toBe(false);
+    // The bare id, unsigned, is refused too; and the table stores no id, only its hash.
+    expect((await authStatus(`sprout_session=${idOf(cookie)}`)).json().authenticated).toBe(false);
+    const stored = (await sessionRows()).map((row) => row.token_hash);
+    expect(stored).toContain(hashOf(cookie));
+    expect(stored).not.toContain(idOf(cookie));
   });
 
-  it('slides the idle timeout on each authenticated request', async () => {
+  it('slides the idle timeout on an authenticated request', async () => {
     const cookie = await login(app);
-    const keys = await sessionKeys();
-    for (const key of keys) await gw.redis.connection.pexpire(key, 5_000);
+    const other = await login(app);
+    await gw.db.dataSource.query(
+      `UPDATE "admin_sessions" SET "last_seen_at" = now() - interval '1 hour',
+              "idle_expires_at" = now() + interval '5 seconds'`,
+    );
     expect((await authStatus(cookie)).json().authenticated).toBe(true);
-    const ttls = await Promise.all(keys.map((key) => gw.redis.connection.pttl(key)));
-    // Exactly one key (this session) was extended back to about 8 hours.
-    expect(ttls.filter((ttl) => ttl > 60 * 60 * 1000)).toHaveLength(1);
+    // This session was extended back to about 8 hours; the other one was left alone.
+    const hourFromNow = Date.now() + 60 * 60 * 1000;
+    expect((await sessionRow(cookie))?.idle_expires_at.getTime()).toBeGreaterThan(hourFromNow);
+    expect((await sessionRow(other))?.idle_expires_at.getTime()).toBeLessThan(hourFromNow);
+  });
+
+  it('does not write the slide again within a tenth of the idle timeout', async () => {
+    const cookie = await login(app);
+    // Seen 10 minutes ago: less than a tenth of the 8 hour idle timeout.
+    await gw.db.dataSource.query(
+      `UPDATE "admin_sessions" SET "last_seen_at" = now() - interval '10 minutes',
+              "idle_expires_at" = now() + interval '1 minute' WHERE "token_hash" = $1`,
+      [hashOf(cookie)],
+    );
+    const before = await sessionRow(cookie);
+    expect((await authStatus(cookie)).json().authenticated).toBe(true);
+    expect(await sessionRow(cookie)).toEqual(before);
   });
 
   it('expires after the idle timeout', async () => {
@@ -272,13 +309,16 @@ describe('sessions', () => {
 
   it('expires at the absolute timeout however active', async () => {
     const cookie = await login(app);
-    const id = cookie.split('=')[1]?.split('.')[0] ?? '';
-    const key = `${gw.redis.prefix}:sess:${id}`;
-    const record = JSON.parse((await gw.redis.connection.get(key)) ?? '{}');
-    const eightDaysAgo = Date.now() - 8 * 24 * 60 * 60 * 1000;
-    await gw.redis.connection.set(key, JSON.stringify({ ...record, createdAt: eightDaysAgo }), 'KEEPTTL');
+    const row = await sessionRow(cookie);
+    // The absolute timeout (7 days by default) caps the idle one.
+    expect(row?.expires_at.getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 60 * 60 * 1000);
+    await gw.db.dataSource.query(
+      `UPDATE "admin_sessions" SET "created_at" = now() - interval '8 days',
+              "expires_at" = now() - interval '1 day', "last_seen_at" = now() WHERE "token_hash" = $1`,
+      [hashOf(cookie)],
+    );
     expect((await authStatus(cookie)).json().authenticated).toBe(false);
-    expect(await gw.redis.connection.exists(key)).toBe(0);
+    expect(await sessionRow(cookie)).toBeUndefined();
   });
 });
 
@@ -298,14 +338,19 @@ describe('sessions confirmed in memory', () => {
   it('ends at once on every gateway when it logs out on one of them', async () => {
     const other = await gw.startAnother();
     const cookie = await login(app);
-    const key = `${gw.redis.prefix}:sess:${cookie.split('=')[1]?.split('.')[0] ?? ''}`;
+    const hash = hashOf(cookie);
+    const moveRow = (from: string, to: string) =>
+      gw.db.dataSource.query(`UPDATE "admin_sessions" SET "token_hash" = $2 WHERE "token_hash" = $1`, [
+        from,
+        to,
+      ]);
     // The other gateway trusts the session from memory once its revocation channel is up: with
-    // the key moved away it still answers authenticated.
+    // the row moved away it still answers authenticated.
     const trustedFromMemory = async (): Promise<boolean> => {
       expect(await statusOn(other, cookie)).toBe(true);
-      await gw.redis.connection.rename(key, `${key}:away`);
+      await moveRow(hash, `${hash}:away`);
       const trusted = await statusOn(other, cookie);
-      await gw.redis.connection.rename(`${key}:away`, key);
+      await moveRow(`${hash}:away`, hash);
       return trusted;
     };
     expect(await until(trustedFromMemory)).toBe(true);
@@ -318,13 +363,12 @@ describe('sessions confirmed in memory', () => {
     expect(metrics.statusCode).toBe(401);
   });
 
-  it('asks Redis again after the recheck interval (a tenth of the idle timeout at most)', async () => {
+  it('asks Postgres again after the recheck interval (a tenth of the idle timeout at most)', async () => {
     const short = await gw.startAnother({ sessionIdleTimeoutSeconds: 3 }); // recheck after 300 ms
     const cookie = await login(short);
     expect(await statusOn(short, cookie)).toBe(true);
-    const id = cookie.split('=')[1]?.split('.')[0] ?? '';
     // Deleted behind the gateways' back (no revocation message): memory still trusts it briefly.
-    await gw.redis.connection.del(`${gw.redis.prefix}:sess:${id}`);
+    await gw.db.dataSource.query(`DELETE FROM "admin_sessions" WHERE "token_hash" = $1`, [hashOf(cookie)]);
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(await statusOn(short, cookie)).toBe(false);
   });

@@ -1,22 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { CONFIG } from '@sprout/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
-import { z } from 'zod';
+import { DataSource } from 'typeorm';
 import { RedisKeys } from '../common/redis-keys';
 import { isHttps } from '../common/request-info';
 import type { ApiGatewayConfig } from '../config';
 
 export const SESSION_COOKIE = 'sprout_session';
-
-const SessionRecord = z.object({
-  adminUserId: z.string(),
-  username: z.string(),
-  /** Epoch milliseconds. The idle timeout is the key's TTL, slid on every authenticated request. */
-  createdAt: z.number(),
-});
-type SessionRecord = z.infer<typeof SessionRecord>;
 
 export interface AdminSession {
   id: string;
@@ -24,27 +16,39 @@ export interface AdminSession {
   username: string;
 }
 
-/** A session confirmed in Redis at `checkedAt` (epoch ms). */
+/** A session confirmed in Postgres at `checkedAt` (epoch ms). */
 interface VerifiedSession {
   session: AdminSession;
-  createdAt: number;
+  /** Epoch ms of the absolute timeout. */
+  expiresAt: number;
   checkedAt: number;
 }
 
-/** How long a session confirmed in Redis is trusted without asking again (at most a tenth of the idle timeout). */
+interface SessionRow {
+  admin_user_id: string;
+  username: string;
+  last_seen_at: Date;
+  idle_expires_at: Date;
+  expires_at: Date;
+}
+
+/** How long a session confirmed in Postgres is trusted without asking again (at most a tenth of the idle timeout). */
 export const SESSION_RECHECK_MS = 5_000;
 /** Sessions kept confirmed in memory; the oldest is forgotten beyond this. */
 const VERIFIED_SESSIONS_MAX = 10_000;
 
+/** The stored form of a session id: its SHA-256, so the table alone lets nobody sign in. */
+export const sessionTokenHash = (id: string): string => createHash('sha256').update(id).digest('hex');
+
 /**
- * Server-side admin sessions in Redis (`<prefix>:sess:<id>`), referenced by a signed, httpOnly,
- * SameSite=Strict cookie. Authenticated requests slide the idle timeout (the key's TTL); the
- * absolute timeout caps a session's life however active it is.
+ * Server-side admin sessions in Postgres (admin_sessions), referenced by a signed, httpOnly,
+ * SameSite=Strict cookie. Use slides the idle timeout, written at most once per tenth of it; the
+ * absolute timeout caps a session's life however active it is. Postgres, not Redis, so an admin
+ * stays signed in (and sees Redis as down on System Health) while Redis is unreachable.
  *
- * A session confirmed in Redis is trusted for SESSION_RECHECK_MS: a console polls several
- * endpoints at once, and a Redis round trip per request is most of an admin read's fixed cost.
- * Ending a session evicts it here at once and, through a Redis channel, in every other gateway;
- * while that channel is down nothing is trusted from memory.
+ * A session confirmed in Postgres is trusted for SESSION_RECHECK_MS: a console polls several
+ * endpoints at once. Ending a session evicts it here at once and, through a Redis channel, in
+ * every other gateway; while that channel is down nothing is trusted from memory.
  */
 @Injectable()
 export class SessionService implements OnModuleInit, OnModuleDestroy {
@@ -54,6 +58,7 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
   private revocationsHeard = false;
 
   constructor(
+    private readonly dataSource: DataSource,
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
     @Inject(CONFIG) private readonly config: ApiGatewayConfig,
@@ -75,10 +80,10 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
         this.revocationsHeard = true;
       }, stopTrusting);
     });
-    subscriber.on('message', (_channel: string, id: string) => {
-      this.verified.delete(id);
+    subscriber.on('message', (_channel: string, tokenHash: string) => {
+      this.verified.delete(tokenHash);
     });
-    // Without the channel every request asks Redis; ioredis keeps reconnecting.
+    // Without the channel every request asks Postgres; ioredis keeps reconnecting.
     await subscriber.connect().catch(stopTrusting);
   }
 
@@ -99,12 +104,18 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
 
     const id = randomBytes(32).toString('base64url');
     const now = Date.now();
-    const record: SessionRecord = {
-      adminUserId: admin.id,
-      username: admin.username,
-      createdAt: now,
-    };
-    await this.redis.set(this.key(id), JSON.stringify(record), 'PX', this.ttlMs(record, now));
+    const expiresAt = now + this.config.sessionAbsoluteTimeoutSeconds * 1000;
+    const idleExpiresAt = Math.min(now + this.idleMs(), expiresAt);
+    await this.dataSource.query(
+      `INSERT INTO "admin_sessions" ("token_hash", "admin_user_id", "created_at", "last_seen_at", "idle_expires_at", "expires_at")
+       VALUES ($1, $2, $3, $3, $4, $5)`,
+      [sessionTokenHash(id), admin.id, new Date(now), new Date(idleExpiresAt), new Date(expiresAt)],
+    );
+    // Sessions that ran out are removed here, at a sign-in, rather than by a timer.
+    await this.dataSource.query(
+      `DELETE FROM "admin_sessions" WHERE "idle_expires_at" <= $1 OR "expires_at" <= $1`,
+      [new Date(now)],
+    );
     reply.setCookie(SESSION_COOKIE, id, {
       signed: true,
       httpOnly: true,
@@ -119,48 +130,58 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
 
   /**
    * The request's live session (and extends it), or null when absent, tampered with or expired.
-   * At most one Redis round trip: GETEX reads the record and slides the idle timeout (the key's
-   * TTL) together, and never recreates a key that logout deleted. The absolute timeout is checked
-   * from the record.
+   * One read; the idle timeout is written forward only when a tenth of it has passed since the
+   * last write, so a polling console does not write on every request.
    */
   async resume(request: FastifyRequest): Promise<AdminSession | null> {
     const cached = this.byRequest.get(request);
     if (cached !== undefined) return cached;
     const id = this.idFromCookie(request);
     if (id === null) return null;
+    const tokenHash = sessionTokenHash(id);
 
     const now = Date.now();
-    const idleMs = this.config.sessionIdleTimeoutSeconds * 1000;
-    const known = this.verified.get(id);
+    const idleMs = this.idleMs();
+    const known = this.verified.get(tokenHash);
     if (
       known !== undefined &&
       this.revocationsHeard &&
       now - known.checkedAt < Math.min(SESSION_RECHECK_MS, idleMs / 10) &&
-      this.absoluteMsLeft(known.createdAt, now) > 0
+      known.expiresAt > now
     ) {
       this.byRequest.set(request, known.session);
       return known.session;
     }
-    this.verified.delete(id);
+    this.verified.delete(tokenHash);
 
-    const key = this.key(id);
-    const stored = await this.redis.getex(key, 'PX', idleMs);
-    if (stored === null) return null;
-    const parsed = SessionRecord.safeParse(safeJson(stored));
-    const absoluteLeft = parsed.success ? this.absoluteMsLeft(parsed.data.createdAt, now) : 0;
-    if (!parsed.success || absoluteLeft <= 0) {
-      await this.redis.del(key);
+    const rows = await this.dataSource.query<SessionRow[]>(
+      `SELECT s."admin_user_id", u."username", s."last_seen_at", s."idle_expires_at", s."expires_at"
+         FROM "admin_sessions" s JOIN "admin_users" u ON u."id" = s."admin_user_id"
+        WHERE s."token_hash" = $1`,
+      [tokenHash],
+    );
+    const row = rows[0];
+    if (row === undefined) return null;
+    const expiresAt = row.expires_at.getTime();
+    if (row.idle_expires_at.getTime() <= now || expiresAt <= now) {
+      await this.dataSource.query(`DELETE FROM "admin_sessions" WHERE "token_hash" = $1`, [tokenHash]);
       return null;
     }
-    // Near the absolute timeout the key must go before a full idle period (rare: once a session).
-    if (absoluteLeft < idleMs) await this.redis.pexpire(key, absoluteLeft);
-    const session = { id, adminUserId: parsed.data.adminUserId, username: parsed.data.username };
+    if (now - row.last_seen_at.getTime() >= idleMs / 10) {
+      // Guarded by the session's own absolute timeout; a logout in between deletes the row first.
+      await this.dataSource.query(
+        `UPDATE "admin_sessions" SET "last_seen_at" = $2, "idle_expires_at" = LEAST($3::timestamptz, "expires_at")
+          WHERE "token_hash" = $1`,
+        [tokenHash, new Date(now), new Date(now + idleMs)],
+      );
+    }
+    const session = { id, adminUserId: row.admin_user_id, username: row.username };
     this.byRequest.set(request, session);
     if (this.verified.size >= VERIFIED_SESSIONS_MAX) {
       const oldest = this.verified.keys().next();
       if (oldest.done !== true) this.verified.delete(oldest.value);
     }
-    this.verified.set(id, { session, createdAt: parsed.data.createdAt, checkedAt: now });
+    this.verified.set(tokenHash, { session, expiresAt, checkedAt: now });
     return session;
   }
 
@@ -191,35 +212,22 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     return unsigned.value;
   }
 
-  /** Deletes the session and tells every gateway (this one included) to forget it. */
+  /**
+   * Deletes the session and tells every gateway (this one included) to forget it. The message is
+   * not awaited: with Redis down it waits for the reconnect, and no gateway trusts memory then.
+   */
   private async revoke(id: string): Promise<void> {
-    this.verified.delete(id);
-    await this.redis.multi().del(this.key(id)).publish(this.revocationChannel(), id).exec();
-  }
-
-  private key(id: string): string {
-    return this.keys.key('sess', id);
+    const tokenHash = sessionTokenHash(id);
+    this.verified.delete(tokenHash);
+    await this.dataSource.query(`DELETE FROM "admin_sessions" WHERE "token_hash" = $1`, [tokenHash]);
+    this.redis.publish(this.revocationChannel(), tokenHash).catch(() => undefined);
   }
 
   private revocationChannel(): string {
     return this.keys.key('sess-revoked');
   }
 
-  private absoluteMsLeft(createdAt: number, now: number): number {
-    return createdAt + this.config.sessionAbsoluteTimeoutSeconds * 1000 - now;
-  }
-
-  /** Redis drops the key at whichever timeout comes first. */
-  private ttlMs(record: SessionRecord, now: number): number {
-    const idle = this.config.sessionIdleTimeoutSeconds * 1000;
-    return Math.max(1, Math.min(idle, this.absoluteMsLeft(record.createdAt, now)));
+  private idleMs(): number {
+    return this.config.sessionIdleTimeoutSeconds * 1000;
   }
 }
-
-const safeJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-};
