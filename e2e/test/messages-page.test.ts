@@ -1,5 +1,6 @@
 // The Messages and Conversations screen (/admin/messages) in Chromium against the real api-gateway
 // and seeded data; sms-gateway runs too (against the fake Twilio) to answer delivery checks.
+import { readFileSync } from 'node:fs';
 import { findFreePort } from '@sprout/platform';
 import { FakeTwilio } from '@sprout/testing';
 import {
@@ -474,6 +475,89 @@ describe('with seeded conversations', () => {
       (count) => document.querySelectorAll('[data-testid="conversation-row"]').length === count,
       seed.realConversations - 20,
     );
+  });
+
+  it('pages by cursor over more pages than one, scrolls the list, and downloads the searched list as CSV', async () => {
+    // 65 more conversations, older than any other, 45 of them about clubroot: five pages in all,
+    // three of a search for clubroot.
+    const extra = await stack.db.dataSource.query<{ id: string }[]>(
+      `INSERT INTO conversations (user_id, message_count, topics, summary, started_at, last_message_at)
+       SELECT $1, 1, '{}', CASE WHEN n <= 45 THEN 'Clubroot in the brassicas' END,
+              now() - interval '400 days', now() - interval '400 days' - (n / 2) * interval '1 minute'
+         FROM generate_series(1, 65) AS n RETURNING id`,
+      [seed.userIds.northeast],
+    );
+    try {
+      const order = (
+        await stack.db.dataSource.query<{ id: string }[]>(
+          'SELECT id FROM conversations WHERE NOT is_test_user ORDER BY last_message_at DESC, id DESC',
+        )
+      ).map((c) => c.id);
+      const total = seed.realConversations + 65;
+      const pages = Math.ceil(total / 20);
+      const shownIds = () =>
+        page.$$eval('[data-testid="conversation-row"]', (list) =>
+          list.map((row) => row.getAttribute('data-conversation-id')),
+        );
+      const next = page.getByRole('button', { name: 'Next' });
+      const previous = page.getByRole('button', { name: 'Previous' });
+
+      await openMessages();
+      await rowOf(order[0] ?? '').waitFor();
+      expect(await page.getByTestId('conversation-total').innerText()).toBe(`${total} conversations`);
+      const seen: Array<string | null> = [];
+      for (let n = 1; n <= pages; n += 1) {
+        if (n > 1) {
+          await next.click();
+          await rowOf(order[(n - 1) * 20] ?? '').waitFor();
+        }
+        expect(await page.getByTestId('page-indicator').innerText()).toBe(`Page ${n} of ${pages}`);
+        seen.push(...(await shownIds()));
+      }
+      // Every conversation once, in order: no row twice, none left out.
+      expect(seen).toEqual(order);
+      expect(await next.isDisabled()).toBe(true);
+
+      // The list scrolls within its own box to its last row.
+      await previous.click();
+      await rowOf(order[(pages - 2) * 20] ?? '').waitFor();
+      expect(await page.getByTestId('page-indicator').innerText()).toBe(`Page ${pages - 1} of ${pages}`);
+      const list = page.getByTestId('conversation-list');
+      const box = await list.evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight }));
+      expect(box.scroll).toBeGreaterThan(box.client);
+      await list.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+      await page.waitForFunction(() => {
+        const el = document.querySelector('[data-testid="conversation-list"]');
+        return el !== null && el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
+      });
+      const last = rowOf(order[(pages - 1) * 20 - 1] ?? '');
+      expect(await last.isVisible()).toBe(true);
+
+      // A search pages on by cursor too; the CSV holds every match of the current search.
+      await search().fill('clubroot');
+      await page.getByTestId('page-indicator').filter({ hasText: 'Page 1 of 3' }).waitFor();
+      expect(await page.getByTestId('conversation-total').innerText()).toBe('45 conversations');
+      await next.click();
+      await page.getByTestId('page-indicator').filter({ hasText: 'Page 2 of 3' }).waitFor();
+      await next.click();
+      await page.getByTestId('page-indicator').filter({ hasText: 'Page 3 of 3' }).waitFor();
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-testid="conversation-row"]').length === 5,
+      );
+      const link = page.getByTestId('download-csv');
+      expect(await link.getAttribute('href')).toContain('search=clubroot');
+      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      const path = await download.path();
+      const csv = readFileSync(path, 'utf8');
+      const lines = csv.split(/\r?\n/).filter((line) => line !== '');
+      expect(lines).toHaveLength(1 + 45);
+      expect(lines.slice(1).every((line) => line.includes('Clubroot in the brassicas'))).toBe(true);
+    } finally {
+      await stack.db.dataSource.query('DELETE FROM conversations WHERE id = ANY($1)', [
+        extra.map((c) => c.id),
+      ]);
+    }
+    expect(errors).toEqual([]);
   });
 
   it("polls the conversations, the open conversation's messages and the stats every 30 s", async () => {
