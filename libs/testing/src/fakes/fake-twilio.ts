@@ -166,6 +166,8 @@ export class FakeTwilio {
   private outage: FakeTwilioFailure | null = null;
   /** Accepted messages whose answer is never written: the connection is dropped after recording. */
   private dropsAfterAccept = 0;
+  /** Accepted messages whose answer is held this long (ms) after recording, oldest first. */
+  private readonly holdsAfterAccept: number[] = [];
   private readonly delays: number[] = [];
   private readonly nextOutcomes: FakeTwilioOutcome[] = [];
   private readonly outcomesByRecipient = new Map<string, FakeTwilioOutcome>();
@@ -226,6 +228,14 @@ export class FakeTwilio {
     this.dropsAfterAccept += times;
   }
 
+  /**
+   * The next message creation is accepted and recorded at once, but its answer is held for `ms`
+   * (the sender can be killed meanwhile: Twilio has the message, the sender has no sid).
+   */
+  holdAnswerAfterAccept(ms: number): void {
+    this.holdsAfterAccept.push(ms);
+  }
+
   /** Hold the next API request's answer for `ms` (longer than the client timeout makes it time out). */
   delayNext(ms: number): void {
     this.delays.push(ms);
@@ -263,6 +273,7 @@ export class FakeTwilio {
     this.failures.length = 0;
     this.outage = null;
     this.dropsAfterAccept = 0;
+    this.holdsAfterAccept.length = 0;
     this.delays.length = 0;
     this.nextOutcomes.length = 0;
     this.outcomesByRecipient.clear();
@@ -440,7 +451,7 @@ export class FakeTwilio {
     );
   }
 
-  private createMessage(form: URLSearchParams, res: http.ServerResponse): void {
+  private async createMessage(form: URLSearchParams, res: http.ServerResponse): Promise<void> {
     const to = form.get('To')?.trim() ?? '';
     const from = form.get('From')?.trim() || null;
     const messagingServiceSid = form.get('MessagingServiceSid')?.trim() || null;
@@ -475,13 +486,15 @@ export class FakeTwilio {
       dateSent: null,
     };
     this.sent.push(message);
+    this.waiters.notify();
+    const hold = this.holdsAfterAccept.shift();
     if (this.dropsAfterAccept > 0) {
       this.dropsAfterAccept -= 1;
       res.socket?.destroy();
     } else {
-      sendJson(res, 201, this.resource(message));
+      if (hold !== undefined) await this.sleep(hold, this.closed.signal).catch(() => undefined);
+      if (!res.destroyed && !this.closed.signal.aborted) sendJson(res, 201, this.resource(message));
     }
-    this.waiters.notify();
 
     const outcome = this.nextOutcomes.shift() ?? this.outcomesByRecipient.get(to) ?? { status: 'delivered' };
     const walk = this.walk(message, outcome, this.walkAbort.signal).catch(() => undefined);
