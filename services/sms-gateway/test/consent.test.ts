@@ -288,10 +288,11 @@ describe('SMS consent keywords', () => {
       });
     }
 
-    // HELP while opted out is recorded and answered in the record, but not sent.
+    // HELP while opted out is answered all the same (carriers require it); it opts nobody in.
     await text(phone, 'HELP');
     const [, helpReply] = await confirmationsOf(user.id);
-    expect((await settled(helpReply?.id ?? '')).status).toBe('failed');
+    const help = await settled(helpReply?.id ?? '');
+    expect(help.status).toBe('delivered');
 
     // A non-keyword text is stored and handed to the pipeline, which answers opted-out users nothing.
     const question = await text(phone, 'When do I plant garlic?');
@@ -299,21 +300,33 @@ describe('SMS consent keywords', () => {
 
     expect(h.twilio.sent.filter((m) => m.to === phone).map((m) => m.body)).toEqual([
       optOutConfirmation?.content,
+      help.content,
     ]);
     expect((await repo.users().findOneByOrFail({ id: user.id })).optedOut).toBe(true);
   });
 
-  it('confirms a repeated STOP from an already opted-out user without a new opt-out time', async () => {
+  it('confirms an opt-out once: a repeated STOP from an opted-out user is recorded, not confirmed', async () => {
     const phone = nextPhone();
     await text(phone, 'STOP');
     const first = await repo.users().findOneByOrFail({ phoneNumber: phone });
-    await text(phone, 'quit');
+    const quit = await text(phone, 'quit');
+    const again = await text(phone, 'Stop texting me!');
     const user = await repo.users().findOneByOrFail({ phoneNumber: phone });
     expect(user.optedOutAt?.getTime()).toBe(first.optedOutAt?.getTime());
     const confirmations = await confirmationsOf(user.id);
-    expect(confirmations).toHaveLength(2);
-    for (const c of confirmations) expect((await settled(c.id)).status).toBe('delivered');
-    expect(await repo.events().countBy({ userId: user.id, type: 'opt_out' })).toBe(2);
+    expect(confirmations).toHaveLength(1);
+    expect((await settled(confirmations[0]?.id ?? '')).status).toBe('delivered');
+    expect([quit.kind, again.kind]).toEqual(['consent', 'consent']);
+    expect(await inboundJobOf(quit.id)).toBeUndefined();
+    expect(await inboundJobOf(again.id)).toBeUndefined();
+    const events = await repo.events().find({ where: { userId: user.id }, order: { createdAt: 'ASC' } });
+    expect(events.map((e) => [e.type, e.keyword, e.replyMessageId])).toEqual([
+      ['opt_out', 'STOP', confirmations[0]?.id],
+      ['opt_out', 'QUIT', null],
+      ['opt_out', 'STOP TEXTING ME', null],
+    ]);
+    expect(h.twilio.sent.filter((m) => m.to === phone)).toHaveLength(1);
+    await expectCountersAgree(user.id);
   });
 
   describe('Twilio error 21610 (the recipient opted out at the carrier)', () => {

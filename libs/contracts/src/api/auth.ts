@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { answer, endpoint } from '../http/endpoint';
+import { textField } from '../http/params';
 import type { ActionResponse } from './common';
 
 export const MISSING_CREDENTIALS = 'Please provide both username and password.';
@@ -10,13 +11,11 @@ export const MISSING_CREDENTIALS = 'Please provide both username and password.';
  */
 export const AdminLoginRequest = z.object(
   {
-    username: z
-      .string({ error: MISSING_CREDENTIALS })
+    username: textField(MISSING_CREDENTIALS)
       .trim()
       .min(1, { error: MISSING_CREDENTIALS })
       .max(100, { error: 'must be at most 100 characters' }),
-    password: z
-      .string({ error: MISSING_CREDENTIALS })
+    password: textField(MISSING_CREDENTIALS)
       .max(200, { error: 'must be at most 200 characters' })
       .refine((password) => password.trim() !== '', { error: MISSING_CREDENTIALS }),
   },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { answer, endpoint } from '../http/endpoint';
+import { textField } from '../http/params';
 import type { IsoDateTime } from './common';
 
 /** GET /api/admin/image-stats */
@@ -60,20 +61,17 @@ export const IMAGE_URL_REQUIRED = 'Please provide an image URL';
 
 /** POST /api/test/image-processing */
 export const ImageProcessingTestRequest = z.object({
-  imageUrl: z
-    .string({ error: IMAGE_URL_REQUIRED })
+  imageUrl: textField(IMAGE_URL_REQUIRED)
     .trim()
     .pipe(
       z.url({ protocol: /^https?$/, error: IMAGE_URL_REQUIRED }).max(2000, { error: IMAGE_URL_REQUIRED }),
     ),
-  messageText: z
-    .string()
+  messageText: textField()
     .trim()
     .max(1600)
     .optional()
     .transform((value) => value || IMAGE_TEST_DEFAULT_MESSAGE),
-  phoneNumber: z
-    .string()
+  phoneNumber: textField()
     .trim()
     .regex(/^(\+[1-9]\d{7,14})?$/, { error: 'must be an E.164 phone number (e.g. +15035550123)' })
     .optional()

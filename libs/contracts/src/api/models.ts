@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { answer, endpoint } from '../http/endpoint';
-import { TestDataQuery, idParams, uuidParam } from '../http/params';
+import { TestDataQuery, idParams, textField, uuidParam } from '../http/params';
 
 /** One AI model (GET /api/admin/models/all answers an array of them). */
 export interface ModelDto {
@@ -83,15 +83,13 @@ export const MODEL_NAME_FORMAT = /^[A-Za-z0-9][A-Za-z0-9._:/-]*$/;
 /** POST /api/admin/models: adding an existing name updates it and makes it visible. */
 export const CreateModelRequest = z.object(
   {
-    name: z
-      .string({ error: 'Please enter a model name' })
+    name: textField('Please enter a model name')
       .trim()
       .min(1, { error: 'Please enter a model name', abort: true })
       .max(100, { error: 'must be at most 100 characters' })
       .regex(MODEL_NAME_FORMAT, { error: 'must be a model name such as gpt-4o-mini' }),
     /** Absent or blank: the name. */
-    displayName: z
-      .string({ error: 'must be text' })
+    displayName: textField('must be text')
       .trim()
       .max(100, { error: 'must be at most 100 characters' })
       .nullish()
@@ -115,8 +113,7 @@ export const UpdateModelRequest = z
       maxTokens,
       isVisible: flag,
       isActive: flag,
-      displayName: z
-        .string({ error: 'must be text' })
+      displayName: textField('must be text')
         .trim()
         .min(1, { error: 'must not be empty' })
         .max(100, { error: 'must be at most 100 characters' }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { answer, endpoint } from '../http/endpoint';
-import { idParams, wholeNumberParam } from '../http/params';
+import { idParams, textField, wholeNumberParam } from '../http/params';
 import type { IsoDateTime } from './common';
 
 export const MISSING_SIGNUP_FIELDS = 'Please provide both email and region.';
@@ -14,13 +14,11 @@ export const SIGNUP_ZIP_MAX_LENGTH = 10;
  */
 export const BetaSignupRequest = z.object(
   {
-    email: z
-      .string({ error: MISSING_SIGNUP_FIELDS })
+    email: textField(MISSING_SIGNUP_FIELDS)
       .trim()
       .min(1, { error: MISSING_SIGNUP_FIELDS })
       .pipe(z.email({ error: INVALID_SIGNUP_EMAIL }).max(254, { error: INVALID_SIGNUP_EMAIL })),
-    region: z
-      .string({ error: MISSING_SIGNUP_FIELDS })
+    region: textField(MISSING_SIGNUP_FIELDS)
       .trim()
       .min(1, { error: MISSING_SIGNUP_FIELDS })
       .max(SIGNUP_ZIP_MAX_LENGTH, { error: SIGNUP_ZIP_TOO_LONG }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { answer, endpoint } from '../http/endpoint';
-import { idParams, uuidParam } from '../http/params';
+import { UNSTORABLE_TEXT, idParams, isStorableText, textField, uuidParam } from '../http/params';
 import type { ActionResponse, IsoDateTime, MessageDirectionValue } from './common';
 import type { UserProfileDto } from './users';
 
@@ -30,14 +30,12 @@ const JSON_OBJECT = { error: 'The body must be a JSON object' };
 export const CreateTestUserRequest = z.object(
   {
     // A missing name, not only a blank one, gets the screen's own prompt.
-    testUserName: z
-      .string({ error: TEST_USER_NAME_REQUIRED })
+    testUserName: textField(TEST_USER_NAME_REQUIRED)
       .trim()
       .min(1, { error: TEST_USER_NAME_REQUIRED })
       .max(100, { error: 'must be at most 100 characters' }),
     /** Absent, null or blank: the user is answered by the live model. */
-    testUserModel: z
-      .string({ error: 'must be text' })
+    testUserModel: textField('must be text')
       .trim()
       .max(100, { error: 'must be at most 100 characters' })
       .refine((model) => model === '' || MODEL_NAME_PATTERN.test(model), {
@@ -97,18 +95,17 @@ export const SimulatorMessageRequest = z
   .object(
     {
       userId: uuidParam('Please select a user'),
-      messageContent: z
-        .string({ error: 'must be text' })
+      messageContent: textField('must be text')
         .max(1600, { error: 'must be at most 1600 characters' })
         .optional()
         .default(''),
       imageUrl: z
         .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
         .max(2000, { error: 'must be at most 2000 characters' })
+        .refine(isStorableText, { error: UNSTORABLE_TEXT })
         .nullish(),
       /** The image's content type; absent or blank: image/jpeg. */
-      contentType: z
-        .string({ error: 'must be text' })
+      contentType: textField('must be text')
         .trim()
         .max(100, { error: 'must be at most 100 characters' })
         .refine((type) => type === '' || IMAGE_CONTENT_TYPE_PATTERN.test(type), {

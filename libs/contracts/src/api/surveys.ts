@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { answer, endpoint } from '../http/endpoint';
-import { idParams, wholeNumberParam } from '../http/params';
+import { idParams, textField, wholeNumberParam } from '../http/params';
 import type { IsoDateTime } from './common';
 
 // Survey campaigns (spec 001 "Surveys", §3, §4, §5, §7): links delivered inside conversations.
@@ -82,8 +82,7 @@ export const SURVEY_FAILURES = {
  */
 const smsSafeUrl = (value: string): string => new URL(value).href.replaceAll('`', '%60');
 
-const surveyUrl = z
-  .string({ error: SURVEY_URL_REQUIRED })
+const surveyUrl = textField(SURVEY_URL_REQUIRED)
   .trim()
   .min(1, { error: SURVEY_URL_REQUIRED, abort: true })
   .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }))
@@ -126,8 +125,7 @@ const JSON_OBJECT = { error: 'The body must be a JSON object' };
 export const CreateSurveyCampaignRequest = z
   .object(
     {
-      name: z
-        .string({ error: CAMPAIGN_NAME_REQUIRED })
+      name: textField(CAMPAIGN_NAME_REQUIRED)
         .trim()
         .min(1, { error: CAMPAIGN_NAME_REQUIRED, abort: true })
         .max(CAMPAIGN_NAME_MAX_LENGTH, { error: `must be at most ${CAMPAIGN_NAME_MAX_LENGTH} characters` }),

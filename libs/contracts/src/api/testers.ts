@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { answer, endpoint } from '../http/endpoint';
+import { textField } from '../http/params';
 import type { IsoDateTime } from './common';
 
 // The gardening testers: the location test (public, also the public site's page), and the
@@ -10,8 +11,7 @@ export const MISSING_MESSAGE = 'Please enter a message.';
 export const MESSAGE_MAX_LENGTH = 1600;
 
 /** The message to test: a missing, blank or non-text message asks for one. */
-const message = z
-  .string({ error: MISSING_MESSAGE })
+const message = textField(MISSING_MESSAGE)
   .trim()
   .min(1, { error: MISSING_MESSAGE })
   .max(MESSAGE_MAX_LENGTH, { error: `must be at most ${MESSAGE_MAX_LENGTH} characters` });
@@ -98,8 +98,7 @@ export interface ValidationResult {
   outOfRegionPlace?: string;
 }
 
-const optionalText = z
-  .string({ error: 'must be text' })
+const optionalText = textField('must be text')
   .trim()
   .max(100, { error: 'must be at most 100 characters' })
   .optional();

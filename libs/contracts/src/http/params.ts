@@ -33,10 +33,31 @@ export const wholeNumberParam = <D extends number | undefined>(defaultValue: D, 
       return parsed;
     });
 
+// Text Postgres refuses: NUL (text columns) and a UTF-16 half of a pair without the other (jsonb
+// refuses its \ud800 escape). Typed fields refuse it with a 400; texts that must not be lost (an
+// SMS, Twilio's form) are cleaned with storableText instead.
+const LONE_SURROGATE = String.raw`[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]`;
+const UNSTORABLE = new RegExp(String.raw`\u0000|${LONE_SURROGATE}`);
+
+export const UNSTORABLE_TEXT = 'must not contain NUL or invalid characters';
+
+/** Whether Postgres can store the text as it is (no NUL, no unpaired surrogate). */
+export const isStorableText = (value: string): boolean => !UNSTORABLE.test(value);
+
+/** The text with NUL removed and each unpaired surrogate replaced by U+FFFD: storable, nothing else changed. */
+export const storableText = (value: string): string =>
+  value.replaceAll('\u0000', '').replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD');
+
+/**
+ * A text field someone typed: a string (else `error`) that Postgres can store, else a 400
+ * (UNSTORABLE_TEXT). Chain `.trim()`, `.min()`, `.max()` as on z.string().
+ */
+export const textField = (error: string = 'must be text') =>
+  z.string({ error }).refine(isStorableText, { error: UNSTORABLE_TEXT, abort: true });
+
 /** A free-text search box: trimmed; empty means no search. */
 export const searchParam = (max: number) =>
-  z
-    .string({ error: 'must be text' })
+  textField()
     .max(max, { error: `must be at most ${max} characters` })
     .optional()
     .transform((value) => value?.trim() ?? '');

@@ -1,4 +1,4 @@
-import type { InboundSmsForm } from '@sprout/contracts';
+import { type InboundSmsForm, storableText } from '@sprout/contracts';
 import type { MessageLocationHint } from '@sprout/domain';
 
 // What the webhooks' forms (schemas in @sprout/contracts) carry beyond their parsed fields.
@@ -12,17 +12,18 @@ export const mediaOf = (
   for (let i = 0; i < count; i += 1) {
     const url = form[`MediaUrl${i}`];
     const contentType = form[`MediaContentType${i}`];
+    // These pass through the form's schema as sent: cleaned here so Postgres can store them.
     if (typeof url === 'string' && url.length > 0) {
       media.push({
-        url,
-        contentType: typeof contentType === 'string' ? contentType : 'application/octet-stream',
+        url: storableText(url),
+        contentType: typeof contentType === 'string' ? storableText(contentType) : 'application/octet-stream',
       });
     }
   }
   return media;
 };
 
-/** The carrier's location of the sender's number; null when Twilio sent none. */
+/** The carrier's location of the sender's number (cleaned by the form's schema); null when Twilio sent none. */
 export const locationHintOf = (form: InboundSmsForm): MessageLocationHint | null => {
   const hint: MessageLocationHint = {};
   const fields = [
