@@ -138,7 +138,9 @@ describe('on an empty database, before the monitor has run', () => {
       lastError: null,
       latencyMs: null,
       detail: null,
+      checkedBy: null,
     });
+    expect(body.monitorStateError).toBeNull();
     expect(body.services.database?.threshold).toBe(5);
     expect(body.services.sms_provider?.threshold).toBe(3);
     expect(body.queues.map((q) => q.queue)).toEqual([...QUEUE_NAMES]);
@@ -646,7 +648,13 @@ describe('on seeded data', () => {
       expect(body.stale).toBe(false);
       expect(body.lastRoundAt).toBe(body.timestamp);
       expect(Date.now() - Date.parse(body.services.database?.lastCheck ?? '')).toBeLessThan(60_000);
-      expect(body.services.database).toMatchObject({ available: true, detail: 'postgres', threshold: 5 });
+      expect(body.services.database).toMatchObject({
+        available: true,
+        detail: 'postgres',
+        threshold: 5,
+        checkedBy: 'monitor',
+      });
+      expect(body.monitorStateError).toBeNull();
       expect(body.queues.find((q) => q.queue === 'sms.inbound')).toMatchObject({
         available: true,
         waiting: 3,

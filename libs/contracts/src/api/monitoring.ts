@@ -190,6 +190,11 @@ export interface ServiceCheck extends ServiceStatus {
   latencyMs: number | null;
   /** What answered, e.g. 'openai (84 models)' or 'offline advisor (no OpenAI key)'. */
   detail: string | null;
+  /**
+   * Who made this check: the monitor (its state in Redis), the api-gateway itself (while it cannot
+   * read that state), or nobody (null: not checked, or not known while Redis is unreachable).
+   */
+  checkedBy: 'monitor' | 'api-gateway' | null;
 }
 
 /** One queue as the last round of checks saw it. */
@@ -227,6 +232,11 @@ export interface ServiceHealthReport extends ServiceHealth {
   lastRoundAt: IsoDateTime | null;
   /** True when no round ran for HEALTH_STALE_AFTER_SECONDS: the monitor is not reporting. */
   stale: boolean;
+  /**
+   * Why the monitor's state could not be read (Redis unreachable from the api-gateway), else null.
+   * The services are then what the api-gateway could check itself; the others are not checked.
+   */
+  monitorStateError: string | null;
 }
 
 /** POST /api/monitoring/force-health-check */
@@ -537,7 +547,9 @@ export const monitoringApi = {
     summary: "The monitor's last round of checks: services, queues, the fallback chain and its tier",
     description:
       'Read from the state the monitor keeps in Redis. A service never checked is unavailable with ' +
-      'lastCheck null; stale is true when no round ran for 90 s.',
+      'lastCheck null; stale is true when no round ran for 90 s. When Redis is unreachable it still ' +
+      'answers 200: Redis unavailable and the database as the api-gateway checks it itself, the ' +
+      'others not checked (checkedBy null), with monitorStateError saying why.',
     answer: answer<ServiceHealthReport>('Service health'),
   }),
   forceHealthCheck: endpoint({

@@ -3,6 +3,8 @@ import {
   type CurrentTier,
   FAILURE_THRESHOLDS,
   FALLBACK_CHAIN,
+  FALLBACK_TIERS,
+  type FallbackTier,
   HEALTH_STALE_AFTER_SECONDS,
   MONITORED_SERVICES,
   MONITORED_SERVICE_LABELS,
@@ -26,12 +28,37 @@ import {
 } from '@sprout/contracts';
 import { CONFIG } from '@sprout/platform';
 import { Redis } from 'ioredis';
+import { DataSource } from 'typeorm';
 import type { z } from 'zod';
 import type { ApiGatewayConfig } from '../config';
 
 /** Reading the monitor's state gives up after this long (Redis down: commands wait for a reconnect). */
 export const STATE_READ_TIMEOUT_MS = 3_000;
 export const STATE_UNREADABLE = "The monitor's state could not be read from Redis.";
+/** The api-gateway's own look at Postgres, while the monitor's state cannot be read, gives up after this long. */
+export const DATABASE_CHECK_TIMEOUT_MS = 3_000;
+export const NOT_CHECKED_WITHOUT_REDIS =
+  'Not checked: only the monitor checks this, and its results are kept in Redis, which is unreachable.';
+export const QUEUE_UNKNOWN_WITHOUT_REDIS = 'Not known: the queues are kept in Redis, which is unreachable.';
+
+/** A read of Redis that failed or timed out; the message says which. */
+class RedisReadError extends Error {}
+
+const withTimeout = async <T>(work: Promise<T>, ms: number, what: string): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 const parse = <S extends z.ZodType>(schema: S, text: string | null | undefined): z.output<S> | null => {
   if (text === null || text === undefined) return null;
@@ -56,9 +83,13 @@ const isMonitoredService = (name: string): name is MonitoredService =>
 @Injectable()
 export class MonitorStateReader {
   private readonly keys;
+  /** The api-gateway's own consecutive failures, counted while it cannot read the monitor's state. */
+  private redisReadFailures = 0;
+  private databaseFailures = 0;
 
   constructor(
     private readonly redis: Redis,
+    private readonly dataSource: DataSource,
     @Inject(CONFIG) config: ApiGatewayConfig,
   ) {
     this.keys = monitorStateKeys(config.bullmqPrefix);
@@ -70,14 +101,22 @@ export class MonitorStateReader {
    * monitor has not completed a round for HEALTH_STALE_AFTER_SECONDS.
    */
   async serviceHealth(now: Date = new Date()): Promise<ServiceHealthReport> {
-    const [servicesText, queuesText, overallText, tierText] = await this.read(
-      Promise.all([
-        this.redis.hgetall(this.keys.services),
-        this.redis.hgetall(this.keys.queues),
-        this.redis.get(this.keys.overall),
-        this.redis.get(this.keys.tier),
-      ]),
-    );
+    const startedAt = Date.now();
+    let state: [Record<string, string>, Record<string, string>, string | null, string | null];
+    try {
+      state = await this.readRedis(() =>
+        Promise.all([
+          this.redis.hgetall(this.keys.services),
+          this.redis.hgetall(this.keys.queues),
+          this.redis.get(this.keys.overall),
+          this.redis.get(this.keys.tier),
+        ]),
+      );
+    } catch (error) {
+      return this.withoutRedis(messageOf(error), Date.now() - startedAt, now);
+    }
+    this.redisReadFailures = 0;
+    const [servicesText, queuesText, overallText, tierText] = state;
     const overall = parse(StoredOverallHealth, overallText);
 
     const services: Record<string, ServiceCheck> = {};
@@ -87,14 +126,17 @@ export class MonitorStateReader {
       services[name] = {
         label: isMonitoredService(name) ? MONITORED_SERVICE_LABELS[name] : name,
         threshold: isMonitoredService(name) ? FAILURE_THRESHOLDS[name] : 1,
-        ...(stored ?? {
-          available: false,
-          lastCheck: null,
-          consecutiveFailures: 0,
-          lastError: null,
-          latencyMs: null,
-          detail: null,
-        }),
+        ...(stored === null
+          ? {
+              available: false,
+              lastCheck: null,
+              consecutiveFailures: 0,
+              lastError: null,
+              latencyMs: null,
+              detail: null,
+              checkedBy: null,
+            }
+          : { ...stored, checkedBy: 'monitor' as const }),
       };
     }
 
@@ -129,7 +171,113 @@ export class MonitorStateReader {
       lastRoundAt,
       stale:
         lastRoundAt === null || now.getTime() - Date.parse(lastRoundAt) > HEALTH_STALE_AFTER_SECONDS * 1000,
+      monitorStateError: null,
     };
+  }
+
+  /**
+   * The report while Redis cannot be read: Redis is unavailable as the api-gateway saw it, the
+   * database as the api-gateway checks it now, the other services and the queues not known.
+   */
+  private async withoutRedis(reason: string, latencyMs: number, now: Date): Promise<ServiceHealthReport> {
+    this.redisReadFailures += 1;
+    const [database, current] = await Promise.all([this.checkDatabase(now), this.currentTier()]);
+    const notChecked = (service: MonitoredService): ServiceCheck => ({
+      label: MONITORED_SERVICE_LABELS[service],
+      threshold: FAILURE_THRESHOLDS[service],
+      available: false,
+      lastCheck: null,
+      consecutiveFailures: 0,
+      lastError: null,
+      latencyMs: null,
+      detail: NOT_CHECKED_WITHOUT_REDIS,
+      checkedBy: null,
+    });
+    const services: Record<string, ServiceCheck> = {};
+    for (const service of MONITORED_SERVICES) services[service] = notChecked(service);
+    services.database = database;
+    services.redis = {
+      label: MONITORED_SERVICE_LABELS.redis,
+      threshold: FAILURE_THRESHOLDS.redis,
+      available: false,
+      lastCheck: now.toISOString(),
+      consecutiveFailures: this.redisReadFailures,
+      lastError: `The api-gateway could not read from Redis: ${reason}`,
+      latencyMs,
+      detail: "Checked by the api-gateway (the monitor's own count is kept in Redis)",
+      checkedBy: 'api-gateway',
+    };
+    const queues: QueueCheck[] = QUEUE_NAMES.map((queue) => ({
+      queue,
+      threshold: QUEUE_FAILURE_THRESHOLD,
+      available: false,
+      lastCheck: null,
+      consecutiveFailures: 0,
+      waiting: 0,
+      active: 0,
+      delayed: 0,
+      failed: 0,
+      workers: 0,
+      oldestWaitingSeconds: null,
+      problem: QUEUE_UNKNOWN_WITHOUT_REDIS,
+    }));
+    return {
+      overallHealth: 'degraded',
+      timestamp: now.toISOString(),
+      services,
+      queues,
+      fallback: { chain: FALLBACK_CHAIN, current },
+      lastRoundAt: null,
+      stale: false,
+      monitorStateError: `${STATE_UNREADABLE} ${reason}`,
+    };
+  }
+
+  /** Postgres as the api-gateway sees it (SELECT 1). */
+  private async checkDatabase(now: Date): Promise<ServiceCheck> {
+    const startedAt = Date.now();
+    let error: string | null = null;
+    try {
+      await withTimeout(this.dataSource.query('SELECT 1'), DATABASE_CHECK_TIMEOUT_MS, 'Postgres');
+      this.databaseFailures = 0;
+    } catch (failure) {
+      this.databaseFailures += 1;
+      error = `The api-gateway could not query Postgres: ${messageOf(failure)}`;
+    }
+    return {
+      label: MONITORED_SERVICE_LABELS.database,
+      threshold: FAILURE_THRESHOLDS.database,
+      available: error === null,
+      lastCheck: now.toISOString(),
+      consecutiveFailures: this.databaseFailures,
+      lastError: error,
+      latencyMs: Date.now() - startedAt,
+      detail: 'postgres, checked by the api-gateway',
+      checkedBy: 'api-gateway',
+    };
+  }
+
+  /** The tier of the newest answered reply, from llm_calls (what the monitor records in Redis). */
+  private async currentTier(): Promise<CurrentTier> {
+    try {
+      const rows = await withTimeout(
+        this.dataSource.query<Array<{ tier: string; created_at: Date }>>(
+          `SELECT "tier", "created_at" FROM "llm_calls"
+            WHERE "purpose" = 'reply' AND "error" IS NULL
+            ORDER BY "created_at" DESC LIMIT 1`,
+        ),
+        DATABASE_CHECK_TIMEOUT_MS,
+        'Postgres',
+      );
+      const row = rows[0];
+      if (row === undefined) return { tier: null, at: null };
+      const tier = (FALLBACK_TIERS as readonly string[]).includes(row.tier)
+        ? (row.tier as FallbackTier)
+        : null;
+      return { tier, at: new Date(row.created_at).toISOString() };
+    } catch {
+      return { tier: null, at: null };
+    }
   }
 
   /** The state after a forced round: the job's own answer wins over what Redis held a moment ago. */
@@ -145,6 +293,7 @@ export class MonitorStateReader {
       timestamp: result.timestamp,
       lastRoundAt: result.timestamp,
       stale: false,
+      monitorStateError: null,
     };
   }
 
@@ -162,28 +311,29 @@ export class MonitorStateReader {
 
   /** A proactive value; 503 when the monitor has not written it within its lifetime. */
   private async proactive<S extends z.ZodType>(key: string, schema: S): Promise<z.output<S>> {
-    const value = parse(schema, await this.read(this.redis.get(key)));
+    let text: string | null;
+    try {
+      text = await this.readRedis(() => this.redis.get(key));
+    } catch {
+      throw new ServiceUnavailableException(STATE_UNREADABLE);
+    }
+    const value = parse(schema, text);
     if (value === null) throw new ServiceUnavailableException(PROACTIVE_STATE_MISSING);
     return value;
   }
 
-  private async read<T>(work: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
+  /**
+   * Runs a read unless the connection is known to be down (then it would only wait in ioredis's
+   * queue for a reconnect), giving up after STATE_READ_TIMEOUT_MS; throws a RedisReadError.
+   */
+  private async readRedis<T>(work: () => Promise<T>): Promise<T> {
+    if (['reconnecting', 'close', 'end'].includes(this.redis.status)) {
+      throw new RedisReadError(`the connection is down (${this.redis.status})`);
+    }
     try {
-      return await Promise.race([
-        work,
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new ServiceUnavailableException(STATE_UNREADABLE)),
-            STATE_READ_TIMEOUT_MS,
-          );
-        }),
-      ]);
+      return await withTimeout(work(), STATE_READ_TIMEOUT_MS, 'Redis');
     } catch (error) {
-      if (error instanceof ServiceUnavailableException) throw error;
-      throw new ServiceUnavailableException(STATE_UNREADABLE);
-    } finally {
-      clearTimeout(timer);
+      throw new RedisReadError(messageOf(error));
     }
   }
 }
