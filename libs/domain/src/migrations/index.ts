@@ -11,6 +11,7 @@ import { SurveyTargeting1796050000000 } from './1796050000000-SurveyTargeting';
 import { AdminSessions1796100000000 } from './1796100000000-AdminSessions';
 import { AdminUserSortIndexes1796200000000 } from './1796200000000-AdminUserSortIndexes';
 import { ShardedRollups1796700000000 } from './1796700000000-ShardedRollups';
+import { RecordInboundFunction1796700000001 } from './1796700000001-RecordInboundFunction';
 
 export {
   InitialSchema1763500000000,
@@ -25,6 +26,7 @@ export {
   AdminSessions1796100000000,
   AdminUserSortIndexes1796200000000,
   ShardedRollups1796700000000,
+  RecordInboundFunction1796700000001,
 };
 
 // Append new migrations here, in order. The test harness hashes these class names to name its template database.
@@ -41,4 +43,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   AdminSessions1796100000000,
   AdminUserSortIndexes1796200000000,
   ShardedRollups1796700000000,
+  RecordInboundFunction1796700000001,
 ];
