@@ -500,9 +500,10 @@ describe('GET /api/admin/conversations (paged)', () => {
 });
 
 describe('GET /api/admin/conversations reaches every conversation (keyset paging)', () => {
-  // One bulk user with 12,001 conversations, more than the 10,000 the list used to reach. Pairs
-  // share their last_message_at, so the order's tie-break (id) is paged over too.
-  const BULK = 12_001;
+  // One bulk user with 25,001 conversations, more than the 10,000 the list used to reach and the
+  // 20,000 a short-word search looks at per request. Pairs share their last_message_at, so the
+  // order's tie-break (id) is paged over too.
+  const BULK = 25_001;
   let bulk: string;
   let expectedOrder: string[];
 
@@ -538,7 +539,7 @@ describe('GET /api/admin/conversations reaches every conversation (keyset paging
               CASE WHEN n <= 3000 THEN 'Bulk question about clubroot'
                    WHEN n BETWEEN 4001 AND 5200 THEN 'Bulk question about clubfoot'
                    WHEN n = 11500 THEN 'Zucchini glut'
-                   WHEN n = 11700 THEN 'Bulk qz note' END
+                   WHEN n = 24000 THEN 'Bulk qz note' END
          FROM generate_series(1, ${BULK}) n`,
       [bulk],
     );
@@ -625,10 +626,20 @@ describe('GET /api/admin/conversations reaches every conversation (keyset paging
     expect(ids(zucchini)).toEqual([await idOf('Zucchini glut')]);
     expect(expectedOrder.indexOf(ids(zucchini)[0] ?? '')).toBeGreaterThan(11_000);
     expect(zucchini.pagination).toMatchObject({ total: 1, totalIsExact: true, nextCursor: null });
-    // Too short for the trigram index: the recency walk goes on to the oldest conversation.
+    // Too short for the trigram index: the recency walk looks at 20,000 conversations a request,
+    // then answers where it stopped as the cursor, and the next request goes on from there.
     const qz = (await get('/api/admin/conversations?search=qz')).json();
-    expect(ids(qz)).toEqual([await idOf('Bulk qz note')]);
-    expect(qz.pagination).toMatchObject({ total: 1, totalIsExact: true, nextCursor: null });
+    expect(qz.conversations).toEqual([]);
+    expect(qz.pagination.totalIsExact).toBe(false);
+    expect(qz.pagination.nextCursor).toMatch(new RegExp(`_${expectedOrder[19_999]}$`));
+    const on = (
+      await get(`/api/admin/conversations?search=qz&page=2&cursor=${qz.pagination.nextCursor}`)
+    ).json();
+    expect(ids(on)).toEqual([await idOf('Bulk qz note')]);
+    expect(on.pagination.nextCursor).toBeNull();
+    // A short word with many matches fills its page from the newest conversations.
+    const bulkWord = (await get('/api/admin/conversations?search=lk')).json();
+    expect(ids(bulkWord)).toHaveLength(20);
   });
 
   it("pages a phone search's many conversations by cursor", async () => {

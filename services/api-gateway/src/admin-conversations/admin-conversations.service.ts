@@ -12,6 +12,12 @@ import type { ConversationListResponse, Pagination } from '@sprout/contracts';
  * rows per poll, so the total is the planner's estimate (pagination.totalIsExact false).
  */
 export const SEARCH_EXACT_COUNT_BELOW = 2000;
+/**
+ * A search whose words are all too short for the trigram index walks the recency index: at most
+ * this many conversations per request, then answers the matches found and, when the page is not
+ * full, a cursor at the last conversation looked at (the next request goes on from there).
+ */
+export const SHORT_SEARCH_SCAN = 20_000;
 /** A phone search looks up its users' conversations one user at a time when at most this many users match. */
 export const PHONE_USERS_CAP = 1000;
 /** A conversation's messages: the most recent this many, oldest first. */
@@ -70,7 +76,7 @@ interface MatchScope {
  * matches from each word's statistics. A word of three or more characters (`indexable`) lets it
  * choose between the trigram index (few matches) and the covering recency index, read newest
  * first without touching the table (many); a search whose words are all shorter walks the
- * recency index alone, over every conversation, until the page is full.
+ * recency index alone, SHORT_SEARCH_SCAN conversations per request.
  */
 interface SearchMatcher {
   params: string[];
@@ -99,8 +105,13 @@ const searchMatcher = (search: string): SearchMatcher => {
         .slice(0, words.length)
         .map((word) => `c.search_text LIKE lower(${word})`)
         .join(' AND ');
-      const textBranch = `SELECT c.id, c.last_message_at FROM conversations c
-            WHERE c.is_test_user = $1 AND ${hasWords} ${since} ${tail}`;
+      const textBranch = indexable
+        ? `SELECT c.id, c.last_message_at FROM conversations c
+            WHERE c.is_test_user = $1 AND ${hasWords} ${since} ${tail}`
+        : `SELECT c.id, c.last_message_at FROM (
+             SELECT c.id, c.last_message_at, c.search_text FROM conversations c
+              WHERE c.is_test_user = $1 ${since} ORDER BY c.last_message_at DESC, c.id DESC LIMIT ${SHORT_SEARCH_SCAN}
+           ) c WHERE ${hasWords} ${tail}`;
       if (phoneNumber === undefined) return textBranch;
       // The users whose number matches first (the phone indexes), up to a cap: few, and their
       // conversations come from (user_id, last_message_at) one user at a time; many (a broad
@@ -198,6 +209,7 @@ export class AdminConversationsQueryService {
       conversations: string;
       fetched: string;
       next_cursor: string | null;
+      scan_end?: string | null;
     };
     let row: ListRow | undefined;
     let estimate: number | null = null;
@@ -218,17 +230,27 @@ export class AdminConversationsQueryService {
           : 'NULL';
       // Planned for its words, this statement finds the page's ids only; their JSON comes from
       // a prepared statement, so the planner's work stays small.
+      // A short-word search's continuation: the last conversation of its window, when the walk
+      // stopped there rather than at the oldest conversation.
+      const scanEndSql = matcher.indexable
+        ? 'NULL'
+        : `(SELECT (array_agg(${CURSOR_OF('c')} ${order}))[1]
+              FROM (SELECT c.id, c.last_message_at FROM conversations c WHERE c.is_test_user = $1 ${since}
+                     ${order} OFFSET ${SHORT_SEARCH_SCAN - 1} LIMIT 2) c
+            HAVING count(*) = 2)`;
       const found: Array<{
         total_count: string | null;
         ids: string[] | null;
         fetched: string;
         next_cursor: string | null;
+        scan_end: string | null;
       }> = await this.dataSource.query(
         `WITH matches AS MATERIALIZED (${matches})
            SELECT ${countSql} AS total_count,
                   (SELECT array_agg(p.id) FROM (SELECT c.id FROM matches c ${order} LIMIT ${lim} OFFSET ${off}) p) AS ids,
                   ${fetchedSql('matches')} AS fetched,
-                  ${nextCursorSql('matches')} AS next_cursor`,
+                  ${nextCursorSql('matches')} AS next_cursor,
+                  ${scanEndSql} AS scan_end`,
         params,
       );
       const head = found[0];
@@ -271,7 +293,10 @@ export class AdminConversationsQueryService {
     if (row === undefined || !row.user_exists) return null;
 
     const fetched = Number(row.fetched);
-    const hasNext = fetched > offset + limit;
+    const pageFull = fetched > offset + limit;
+    // A short-word search that stopped at the end of its window goes on from there.
+    const scanEnd = pageFull ? null : (row.scan_end ?? null);
+    const hasNext = pageFull || scanEnd !== null;
     const shownUpTo = offset + Math.max(0, Math.min(limit, fetched - offset));
     let total = Number(row.total_count);
     let totalIsExact = true;
@@ -291,7 +316,7 @@ export class AdminConversationsQueryService {
       total,
       totalPages: Math.max(1, Math.ceil(total / limit)),
       totalIsExact,
-      nextCursor: hasNext ? row.next_cursor : null,
+      nextCursor: pageFull ? row.next_cursor : scanEnd,
     };
     return `{"conversations":${row.conversations},"pagination":${JSON.stringify(pagination)}}`;
   }

@@ -43,7 +43,12 @@ export default function MessagesPage() {
   // A page left empty (its rows went since it was reached) gives way to the page before it,
   // asked for again: answers are never stale by themselves (spec 000 §7), and a page seen before
   // would otherwise show until its next poll.
-  const emptied = !isPlaceholderData && data !== undefined && data.conversations.length === 0 && page > 1;
+  const emptied =
+    !isPlaceholderData &&
+    data !== undefined &&
+    data.conversations.length === 0 &&
+    data.pagination.nextCursor === null &&
+    page > 1;
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!emptied) return;
@@ -101,7 +106,7 @@ export default function MessagesPage() {
                 <p role="alert" className="py-6 text-center text-sm text-destructive">
                   {messagesTexts.conversationsFailed}
                 </p>
-              ) : data.conversations.length === 0 ? (
+              ) : data.conversations.length === 0 && data.pagination.nextCursor === null ? (
                 <EmptyState
                   icon={MessagesSquare}
                   title={messagesTexts.noConversations}
@@ -110,11 +115,21 @@ export default function MessagesPage() {
                 />
               ) : (
                 <>
-                  <ConversationList
-                    conversations={data.conversations}
-                    selectedId={selected?.id ?? null}
-                    onSelect={select}
-                  />
+                  {data.conversations.length === 0 ? (
+                    // A short-word search looked at a stretch of conversations and found none there.
+                    <p
+                      className="py-6 text-center text-sm text-muted-foreground"
+                      data-testid="conversations-gap"
+                    >
+                      {messagesTexts.searchGap}
+                    </p>
+                  ) : (
+                    <ConversationList
+                      conversations={data.conversations}
+                      selectedId={selected?.id ?? null}
+                      onSelect={select}
+                    />
+                  )}
                   <ConversationPager
                     pagination={data.pagination}
                     page={page}

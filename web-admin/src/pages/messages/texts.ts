@@ -9,6 +9,7 @@ export const messagesTexts = {
   conversationsFailed: 'Failed to fetch conversations',
   noConversations: 'No conversations found',
   noConversationsHint: 'Try adjusting your search terms.',
+  searchGap: 'No matches among these conversations. Next searches older ones.',
   noSelection: 'No conversation selected',
   noSelectionHint: 'Choose a conversation from the list to read its messages.',
   loadingMessages: 'Loading messages...',
