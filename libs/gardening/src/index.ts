@@ -31,7 +31,7 @@ export { CROPS, type CropTiming } from './advisor/crops';
 // SMS text helpers
 export * from './text/gsm7';
 export { formatMonthDay } from './text/dates';
-export { wordCount } from './text/words';
+export { ANALYSIS_MAX_CHARS, analysisWindow, wordCount } from './text/words';
 
 // Warm-up and evaluation
 export * from './preload';

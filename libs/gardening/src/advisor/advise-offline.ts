@@ -1,6 +1,7 @@
 import type { Topic } from '../analysis/topics';
 import { fitToLength, toGsm7 } from '../text/gsm7';
 import { addDays } from '../text/dates';
+import { analysisWindow } from '../text/words';
 import { buildContext, zipHint, type AdviceContext } from './context';
 import { findCropIn, type CropTiming } from './crops';
 import { gardenerWords, resolveFollowUp, turnText, type ConversationTurn } from './followup';
@@ -181,7 +182,9 @@ function topicOf(entry: Entry, crop: CropTiming | null): Topic | 'general' {
  * and fit two SMS segments when the content allows. This is the template tier of the reply
  * fallback chain and the default model when no OpenAI key is configured.
  */
-export function adviseOffline(request: AdviceRequest): Advice {
+export function adviseOffline(given: AdviceRequest): Advice {
+  // Only the first ANALYSIS_MAX_CHARS characters of a question are read.
+  const request = { ...given, question: analysisWindow(given.question) };
   const knowledge = advisorKnowledge();
   const history = request.history ?? [];
   const earlier = history.map(gardenerWords).filter((t): t is string => t !== null);

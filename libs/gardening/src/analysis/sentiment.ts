@@ -6,8 +6,8 @@ const FRUSTRATION: readonly RegExp[] = [
   /\bnothing\s+(?:works|worked|is\s+working|helps|helped|grows)\b/,
   /\b(?:tried|try)\s+(?:everything|it\s+all|all\s+of\s+that)\b/,
   /\b(?:keeps?|kept)\s+(?:dying|dieing|failing|happening|getting\s+worse|coming\s+back|killing)\b/,
-  /\b(?:every|each)\s+(?:single\s+)?(?:year|time|season)\b.*\b(?:die|dies|died|dying|fail|fails|failed|lose|lost|rot|same)\b/,
-  /\b(?:die|dies|died|dying|failed|fails|dead)\b.*\b(?:again|every\s+(?:year|time|season))\b/,
+  /\b(?:every|each)\s+(?:single\s+)?(?:year|time|season)\b.{0,160}\b(?:die|dies|died|dying|fail|fails|failed|lose|lost|rot|same)\b/,
+  /\b(?:die|dies|died|dying|failed|fails|dead)\b.{0,160}\b(?:again|every\s+(?:year|time|season))\b/,
   /\bagain\s*!/,
   /\b(?:fed\s+up|sick\s+(?:of|and\s+tired)|had\s+enough|at\s+my\s+wits?'?\s+end|give\s+up|giving\s+up|gave\s+up|i\s+quit|losing\s+my\s+mind|driving\s+me\s+(?:crazy|nuts|insane))\b/,
   /\b(?:so|really|very)\s+(?:frustrat\w*|annoy\w*|angry|mad|pissed)\b/,
@@ -15,9 +15,9 @@ const FRUSTRATION: readonly RegExp[] = [
   /\b(?:ugh+|argh+|grr+|wtf|ffs|omfg)\b/,
   /\b(?:hate|hating)\s+(?:this|these|my|gardening|it|them)\b/,
   /\b(?:useless|pointless|waste\s+of\s+(?:time|money))\b/,
-  /\bwhy\s+(?:does|do|is|are|won'?t|can'?t)\b[^.?!]*\b(?:always|keep|never|again)\b/,
+  /\bwhy\s+(?:does|do|is|are|won'?t|can'?t)\b[^.?!]{0,160}\b(?:always|keep|never|again)\b/,
   /\bstill\s+(?:dying|not\s+working|doesn'?t\s+work|dead|sick)\b/,
-  /\b(?:didn'?t|did\s+not|doesn'?t|does\s+not|don'?t)\s+(?:work|help)\b.*\b(?:again|either|still|at\s+all|anything)\b/,
+  /\b(?:didn'?t|did\s+not|doesn'?t|does\s+not|don'?t)\s+(?:work|help)\b.{0,160}\b(?:again|either|still|at\s+all|anything)\b/,
 ];
 
 const POSITIVE_WORDS =

@@ -93,7 +93,7 @@ export interface TopicDefinition {
 
 const veg = (topic: Topic, pattern: RegExp): TopicDefinition => ({ topic, category: 'vegetable', pattern });
 
-/** The taxonomy: one pattern per topic. */
+/** The taxonomy: one pattern per topic (and, for weeds, moss in a lawn: see lawnMossAt). */
 export const TOPIC_TAXONOMY: readonly TopicDefinition[] = [
   veg('tomatoes', /\b(?:tomato(?:e?s)?|tomatos|tomatoe|maters?|cherry\s+toms?|tomatillos?)\b/),
   veg(
@@ -232,7 +232,7 @@ export const TOPIC_TAXONOMY: readonly TopicDefinition[] = [
     topic: 'weeds',
     category: 'problem',
     pattern:
-      /\b(?:weeds?|weeding|weedy|dandelions?|crabgrass|clover|bindweed|poison\s+(?:ivy|oak|sumac)|thistles?|nutsedge|nut\s*grass|creeping\s+charlie|ground\s+ivy|purslane|quack\s?grass|knotweed|horsetail|wild\s+violets?|chickweed|spurge|buttercups?|invasive|herbicides?|weed\s*killers?|roundup|glyphosate|pre-?emergents?|moss(?=.*\b(?:lawn|grass|yard)\b)|(?<=\b(?:lawn|grass|yard)\b.*)moss)\b/,
+      /\b(?:weeds?|weeding|weedy|dandelions?|crabgrass|clover|bindweed|poison\s+(?:ivy|oak|sumac)|thistles?|nutsedge|nut\s*grass|creeping\s+charlie|ground\s+ivy|purslane|quack\s?grass|knotweed|horsetail|wild\s+violets?|chickweed|spurge|buttercups?|invasive|herbicides?|weed\s*killers?|roundup|glyphosate|pre-?emergents?)\b/,
   },
   {
     topic: 'watering',
@@ -292,7 +292,7 @@ export const TOPIC_TAXONOMY: readonly TopicDefinition[] = [
     topic: 'planting schedule',
     category: 'timing',
     pattern:
-      /\b(?:when\s+(?:should|do|can|to|is|would|will)\b[^.?!]*\b(?:plant|sow|seed|start|transplant|put\s+(?:out|in)|set\s+out|grow)|(?:best|right|good|ideal)\s+time\s+(?:to|for)\s+(?:plant|sow|start|seed|transplant|put)|too\s+(?:late|early)\s+(?:to|for)|planting\s+(?:time|date|dates|calendar|schedule|window|season)|what\s+(?:can|should|to)\s+(?:i\s+)?(?:plant|sow|grow)\s+(?:now|in\s+(?:the\s+)?\w+|this)|when\s+to\s+(?:plant|sow|start|seed|transplant)|last\s+frost|first\s+frost|frost\s+dates?|is\s+it\s+time\s+to)\b/,
+      /\b(?:when\s+(?:should|do|can|to|is|would|will)\b[^.?!]{0,120}?\b(?:plant|sow|seed|start|transplant|put\s+(?:out|in)|set\s+out|grow)|(?:best|right|good|ideal)\s+time\s+(?:to|for)\s+(?:plant|sow|start|seed|transplant|put)|too\s+(?:late|early)\s+(?:to|for)|planting\s+(?:time|date|dates|calendar|schedule|window|season)|what\s+(?:can|should|to)\s+(?:i\s+)?(?:plant|sow|grow)\s+(?:now|in\s+(?:the\s+)?\w+|this)|when\s+to\s+(?:plant|sow|start|seed|transplant)|last\s+frost|first\s+frost|frost\s+dates?|is\s+it\s+time\s+to)\b/,
   },
   {
     topic: 'seed starting',
@@ -398,6 +398,16 @@ export const TOPIC_TAXONOMY: readonly TopicDefinition[] = [
 ];
 
 /**
+ * Where "moss" is a lawn weed: "moss" in a message that names a lawn, grass or yard anywhere, or
+ * -1. Two scans rather than a lookaround over the rest of the text at every position, which
+ * made a long text take quadratic time.
+ */
+const lawnMossAt = (lower: string): number => {
+  const moss = /\bmoss\b/.exec(lower);
+  return moss !== null && /\b(?:lawn|grass|yard)\b/.test(lower) ? moss.index : -1;
+};
+
+/**
  * The taxonomy topics a message touches, in the order they first appear in it (at most `max`,
  * default all). Plant names, problems (pests, diseases, weeds), care (watering, soil, pruning...),
  * techniques and timing are all recognised, in any case.
@@ -406,8 +416,10 @@ export function detectTopics(text: string, max = Infinity): Topic[] {
   const lower = text.toLowerCase();
   const found: Array<{ topic: Topic; at: number }> = [];
   for (const { topic, pattern } of TOPIC_TAXONOMY) {
-    const match = pattern.exec(lower);
-    if (match) found.push({ topic, at: match.index });
+    const at = pattern.exec(lower)?.index ?? -1;
+    const moss = topic === 'weeds' ? lawnMossAt(lower) : -1;
+    const first = at < 0 ? moss : moss < 0 ? at : Math.min(at, moss);
+    if (first >= 0) found.push({ topic, at: first });
   }
   found.sort((a, b) => a.at - b.at);
   return found.slice(0, max).map((f) => f.topic);

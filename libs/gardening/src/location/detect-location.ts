@@ -3,7 +3,7 @@ import { NAMED_REGIONS, type NamedRegion } from '../places/regions';
 import { STATE_NAMES_LOWER, US_STATES, normalizeState, stateName } from '../places/states';
 import { cityDisplayName, getCityIndex, lookupZip, normalizeCityName, zipForCityState } from '../places/zip';
 import { ENGLISH_STOPWORDS } from '../text/english';
-import { editDistance, normalizeText } from '../text/words';
+import { analysisWindow, editDistance, normalizeText } from '../text/words';
 import {
   FOREIGN_CITIES,
   FOREIGN_COUNTRIES,
@@ -656,7 +656,7 @@ const VAGUE_PATTERNS: readonly RegExp[] = [
 
 /** Whether the message declines to give a location ("I'd rather not say", "none of your business"). */
 export function isLocationRefusal(text: string): boolean {
-  const flat = flatten(normalizeText(text));
+  const flat = flatten(normalizeText(analysisWindow(text)));
   return REFUSAL_PATTERNS.some((p) => p.test(flat));
 }
 
@@ -666,10 +666,11 @@ export function isLocationRefusal(text: string): boolean {
  * or not, common misspellings), a major city alone or a state alone when the wording says it is
  * where the person is ("I'm in Ohio", "Denver area"), a region people use ("Pacific Northwest",
  * "Bay Area"), or a place abroad (locationType "international"). Vague answers ("near the coast")
- * give locationType "vague" with no location; refusals set refusedLocation.
+ * give locationType "vague" with no location; refusals set refusedLocation. Only the first
+ * ANALYSIS_MAX_CHARS characters are read.
  */
 export function detectLocation(text: string): LocationDetection {
-  const normalized = normalizeText(text);
+  const normalized = normalizeText(analysisWindow(text));
   if (normalized === '') return { ...NONE };
   const flat = flatten(normalized);
   const tokens = tokenize(normalized);

@@ -1,3 +1,15 @@
+/** The most of a message analysed: Twilio's longest SMS Body. */
+export const ANALYSIS_MAX_CHARS = 1600;
+
+/**
+ * The part of a message that is analysed: its first ANALYSIS_MAX_CHARS characters. No SMS is
+ * longer, and the cap bounds what one message costs the analyses that are not linear in length
+ * (location, language, validation, the offline advisor).
+ */
+export function analysisWindow(text: string): string {
+  return text.length <= ANALYSIS_MAX_CHARS ? text : text.slice(0, ANALYSIS_MAX_CHARS);
+}
+
 /** Lower-cases and splits text into word tokens (letters, digits and inner apostrophes). */
 export function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['\u2019][\p{L}]+)*/gu) ?? [];

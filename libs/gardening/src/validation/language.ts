@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { detectTopics } from '../analysis/topics';
 import { ENGLISH_STOPWORDS } from '../text/english';
+import { analysisWindow } from '../text/words';
 import { isLatinPlantName } from './plant-names';
 
 interface EldResult {
@@ -99,10 +100,11 @@ function eldLanguage(text: string): { language: string; reliable: boolean; margi
  * Whether a text message is in English, robust on short texts: English function words, garden
  * vocabulary, typos ("tomatos", "shud") and botanical Latin names ("Acer palmatum") all count for
  * English; other scripts and other languages' function words count against it; eld (small model)
- * decides the rest. Texts too short to tell are taken as English.
+ * decides the rest. Texts too short to tell are taken as English. Only the first
+ * ANALYSIS_MAX_CHARS characters are read.
  */
 export function readLanguage(text: string): LanguageReading {
-  const cleaned = text
+  const cleaned = analysisWindow(text)
     .replace(/https?:\/\/\S+|www\.\S+/gi, ' ')
     .replace(/[\d_]+/g, ' ')
     .trim();

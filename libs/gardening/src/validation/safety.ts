@@ -45,7 +45,7 @@ const HARM_TO_OTHERS: readonly RegExp[] = [
   /\bpoison(?:ing)?\s+(?:someone|somebody|a\s+person|people|him|her|them|my\s+(?:neighbou?r|husband|wife|boss|ex|roommate|partner|mother[\s-]in[\s-]law)|(?:my\s+)?neighbou?r'?s?(?:\s+\w+)?)\b/,
   /\b(?:to|would|could|enough\s+to)\s+(?:kill|poison)\s+(?:someone|somebody|a\s+person|a\s+human|people|an?\s+adult|a\s+child|a\s+dog|a\s+cat|him|her)\b/,
   /\b(?:kill|hurt|harm|poison)\s+(?:my\s+)?neighbou?r'?s?\s+(?:dog|cat|kids?|children|pets?|horse)\b/,
-  /\bhow\s+much\b[^.?!]*\b(?:to|would|could)\s+(?:kill|poison)\b(?![^.?!]*\b(?:weeds?|bugs?|aphids?|slugs?|ants?|grubs?|pests?|moss|grass|roots?|stumps?)\b)/,
+  /\bhow\s+much\b[^.?!]{0,160}\b(?:to|would|could)\s+(?:kill|poison)\b(?![^.?!]{0,160}\b(?:weeds?|bugs?|aphids?|slugs?|ants?|grubs?|pests?|moss|grass|roots?|stumps?)\b)/,
 ];
 
 const PEOPLE = String.raw`(?:i|me|we|my\s+\d+\s*(?:yo|y\/o|year[\s-]old|yr[\s-]old|month[\s-]old|mo[\s-]old)|(?:grandpa|grandma|granny|mom|dad|husband|wife|toddler|baby|son|daughter)|my\s+(?:little\s+|baby\s+|\d+\s*(?:yo|year\s+old|yr\s+old)\s+)?(?:son|daughter|kid|kids|child|children|baby|toddler|infant|boy|girl|grandson|granddaughter|grandkid|grandkids|husband|wife|partner|mom|mother|dad|father|grandma|grandpa|friend|brother|sister|niece|nephew)|(?:a|the|our)\s+(?:kid|kids|child|children|baby|toddler|infant)|kid|kids|child|baby|toddler|someone|somebody|he|she|they)`;
@@ -63,16 +63,16 @@ const CHEMICALS =
 const BODY_CONTACT =
   /\b(?:in\s+(?:my|his|her|their|your)\s+(?:eyes?|mouth|nose|face)|on\s+(?:my|his|her|their)\s+(?:skin|hands?|arms?|face|legs?|body)|all\s+over\s+(?:my|his|her|their|me|him)|(?:my|his|her)\s+(?:eyes?|skin|hands?|arms?|face|throat|lungs)|inhal\w*|breath(?:ed|ing)\s+(?:in|it|the)|fumes|without\s+(?:a\s+)?(?:mask|gloves|respirator))\b/;
 const MISUSE: readonly RegExp[] = [
-  /\bmix(?:ing|ed)?\b[^.?!]*\b(?:bleach|ammonia|chlorine)\b[^.?!]*\b(?:and|with)\b[^.?!]*\b(?:bleach|ammonia|vinegar|chlorine|acid|pesticides?|weed\s*killers?|roundup)\b/,
+  /\bmix(?:ing|ed)?\b[^.?!]{0,160}\b(?:bleach|ammonia|chlorine)\b[^.?!]{0,160}\b(?:and|with)\b[^.?!]{0,160}\b(?:bleach|ammonia|vinegar|chlorine|acid|pesticides?|weed\s*killers?|roundup)\b/,
   /\b(?:bleach|ammonia)\s+(?:and|with|\+)\s+(?:ammonia|bleach|vinegar)\b/,
-  /\b(?:malathion|sevin|carbaryl|diazinon|chlordane|bifenthrin|permethrin|roundup|glyphosate|paraquat|(?:outdoor\s+)?(?:insecticide|pesticide|herbicide|weed\s*killer))\b[^.?!]*\b(?:inside|indoors|in\s+(?:the|my|our)\s+(?:house|home|bedroom|kitchen|apartment))\b/,
-  /\b(?:inside|indoors|in\s+(?:the|my|our)\s+(?:house|home|bedroom|kitchen))\b[^.?!]*\b(?:malathion|sevin|carbaryl|diazinon|chlordane|bifenthrin|roundup|paraquat)\b/,
-  /\b(?:double|triple|twice|more\s+than\s+(?:the\s+)?label|stronger\s+than\s+(?:the\s+)?label|extra\s+strong)\b[^.?!]*\b(?:pesticides?|insecticides?|herbicides?|roundup|weed\s*killers?|concentrate|malathion|sevin)\b/,
+  /\b(?:malathion|sevin|carbaryl|diazinon|chlordane|bifenthrin|permethrin|roundup|glyphosate|paraquat|(?:outdoor\s+)?(?:insecticide|pesticide|herbicide|weed\s*killer))\b[^.?!]{0,160}\b(?:inside|indoors|in\s+(?:the|my|our)\s+(?:house|home|bedroom|kitchen|apartment))\b/,
+  /\b(?:inside|indoors|in\s+(?:the|my|our)\s+(?:house|home|bedroom|kitchen))\b[^.?!]{0,160}\b(?:malathion|sevin|carbaryl|diazinon|chlordane|bifenthrin|roundup|paraquat)\b/,
+  /\b(?:double|triple|twice|more\s+than\s+(?:the\s+)?label|stronger\s+than\s+(?:the\s+)?label|extra\s+strong)\b[^.?!]{0,160}\b(?:pesticides?|insecticides?|herbicides?|roundup|weed\s*killers?|concentrate|malathion|sevin)\b/,
   /\b(?:spray|put|use)\s+(?:\w+\s+){0,3}(?:pesticide|insecticide|roundup|weed\s*killer|poison)\s+(?:\w+\s+){0,3}(?:on|in)\s+(?:my|the|our)\s+(?:kids?|children|dog|cat|pets?|food|drinking\s+water|well|pond\s+with\s+fish)\b/,
-  /\b(?:gasoline|diesel|motor\s+oil|antifreeze)\b[^.?!]*\b(?:weeds?|kill|garden|soil|stump)\b/,
+  /\b(?:gasoline|diesel|motor\s+oil|antifreeze)\b[^.?!]{0,160}\b(?:weeds?|kill|garden|soil|stump)\b/,
 ];
 const MUSHROOM_ID =
-  /\b(?:mushrooms?|toadstools?|fung(?:us|i))\b[^.?!]*\b(?:eat|edible|eating|safe|poisonous|toxic|ate|cook|deadly|morels?|chanterelles?)\b|\b(?:eat|edible|safe|poisonous|toxic|ate)\b[^.?!]*\b(?:mushrooms?|toadstools?)\b|\bforag\w*\b[^.?!]*\bmushrooms?\b/;
+  /\b(?:mushrooms?|toadstools?|fung(?:us|i))\b[^.?!]{0,160}\b(?:eat|edible|eating|safe|poisonous|toxic|ate|cook|deadly|morels?|chanterelles?)\b|\b(?:eat|edible|safe|poisonous|toxic|ate)\b[^.?!]{0,160}\b(?:mushrooms?|toadstools?)\b|\bforag\w*\b[^.?!]{0,160}\bmushrooms?\b/;
 
 const matchWithContext = (text: string, re: RegExp): Array<{ index: number; length: number }> => {
   const out: Array<{ index: number; length: number }> = [];

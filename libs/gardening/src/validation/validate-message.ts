@@ -2,7 +2,7 @@ import { detectTopics } from '../analysis/topics';
 import { detectLocation, type LocationDetection } from '../location/detect-location';
 import { lookupZip } from '../places/zip';
 import { isServiceKeyword, parseProfileCommand } from '../processing/profile-commands';
-import { normalizeText, wordCount } from '../text/words';
+import { analysisWindow, normalizeText, wordCount } from '../text/words';
 import { readLanguage } from './language';
 import { mentionsLatinPlantName } from './plant-names';
 import { detectSafetyConcern, type SafetyCategory } from './safety';
@@ -228,14 +228,15 @@ function contextHasLocation(context: ValidationUserContext | undefined): boolean
  * concern (poisoning, chemical exposure, pesticide misuse, self-harm: see `safetyGuidance`) or not
  * English. Small talk ("hi", "thanks") is valid with responseType "conversational"; a bare location
  * or refusal is "location_reply"; profile commands and SMS keywords are "command". Safety comes
- * first: a dangerous message is never classified as anything else.
+ * first: a dangerous message is never classified as anything else. Only the first
+ * ANALYSIS_MAX_CHARS characters are read.
  */
 export function validateMessage(
   text: string,
   userContext?: ValidationUserContext,
   now: Date = new Date(),
 ): ValidationResult {
-  const normalized = normalizeText(text ?? '');
+  const normalized = normalizeText(analysisWindow(text ?? ''));
   const lower = normalized.toLowerCase();
   const alnum = normalized.replace(/[^\p{L}\p{N}]/gu, '').length;
   // Chinese, Japanese and Korean texts have few or no spaces: count their characters as words.

@@ -13,6 +13,7 @@ import {
   type ProcessingContext,
   type ProcessingResult,
   type ValidationResponseType,
+  analysisWindow,
   configureZoneTable,
   preloadLanguageDetector,
   preloadZoneTable,
@@ -169,7 +170,9 @@ export class PipelineService implements OnModuleInit {
   private async draft(inbound: Message, user: User, now: Date): Promise<Draft> {
     // Step 2: the conversation is the one sms-gateway filed the message under (touchConversation).
     const hasMedia = inbound.media.length > 0;
-    const text = inbound.content.trim() === '' && hasMedia ? IMAGE_ONLY_QUESTION : inbound.content.trim();
+    // What one job reads and asks the model about is bounded (an SMS's length), whatever was stored.
+    const content = analysisWindow(inbound.content).trim();
+    const text = content === '' && hasMedia ? IMAGE_ONLY_QUESTION : content;
     const known = knownLocationOf(user);
     const insights = this.profile.read(text);
     const contextOf = (location: KnownLocation, profile: UserProfile): ProcessingContext => ({
