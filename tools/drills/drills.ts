@@ -1,0 +1,735 @@
+// `npm run drills` (issue 18): fault drills against a private stack. Each drill sends signed
+// inbound texts from its own phones at a fixed rate through the edge, injects one fault, waits
+// until the reply path has settled, and counts, per text, the replies the fake Twilio accepted:
+//   lost       a text that got no reply sent
+//   sent twice a text whose reply the fake Twilio accepted two or more times
+//   5xx        webhook answers of 500 and up (and webhooks that got no answer at all)
+// Postgres is read beside it (inbound stored, reply rows, replies not yet delivered).
+// Prints the table and writes bench-results/drills.md.
+//
+// Options: --quick (fewer texts, 60 s outage) --messages=<300> --rate=<20 per second>
+// --outage=<600 seconds of Twilio outage> --model-failure=<60 seconds> --only=<drill,drill>
+// --data=<private|shared> (default private when redis-server and Postgres binaries are here)
+// --out=<bench-results/drills.md>; --list prints the drills.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type DataMode, findPostgresBin } from './data';
+import { DrillStack, OUR_NUMBER, type ServiceProcess } from './stack';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export interface DrillRow {
+  drill: string;
+  inbound: number;
+  replies: number;
+  lost: number;
+  sentTwice: number;
+  http5xx: number;
+  /** What happened, and what Postgres shows. */
+  notes: string;
+  /** Set when the drill could not run here (the other counts are then 0). */
+  skipped: string | null;
+  seconds: number;
+}
+
+export interface DrillOptions {
+  messages: number;
+  rate: number;
+  outageSeconds: number;
+  modelFailureSeconds: number;
+  quick: boolean;
+  data: DataMode;
+  only: string[] | null;
+  out: string | null;
+  log: (message: string) => void;
+}
+
+interface Drill {
+  name: string;
+  /** What the drill does, for --list and the README. */
+  what: string;
+  run(ctx: DrillContext): Promise<DrillRow>;
+}
+
+interface DrillContext {
+  stack: DrillStack;
+  options: DrillOptions;
+  index: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+const QUESTIONS = [
+  'How often should I water my tomatoes in July?',
+  'What is eating holes in my basil leaves?',
+  'When should I prune my roses?',
+  'How do I improve clay soil for a vegetable bed?',
+  'Can I grow lettuce in partial shade?',
+  'Why are my cucumber leaves turning yellow?',
+  'What should I plant after garlic comes out?',
+  'How deep do I sow carrot seeds?',
+];
+
+// ---------------------------------------------------------------------------------------------
+// Load
+
+interface LoadPlan {
+  messages: number;
+  rate: number;
+  /** How many times each text's webhook is posted (same MessageSid), all at once. */
+  copies?: (i: number) => number;
+  /** Called once when this share (0..1) of the texts has been posted; the load goes on meanwhile. */
+  faultAt?: number;
+  fault?: () => Promise<string>;
+  /** How long the reply path may take to settle after the last text, at most. */
+  settleMs: number;
+  /** Not before this time (ms since epoch) may a still reply path count as stuck. */
+  stallFrom?: number;
+}
+
+interface LoadResult {
+  phones: string[];
+  /** When each phone's text was first posted (ms since epoch). */
+  postedAt: Map<string, number>;
+  sids: string[];
+  http5xx: number;
+  /** The 5xx answers by status, e.g. "3x 502". */
+  errorAnswers: string;
+  noAnswer: number;
+  faultNote: string;
+}
+
+const phoneOf = (drillIndex: number, i: number): string =>
+  `+1${200 + drillIndex}55${String(i).padStart(5, '0')}`;
+
+async function sendLoad(ctx: DrillContext, plan: LoadPlan): Promise<LoadResult> {
+  const { stack } = ctx;
+  const phones: string[] = [];
+  const postedAt = new Map<string, number>();
+  const sids: string[] = [];
+  let http5xx = 0;
+  let noAnswer = 0;
+  const statuses = new Map<number, number>();
+  const posts: Promise<void>[] = [];
+  let faultPromise: Promise<string> | null = null;
+  const faultIndex = plan.fault ? Math.floor(plan.messages * (plan.faultAt ?? 0.4)) : -1;
+  const started = Date.now();
+  for (let i = 0; i < plan.messages; i += 1) {
+    const due = started + (i * 1000) / plan.rate;
+    if (due > Date.now()) await sleep(due - Date.now());
+    if (i === faultIndex && plan.fault) faultPromise = plan.fault();
+    const phone = phoneOf(ctx.index, i);
+    const sid = `SM${ctx.index.toString(16).padStart(2, '0')}${i.toString(16).padStart(6, '0')}${'0'.repeat(24)}`;
+    phones.push(phone);
+    postedAt.set(phone, Date.now());
+    sids.push(sid);
+    const copies = plan.copies?.(i) ?? 1;
+    for (let copy = 0; copy < copies; copy += 1) {
+      posts.push(
+        stack.twilio
+          .sendInbound(stack.webhookUrl, {
+            From: phone,
+            To: OUR_NUMBER,
+            Body: `${QUESTIONS[i % QUESTIONS.length]} (${i})`,
+            MessageSid: sid,
+          })
+          .then(
+            (answer) => {
+              if (answer.status >= 500) {
+                http5xx += 1;
+                statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+              }
+            },
+            () => {
+              noAnswer += 1;
+            },
+          ),
+      );
+    }
+  }
+  // A fault due at the end of the load (faultAt 1) starts once every text is posted.
+  if (faultPromise === null && plan.fault) faultPromise = plan.fault();
+  await Promise.all(posts);
+  const faultNote = faultPromise === null ? '' : await faultPromise;
+  const errorAnswers = [...statuses.entries()].map(([status, n]) => `${n}x ${status}`).join(', ');
+  return { phones, postedAt, sids, http5xx, errorAnswers, noAnswer, faultNote };
+}
+
+interface Settled {
+  sendsByPhone: Map<string, number>;
+  waitedMs: number;
+  timedOut: boolean;
+}
+
+/** Replies the fake Twilio accepted for these phones, by phone. */
+function sendsByPhone(stack: DrillStack, phones: Set<string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const message of stack.twilio.sent) {
+    if (phones.has(message.to)) counts.set(message.to, (counts.get(message.to) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Reply rows of these phones still waiting to be handed to Twilio. */
+async function unsentReplies(stack: DrillStack, phones: string[]): Promise<number> {
+  const { rows } = await stack.pool.query<{ n: string }>(
+    `SELECT count(*) AS n FROM messages m JOIN users u ON u.id = m.user_id
+      WHERE u.phone_number = ANY($1) AND m.direction = 'outbound' AND m.status IN ('queued', 'pending', 'sending')`,
+    [phones],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * Waits until every text has a reply and no second copy follows for a few seconds; or until
+ * nothing is left to do (no job pending in Redis, no reply row waiting) and nothing moved for a
+ * few seconds; or until nothing has moved for `stallMs` (counted from `stallFrom` at the
+ * earliest: an outage holds everything still on purpose); or `settleMs` at most.
+ */
+async function settle(
+  stack: DrillStack,
+  phones: string[],
+  limits: { settleMs: number; stallMs: number; stallFrom: number },
+): Promise<Settled> {
+  const wanted = new Set(phones);
+  const started = Date.now();
+  let lastState = '';
+  let lastChange = Date.now();
+  for (;;) {
+    const counts = sendsByPhone(stack, wanted);
+    const total = [...counts.values()].reduce((a, b) => a + b, 0);
+    let pending: number | null = null;
+    try {
+      pending = (await stack.pendingJobs()) + (await unsentReplies(stack, phones));
+    } catch {
+      // Redis or Postgres down (a restart drill): keep waiting
+    }
+    const state = `${total}/${pending ?? 'down'}`;
+    if (state !== lastState) {
+      lastState = state;
+      lastChange = Date.now();
+    }
+    const now = Date.now();
+    const quietMs = now - lastChange;
+    const result = (timedOut: boolean): Settled => ({
+      sendsByPhone: counts,
+      waitedMs: now - started,
+      timedOut,
+    });
+    if (counts.size === wanted.size && quietMs >= 3000) return result(false);
+    if (pending === 0 && quietMs >= 5000) return result(false);
+    if (now - Math.max(lastChange, limits.stallFrom) >= limits.stallMs) return result(true);
+    if (now - started >= limits.settleMs) return result(true);
+    await sleep(1000);
+  }
+}
+
+interface StoredCounts {
+  inbound: number;
+  replyRows: number;
+  notDelivered: Record<string, number>;
+}
+
+async function stored(stack: DrillStack, phones: string[], sids: string[]): Promise<StoredCounts> {
+  const inbound = await stack.pool.query<{ n: string }>(
+    `SELECT count(*) AS n FROM messages WHERE direction = 'inbound' AND provider_sid = ANY($1)`,
+    [sids],
+  );
+  const replies = await stack.pool.query<{ status: string; n: string }>(
+    `SELECT m.status, count(*) AS n FROM messages m JOIN users u ON u.id = m.user_id
+      WHERE u.phone_number = ANY($1) AND m.direction = 'outbound' GROUP BY m.status`,
+    [phones],
+  );
+  const notDelivered: Record<string, number> = {};
+  let replyRows = 0;
+  for (const row of replies.rows) {
+    replyRows += Number(row.n);
+    if (row.status !== 'delivered') notDelivered[row.status] = Number(row.n);
+  }
+  return { inbound: Number(inbound.rows[0]?.n ?? 0), replyRows, notDelivered };
+}
+
+/** Runs one load with its fault and turns what the fake Twilio and Postgres show into a row. */
+async function measure(
+  ctx: DrillContext,
+  name: string,
+  plan: LoadPlan,
+  extraNotes: () => string[] = () => [],
+): Promise<DrillRow> {
+  const started = Date.now();
+  const load = await sendLoad(ctx, plan);
+  const settled = await settle(ctx.stack, load.phones, {
+    settleMs: plan.settleMs,
+    stallMs: ctx.options.quick ? 60_000 : 90_000,
+    stallFrom: plan.stallFrom ?? 0,
+  });
+  // A moment more for late duplicates and status callbacks.
+  await sleep(1000);
+  const counts = sendsByPhone(ctx.stack, new Set(load.phones));
+  const db = await stored(ctx.stack, load.phones, load.sids);
+  const latencies: number[] = [];
+  const firstSend = new Map<string, number>();
+  for (const message of ctx.stack.twilio.sent) {
+    if (!firstSend.has(message.to)) firstSend.set(message.to, message.dateCreated.getTime());
+  }
+  for (const phone of load.phones) {
+    const sentAt = firstSend.get(phone);
+    const postedAt = load.postedAt.get(phone);
+    if (sentAt !== undefined && postedAt !== undefined) latencies.push((sentAt - postedAt) / 1000);
+  }
+  latencies.sort((a, b) => a - b);
+  let replies = 0;
+  let sentTwice = 0;
+  for (const phone of load.phones) {
+    const n = counts.get(phone) ?? 0;
+    if (n >= 1) replies += 1;
+    if (n >= 2) sentTwice += 1;
+  }
+  const notes = [
+    load.faultNote,
+    `db: ${db.inbound} inbound stored, ${db.replyRows} reply rows`,
+    Object.keys(db.notDelivered).length > 0
+      ? `not delivered: ${Object.entries(db.notDelivered)
+          .map(([s, n]) => `${n} ${s}`)
+          .join(', ')}`
+      : '',
+    latencies.length > 0
+      ? `reply sent after ${latencies[Math.floor(latencies.length / 2)]?.toFixed(1)} s p50, ${latencies[latencies.length - 1]?.toFixed(1)} s max`
+      : '',
+    load.errorAnswers === '' ? '' : `webhooks answered ${load.errorAnswers}`,
+    load.noAnswer > 0 ? `${load.noAnswer} webhooks got no answer in 15 s` : '',
+    settled.timedOut
+      ? `gave up waiting ${Math.round(settled.waitedMs / 1000)} s after the last text (nothing moved, or the limit)`
+      : `settled ${Math.round(settled.waitedMs / 1000)} s after the last text`,
+    ...extraNotes(),
+  ].filter((note) => note !== '');
+  return {
+    drill: name,
+    inbound: load.sids.length,
+    replies,
+    lost: load.sids.length - replies,
+    sentTwice,
+    http5xx: load.http5xx + load.noAnswer,
+    notes: notes.join('; '),
+    skipped: null,
+    seconds: Math.round((Date.now() - started) / 1000),
+  };
+}
+
+const skippedRow = (name: string, why: string): DrillRow => ({
+  drill: name,
+  inbound: 0,
+  replies: 0,
+  lost: 0,
+  sentTwice: 0,
+  http5xx: 0,
+  notes: '',
+  skipped: why,
+  seconds: 0,
+});
+
+/** SIGKILL a replica, start it again at once (on the same port), and say how long it was gone. */
+async function killAndRestart(ctx: DrillContext, service: ServiceProcess): Promise<string> {
+  const killedAt = Date.now();
+  await ctx.stack.kill(service, 'SIGKILL');
+  await ctx.stack.startService(service.name, service.replica);
+  return `${service.label} SIGKILLed, back in ${((Date.now() - killedAt) / 1000).toFixed(1)} s`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The drills
+
+/** The most a drill waits for the reply path after its last text (a stuck one gives up sooner). */
+const settleFor = (ctx: DrillContext, extraMs = 0): number =>
+  (ctx.options.quick ? 240_000 : 600_000) + extraMs;
+
+const DRILLS: Drill[] = [
+  {
+    name: 'baseline',
+    what: 'no fault: the load alone',
+    run: (ctx) =>
+      measure(ctx, 'baseline', {
+        messages: ctx.options.messages,
+        rate: ctx.options.rate,
+        settleMs: settleFor(ctx),
+      }),
+  },
+  {
+    name: 'duplicate-webhooks',
+    what: 'every text posted twice at once, every tenth five times (same MessageSid)',
+    run: (ctx) =>
+      measure(ctx, 'duplicate-webhooks', {
+        messages: ctx.options.messages,
+        rate: ctx.options.rate,
+        copies: (i) => (i % 10 === 0 ? 5 : 2),
+        settleMs: settleFor(ctx),
+      }),
+  },
+  {
+    name: 'ai-responder-sigkill',
+    what: 'ai-responder SIGKILLed at 40% of the load, restarted at once',
+    run: (ctx) =>
+      measure(ctx, 'ai-responder SIGKILL', {
+        messages: ctx.options.messages,
+        rate: ctx.options.rate,
+        fault: () => killAndRestart(ctx, ctx.stack.service('ai-responder')),
+        settleMs: settleFor(ctx),
+      }),
+  },
+  {
+    name: 'sms-gateway-sigkill',
+    what: 'sms-gateway (webhooks and the send worker) SIGKILLed at 40% of the load, restarted at once',
+    run: (ctx) =>
+      measure(ctx, 'sms-gateway SIGKILL', {
+        messages: ctx.options.messages,
+        rate: ctx.options.rate,
+        fault: () => killAndRestart(ctx, ctx.stack.service('sms-gateway')),
+        settleMs: settleFor(ctx),
+      }),
+  },
+  {
+    name: 'sms-gateway-kill-in-flight',
+    what: 'Twilio answers sends 3 s late; sms-gateway SIGKILLed while sends are in flight (accepted, not yet answered)',
+    async run(ctx) {
+      const { stack } = ctx;
+      const messages = Math.max(20, Math.round(ctx.options.messages / 3));
+      stack.twilioProxy.holdAnswers(3000);
+      try {
+        return await measure(ctx, 'sms-gateway kill, sends in flight', {
+          messages,
+          rate: ctx.options.rate,
+          faultAt: 1,
+          fault: async () => {
+            const deadline = Date.now() + 60_000;
+            while (stack.twilioProxy.inFlight < 5 && Date.now() < deadline) await sleep(50);
+            const inFlight = stack.twilioProxy.inFlight;
+            const killedAt = Date.now();
+            await stack.kill(stack.service('sms-gateway'), 'SIGKILL');
+            stack.twilioProxy.holdAnswers(0);
+            await stack.startService('sms-gateway');
+            return `sms-gateway SIGKILLed with ${inFlight} sends in flight, back in ${((Date.now() - killedAt) / 1000).toFixed(1)} s`;
+          },
+          settleMs: settleFor(ctx),
+        });
+      } finally {
+        stack.twilioProxy.holdAnswers(0);
+      }
+    },
+  },
+  {
+    name: 'redis-restart',
+    what: 'the private redis-server (append-only file) stopped at 40% of the load, down 2 s, started again',
+    async run(ctx) {
+      const why = ctx.stack.data.restartUnavailable.redis;
+      if (why !== null) return skippedRow('Redis restart', why);
+      return measure(ctx, 'Redis restart', {
+        messages: ctx.options.messages,
+        rate: ctx.options.rate,
+        fault: async () => {
+          const at = Date.now();
+          await ctx.stack.data.restartRedis(2000);
+          return `redis-server restarted, answering again after ${((Date.now() - at) / 1000).toFixed(1)} s`;
+        },
+        settleMs: settleFor(ctx),
+      });
+    },
+  },
+  {
+    name: 'postgres-restart',
+    what: 'the private Postgres stopped (fast) at 40% of the load, down 2 s, started again',
+    async run(ctx) {
+      const why = ctx.stack.data.restartUnavailable.postgres;
+      if (why !== null) return skippedRow('Postgres restart', why);
+      return measure(ctx, 'Postgres restart', {
+        messages: ctx.options.messages,
+        rate: ctx.options.rate,
+        fault: async () => {
+          const at = Date.now();
+          await ctx.stack.data.restartPostgres(2000);
+          return `postgres restarted, answering again after ${((Date.now() - at) / 1000).toFixed(1)} s`;
+        },
+        settleMs: settleFor(ctx),
+      });
+    },
+  },
+  {
+    name: 'model-failing',
+    what: 'every model call answers 500 for --model-failure seconds (60), the load spread over that window',
+    async run(ctx) {
+      const { stack } = ctx;
+      const windowMs = ctx.options.modelFailureSeconds * 1000;
+      const before = stack.openaiProxy.failed;
+      stack.openaiProxy.failFor(windowMs, 500);
+      try {
+        return await measure(
+          ctx,
+          `model failing ${ctx.options.modelFailureSeconds} s`,
+          {
+            messages: ctx.options.messages,
+            rate: Math.min(ctx.options.rate, ctx.options.messages / ctx.options.modelFailureSeconds),
+            settleMs: settleFor(ctx),
+          },
+          () => [`${stack.openaiProxy.failed - before} model calls failed`],
+        );
+      } finally {
+        stack.openaiProxy.clear();
+      }
+    },
+  },
+  {
+    name: 'twilio-429-burst',
+    what: 'the next sends (as many as texts) answered 429 by Twilio',
+    async run(ctx) {
+      const { stack } = ctx;
+      const before = stack.twilioProxy.failed;
+      stack.twilioProxy.failNext(ctx.options.messages, 429);
+      try {
+        return await measure(
+          ctx,
+          'Twilio 429 burst',
+          { messages: ctx.options.messages, rate: ctx.options.rate, settleMs: settleFor(ctx) },
+          () => [`${stack.twilioProxy.failed - before} Twilio calls answered 429`],
+        );
+      } finally {
+        stack.twilioProxy.clear();
+      }
+    },
+  },
+  {
+    name: 'twilio-500-burst',
+    what: 'the next sends (as many as texts) answered 500 by Twilio',
+    async run(ctx) {
+      const { stack } = ctx;
+      const before = stack.twilioProxy.failed;
+      stack.twilioProxy.failNext(ctx.options.messages, 500);
+      try {
+        return await measure(
+          ctx,
+          'Twilio 500 burst',
+          { messages: ctx.options.messages, rate: ctx.options.rate, settleMs: settleFor(ctx) },
+          () => [`${stack.twilioProxy.failed - before} Twilio calls answered 500`],
+        );
+      } finally {
+        stack.twilioProxy.clear();
+      }
+    },
+  },
+  {
+    name: 'ai-responder-replicas',
+    what: 'two ai-responder replicas; the first SIGKILLed at 40% of the load and not restarted',
+    async run(ctx) {
+      const { stack } = ctx;
+      const second = await stack.startService('ai-responder', 1);
+      const first = stack.service('ai-responder', 0);
+      const row = await measure(ctx, 'ai-responder x2, one killed', {
+        messages: ctx.options.messages,
+        rate: ctx.options.rate,
+        fault: async () => {
+          await stack.kill(first, 'SIGKILL');
+          return `${first.label} SIGKILLed, ${second.label} left alone`;
+        },
+        settleMs: settleFor(ctx),
+      });
+      // Back to one replica (the first) for the drills after this one.
+      await stack.startService('ai-responder', 0);
+      await stack.remove(second);
+      return row;
+    },
+  },
+  {
+    name: 'twilio-outage',
+    what: 'every Twilio API call answers 503 for --outage seconds (600; 60 with --quick), the load in its first part',
+    async run(ctx) {
+      const { stack } = ctx;
+      const outageMs = ctx.options.outageSeconds * 1000;
+      const before = stack.twilioProxy.failed;
+      stack.twilioProxy.failFor(outageMs, 503);
+      try {
+        return await measure(
+          ctx,
+          `Twilio outage ${ctx.options.outageSeconds} s`,
+          {
+            messages: ctx.options.messages,
+            rate: ctx.options.rate,
+            // Replies held through the outage go out after it: wait for them past its end.
+            settleMs: outageMs + settleFor(ctx),
+            stallFrom: Date.now() + outageMs,
+          },
+          () => [`${stack.twilioProxy.failed - before} Twilio calls answered 503`],
+        );
+      } finally {
+        stack.twilioProxy.clear();
+      }
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Table
+
+function formatTable(rows: DrillRow[]): string {
+  const header = ['drill', 'inbound', 'replies', 'lost', 'sent twice', '5xx'];
+  const body = rows.map((r) =>
+    r.skipped === null
+      ? [
+          r.drill,
+          String(r.inbound),
+          String(r.replies),
+          String(r.lost),
+          String(r.sentTwice),
+          String(r.http5xx),
+        ]
+      : [r.drill, 'skipped', '', '', '', ''],
+  );
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]?.length ?? 0)));
+  const line = (cells: string[]): string =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  return [line(header), rule, ...body.map(line)].join('\n');
+}
+
+function markdownReport(rows: DrillRow[], options: DrillOptions, startedAt: Date, seconds: number): string {
+  const notes = rows.map(
+    (r) => `- **${r.drill}** (${r.skipped === null ? `${r.seconds} s` : 'skipped'}): ${r.skipped ?? r.notes}`,
+  );
+  return [
+    '# Fault drills',
+    '',
+    `Run ${startedAt.toISOString()} on ${os.hostname()} (${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(
+        ' ',
+      )} at the end), ${Math.round(seconds)} s in all: \`npm run drills --${options.quick ? ' --quick' : ''}\`; ` +
+      `${options.messages} texts per drill from as many phones at ${options.rate}/s through the edge; ` +
+      `Postgres and Redis ${options.data === 'private' ? 'private instances of the run' : "a database and prefix of the run's own on the shared servers"}; ` +
+      `Twilio outage ${options.outageSeconds} s; model failing ${options.modelFailureSeconds} s.`,
+    '',
+    'lost: texts with no reply sent (counted in the fake Twilio); sent twice: texts whose reply the fake Twilio accepted two or more times; 5xx: webhook answers of 500 and up, and webhooks with no answer.',
+    '',
+    formatTable(rows),
+    '',
+    ...notes,
+    '',
+  ].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running
+
+export interface DrillReport {
+  rows: DrillRow[];
+  table: string;
+}
+
+/** Starts the stack, runs the chosen drills in order, stops the stack. */
+export async function runDrills(options: DrillOptions): Promise<DrillReport> {
+  const drills = options.only === null ? DRILLS : DRILLS.filter((d) => options.only?.includes(d.name));
+  const unknown = (options.only ?? []).filter((name) => !DRILLS.some((d) => d.name === name));
+  if (unknown.length > 0) throw new Error(`Unknown drill(s): ${unknown.join(', ')} (see --list)`);
+  const startedAt = new Date();
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprout-drills-logs-'));
+  options.log(`starting the stack (${options.data} Postgres and Redis; service logs in ${logDir})`);
+  const stack = await DrillStack.start({ data: options.data, logDir, log: options.log });
+  const rows: DrillRow[] = [];
+  // Ctrl-C still stops the services and the private Postgres (pg_ctl runs it detached).
+  const interrupted = (): void => {
+    options.log('interrupted: stopping the stack');
+    void stack.stop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    await Promise.all([stack.startService('sms-gateway'), stack.startService('ai-responder')]);
+    options.log(
+      `stack ready in ${Math.round((Date.now() - startedAt.getTime()) / 1000)} s: edge ${stack.edgeUrl}`,
+    );
+    for (const [index, drill] of drills.entries()) {
+      // Each drill starts from a whole stack: every service up, no fault left over.
+      for (const service of [...stack.processes]) {
+        if (!service.alive) {
+          options.log(`${service.label} had exited; starting it again`);
+          await stack.startService(service.name, service.replica);
+        }
+      }
+      stack.twilioProxy.clear();
+      stack.openaiProxy.clear();
+      options.log(`drill ${drill.name}: ${drill.what}`);
+      const row = await drill.run({ stack, options, index: index + 1 });
+      rows.push(row);
+      options.log(
+        row.skipped === null
+          ? `  ${row.inbound} inbound, ${row.replies} replied, ${row.lost} lost, ${row.sentTwice} sent twice, ${row.http5xx} 5xx (${row.seconds} s): ${row.notes}`
+          : `  skipped: ${row.skipped}`,
+      );
+    }
+  } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    await stack.stop();
+  }
+  const table = formatTable(rows);
+  if (options.out !== null) {
+    fs.mkdirSync(path.dirname(options.out), { recursive: true });
+    fs.writeFileSync(
+      options.out,
+      markdownReport(rows, options, startedAt, (Date.now() - startedAt.getTime()) / 1000),
+    );
+  }
+  return { rows, table };
+}
+
+function parseOptions(argv: string[]): DrillOptions | 'list' {
+  const flags = new Map<string, string>();
+  for (const arg of argv) {
+    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
+    if (!match?.[1]) throw new Error(`Unknown argument ${arg}`);
+    flags.set(match[1], match[2] ?? 'true');
+  }
+  const known = ['quick', 'messages', 'rate', 'outage', 'model-failure', 'only', 'data', 'out', 'list'];
+  for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}`);
+  if (flags.has('list')) return 'list';
+  const quick = flags.has('quick');
+  const number = (name: string, fallback: number): number => {
+    const raw = flags.get(name);
+    const value = raw === undefined ? fallback : Number(raw);
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
+    return value;
+  };
+  const privateAvailable =
+    findPostgresBin() !== null &&
+    (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .some((dir) => dir && fs.existsSync(path.join(dir, 'redis-server')));
+  const data = flags.get('data') ?? (privateAvailable ? 'private' : 'shared');
+  if (data !== 'private' && data !== 'shared') throw new Error('--data must be private or shared');
+  const out = flags.get('out') ?? path.join(ROOT, 'bench-results', 'drills.md');
+  return {
+    quick,
+    messages: Math.round(number('messages', quick ? 60 : 300)),
+    rate: number('rate', 20),
+    outageSeconds: number('outage', quick ? 60 : 600),
+    modelFailureSeconds: number('model-failure', quick ? 15 : 60),
+    data,
+    only: flags.has('only') ? (flags.get('only') ?? '').split(',').filter(Boolean) : null,
+    out: path.resolve(out),
+    log: (message) => process.stdout.write(`[drills ${new Date().toISOString().slice(11, 19)}] ${message}\n`),
+  };
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const options = parseOptions(argv);
+  if (options === 'list') {
+    for (const drill of DRILLS) process.stdout.write(`${drill.name.padEnd(28)} ${drill.what}\n`);
+    return;
+  }
+  const report = await runDrills(options);
+  process.stdout.write(`\n${report.table}\n\n`);
+  if (options.out !== null) options.log(`written to ${path.relative(ROOT, options.out)}`);
+  const failing = report.rows.filter((r) => r.skipped === null && (r.lost > 0 || r.sentTwice > 0));
+  if (failing.length > 0) {
+    options.log(`${failing.length} drill(s) lost or sent twice: ${failing.map((r) => r.drill).join(', ')}`);
+    process.exitCode = 1;
+  }
+}
