@@ -1,4 +1,4 @@
-import type { AdminUserListItem } from '@sprout/contracts';
+import { type AdminUserListItem, USER_SORT_KEYS } from '@sprout/contracts';
 import { matchRoutes } from 'react-router';
 import {
   ENGAGEMENT_HIGH_FROM,
@@ -10,12 +10,10 @@ import {
 import { formatPercent } from '../src/pages/users/format';
 import { isProfileEmpty } from '../src/pages/users/profile';
 import { usersTexts } from '../src/pages/users/texts';
-import {
-  DEFAULT_USER_SORT,
-  nextUserSort,
-  sortUsers,
-  type UserSortKey,
-} from '../src/pages/users/user-sorting';
+import { DEFAULT_USER_SORT, nextUserSort } from '../src/pages/users/user-sorting';
+import { rowWindow } from '../src/pages/users/row-window';
+import { USER_COLUMNS } from '../src/pages/users/UserTable';
+import { mergeUserPages } from '../src/hooks/useUsers';
 import { QueryKeys } from '../src/query-keys';
 import { routes } from '../src/routes';
 
@@ -98,10 +96,6 @@ describe('sentiment', () => {
 describe('user sorting (spec 000 §4)', () => {
   it('defaults to last message, newest first', () => {
     expect(DEFAULT_USER_SORT).toEqual({ key: 'lastMessageAt', direction: 'desc' });
-    const older = user({ lastMessageAt: '2025-01-01T00:00:00Z' });
-    const newer = user({ lastMessageAt: '2025-03-01T00:00:00Z' });
-    const never = user({ lastMessageAt: null });
-    expect(sortUsers([older, never, newer], DEFAULT_USER_SORT)).toEqual([newer, older, never]);
   });
 
   it('sorts ascending on the first click of a column and toggles on the next clicks', () => {
@@ -117,106 +111,33 @@ describe('user sorting (spec 000 §4)', () => {
     expect(nextUserSort(second, 'region')).toEqual({ key: 'region', direction: 'asc' });
   });
 
-  it('orders sentiment negative, frustrated, neutral, positive', () => {
-    const users = (['positive', 'neutral', 'negative', 'frustrated'] as const).map((sentiment, i) =>
-      user({ sentiment, phoneNumber: `+1000000000${i}` }),
-    );
-    const asc = sortUsers(users, { key: 'sentiment', direction: 'asc' });
-    expect(asc.map((u) => u.analytics.averageSentiment)).toEqual([
-      'negative',
-      'frustrated',
-      'neutral',
-      'positive',
-    ]);
-    const desc = sortUsers(users, { key: 'sentiment', direction: 'desc' });
-    expect(desc.map((u) => u.analytics.averageSentiment)).toEqual([
-      'positive',
-      'neutral',
-      'frustrated',
-      'negative',
-    ]);
+  it('has a column for every sort the API knows', () => {
+    expect(USER_COLUMNS.map((c) => c.key).sort()).toEqual([...USER_SORT_KEYS].sort());
+  });
+});
+
+describe('user table windowing', () => {
+  it('renders the rows in view and the overscan, with spacers for the rest', () => {
+    // 500 px at 50 px a row: rows 10 to 19 in view at 500 px down, 5 more each side.
+    expect(rowWindow(500, 500, 50, 1000, 5)).toEqual({ start: 5, end: 25, before: 250, after: 48_750 });
   });
 
-  it('orders engagement Low, Medium, High, by level not by count', () => {
-    const high = user({ totalMessages: 20, phoneNumber: '+10000000001' });
-    const low = user({ totalMessages: 4, phoneNumber: '+10000000002' });
-    const medium = user({ totalMessages: 19, phoneNumber: '+10000000003' });
-    const mediumToo = user({ totalMessages: 5, phoneNumber: '+10000000004' });
-    expect(sortUsers([high, low, medium, mediumToo], { key: 'engagement', direction: 'asc' })).toEqual([
-      low,
-      medium,
-      mediumToo,
-      high,
-    ]);
-    expect(sortUsers([high, low, medium, mediumToo], { key: 'engagement', direction: 'desc' })).toEqual([
-      high,
-      medium,
-      mediumToo,
-      low,
-    ]);
+  it('stays inside the list at its ends', () => {
+    expect(rowWindow(0, 500, 50, 1000, 5)).toEqual({ start: 0, end: 15, before: 0, after: 49_250 });
+    expect(rowWindow(49_600, 500, 50, 1000, 5)).toEqual({ start: 987, end: 1000, before: 49_350, after: 0 });
+    expect(rowWindow(0, 500, 50, 3, 5)).toEqual({ start: 0, end: 3, before: 0, after: 0 });
+    expect(rowWindow(0, 0, 50, 0, 5)).toEqual({ start: 0, end: 0, before: 0, after: 0 });
   });
+});
 
-  it.each<[UserSortKey, Parameters<typeof user>[0][], number[]]>([
-    [
-      'phoneNumber',
-      [{ phoneNumber: '+15035550300' }, { phoneNumber: '+15035550100' }, { phoneNumber: '+15035550200' }],
-      [1, 2, 0],
-    ],
-    ['region', [{ region: 'Pacific Northwest' }, { region: 'midwest' }, { region: 'Southwest' }], [1, 0, 2]],
-    ['isActive', [{ isActive: true }, { isActive: false }], [1, 0]],
-    ['totalMessages', [{ totalMessages: 12 }, { totalMessages: 3 }, { totalMessages: 100 }], [1, 0, 2]],
-    ['totalCost', [{ totalCost: 0.5 }, { totalCost: 0.0001 }, { totalCost: 12 }], [1, 0, 2]],
-    ['profileCompletionScore', [{ profileCompletionScore: 80 }, { profileCompletionScore: 5 }], [1, 0]],
-    ['createdAt', [{ createdAt: '2025-02-01T00:00:00Z' }, { createdAt: '2024-12-01T00:00:00Z' }], [1, 0]],
-    [
-      'lastMessageAt',
-      [{ lastMessageAt: '2025-02-01T00:00:00Z' }, { lastMessageAt: '2025-01-01T00:00:00Z' }],
-      [1, 0],
-    ],
-  ])('sorts %s both ways', (key, specs, ascending) => {
-    const users = specs.map(user);
-    const expected = ascending.map((index) => users[index]);
-    expect(sortUsers(users, { key, direction: 'asc' })).toEqual(expected);
-    expect(sortUsers(users, { key, direction: 'desc' })).toEqual([...expected].reverse());
-  });
-
-  it('sorts regions alphabetically ignoring case', () => {
-    const users = ['Pacific Northwest', 'midwest', 'Southwest'].map((region) => user({ region }));
-    expect(sortUsers(users, { key: 'region', direction: 'asc' }).map((u) => u.profile.region)).toEqual([
-      'midwest',
-      'Pacific Northwest',
-      'Southwest',
-    ]);
-  });
-
-  it('puts users without a value last in both directions', () => {
-    const withRegion = user({ region: 'Southeast' });
-    const withoutRegion = user({ region: null });
-    const other = user({ region: 'Alaska' });
-    expect(sortUsers([withoutRegion, withRegion, other], { key: 'region', direction: 'asc' })).toEqual([
-      other,
-      withRegion,
-      withoutRegion,
-    ]);
-    expect(sortUsers([withoutRegion, withRegion, other], { key: 'region', direction: 'desc' })).toEqual([
-      withRegion,
-      other,
-      withoutRegion,
-    ]);
-  });
-
-  it('breaks ties by phone number, the same way in both directions', () => {
-    const b = user({ phoneNumber: '+15035550002', totalMessages: 7 });
-    const a = user({ phoneNumber: '+15035550001', totalMessages: 7 });
-    expect(sortUsers([b, a], { key: 'totalMessages', direction: 'asc' })).toEqual([a, b]);
-    expect(sortUsers([b, a], { key: 'totalMessages', direction: 'desc' })).toEqual([a, b]);
-  });
-
-  it('does not change the list it is given', () => {
-    const users = [user({ totalMessages: 2 }), user({ totalMessages: 1 })];
-    const copy = [...users];
-    sortUsers(users, { key: 'totalMessages', direction: 'asc' });
-    expect(users).toEqual(copy);
+describe('user pages', () => {
+  it('lists the loaded pages in order, each user once (a user who moved pages between polls)', () => {
+    const a = user({});
+    const b = user({});
+    const c = user({});
+    const d = user({});
+    const page = (users: AdminUserListItem[]) => ({ users, total: 4, totalIsCapped: false, nextCursor: 'x' });
+    expect(mergeUserPages([page([a, b]), page([b, c]), page([d])])).toEqual([a, b, c, d]);
   });
 });
 
@@ -265,9 +186,11 @@ describe('users routes and query keys', () => {
       '/api/admin/users/stats/overview',
       { showTestUsers: true },
     ]);
-    expect(QueryKeys.users({ search: '555', showTestUsers: false })).toEqual([
+    expect(
+      QueryKeys.users({ search: '555', showTestUsers: false, sort: 'totalCost', order: 'desc' }),
+    ).toEqual([
       '/api/admin/users',
-      { search: '555', showTestUsers: false },
+      { search: '555', showTestUsers: false, sort: 'totalCost', order: 'desc' },
     ]);
     expect(QueryKeys.userDetail('abc')).toEqual(['/api/admin/users/abc']);
     // The user panel always asks with showTestData=false (spec 000 §7).

@@ -2,6 +2,7 @@ import { callEndpoint, callEndpointWithHeaders } from '@sprout/ui';
 import {
   type AdminUserListItem,
   type EndpointRequest,
+  USER_NEXT_CURSOR_HEADER,
   USER_TOTAL_COUNT_CAPPED_HEADER,
   USER_TOTAL_COUNT_HEADER,
   type UserDetail,
@@ -10,14 +11,15 @@ import {
 } from '@sprout/contracts';
 
 /**
- * GET /api/admin/users as the screen uses it: the users (the most recently active first, at most
- * the API's limit) and the X-Total-Count header, the number of users of the chosen kind or of
- * search matches (capped when X-Total-Count-Capped is 'true').
+ * One page of GET /api/admin/users as the screen uses it: the users in the chosen order, the
+ * X-Total-Count header (users of the chosen kind, or search matches, capped when
+ * X-Total-Count-Capped is 'true') and X-Next-Cursor (null on the last page).
  */
-export interface UserList {
+export interface UserPage {
   users: AdminUserListItem[];
   total: number;
   totalIsCapped: boolean;
+  nextCursor: string | null;
 }
 
 export type UserStatsQuery = NonNullable<EndpointRequest<typeof api.users.stats>['query']>;
@@ -29,10 +31,10 @@ export function getUserStats(query: UserStatsQuery): Promise<UserOverviewStats> 
 }
 
 /**
- * The users of the chosen kind, most recently active first; `search` matches phone digits. The
- * total comes from X-Total-Count (the body is the spec's bare array).
+ * A page of users, sorted and searched on the server (`search` matches phone digits); `cursor` is
+ * the previous page's nextCursor. The body is the spec's bare array, the rest comes in headers.
  */
-export async function getUsers(query: UserListQuery): Promise<UserList> {
+export async function getUsers(query: UserListQuery): Promise<UserPage> {
   const { body: users, headers } = await callEndpointWithHeaders(
     api.users.list,
     { query },
@@ -43,6 +45,7 @@ export async function getUsers(query: UserListQuery): Promise<UserList> {
     users,
     total: Number.isFinite(total) && total > users.length ? total : users.length,
     totalIsCapped: headers.get(USER_TOTAL_COUNT_CAPPED_HEADER) === 'true',
+    nextCursor: headers.get(USER_NEXT_CURSOR_HEADER),
   };
 }
 

@@ -14,9 +14,10 @@ import {
   TableRow,
 } from '@sprout/ui';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
-import { useMemo } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { engagementLevel, sentimentBadgeVariant, sentimentLabel } from './engagement';
-import { sortUsers, type UserSort, type UserSortKey } from './user-sorting';
+import { useRowWindow } from './row-window';
+import type { UserSort, UserSortKey } from './user-sorting';
 
 interface Column {
   key: UserSortKey;
@@ -53,29 +54,80 @@ function SortIcon({ active, direction }: { active: boolean; direction: UserSort[
   );
 }
 
-/** The sortable user table, 500 px high with a sticky header; a click on a row selects the user. */
+/** A row's height before one is measured (px); rows never wrap, so all have the measured one. */
+const ESTIMATED_ROW_HEIGHT = 45;
+/** Rows rendered beyond the visible ones on each side. */
+const OVERSCAN = 10;
+/** The next page is asked for when the rendered rows come this close to the last loaded one. */
+const LOAD_AHEAD = 30;
+
+/**
+ * The sortable user table, 500 px high with a sticky header; a click on a row selects the user.
+ * The rows come sorted from the server, a page at a time: only the visible ones (and the
+ * overscan) are in the DOM, and scrolling near the last loaded row asks for the next page.
+ */
 export function UserTable({
   users,
+  total,
   sort,
   onSort,
   selectedId,
   onSelect,
+  hasMore,
+  loadingMore,
+  onLoadMore,
+  resetKey,
 }: {
   users: readonly AdminUserListItem[];
+  /** All users of the list (the X-Total-Count), for assistive technology's row count. */
+  total: number;
   sort: UserSort;
   onSort: (key: UserSortKey) => void;
   selectedId: string | null;
   onSelect: (id: string) => void;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+  /** Changes with the sort, search or Test Data Mode: the table scrolls back to the top. */
+  resetKey: string;
 }) {
-  const rows = useMemo(() => sortUsers(users, sort), [users, sort]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const [rowHeight, setRowHeight] = useState(ESTIMATED_ROW_HEIGHT);
+  const view = useRowWindow(scrollRef, users.length, rowHeight, OVERSCAN);
+
+  useEffect(() => {
+    scrollRef.current?.scrollTo({ top: 0 });
+  }, [resetKey]);
+
+  // The spacers stand for rows of the measured height, so the scroll bar and position are exact.
+  useLayoutEffect(() => {
+    const row = bodyRef.current?.querySelector<HTMLElement>('[data-testid="user-row"]');
+    const height = row?.getBoundingClientRect().height;
+    if (height !== undefined && height > 0 && Math.abs(height - rowHeight) > 0.1) setRowHeight(height);
+  }, [users, view.start, view.end, rowHeight]);
+
+  const nearEnd = view.end >= users.length - LOAD_AHEAD;
+  useEffect(() => {
+    if (nearEnd && hasMore && !loadingMore) onLoadMore();
+  }, [nearEnd, hasMore, loadingMore, onLoadMore]);
+
   return (
-    <div className="h-[500px] overflow-auto rounded-lg border border-border" data-testid="users-table-scroll">
-      <table className="w-full caption-bottom text-sm [&_td]:px-2 [&_th]:px-2" data-testid="users-table">
+    <div
+      ref={scrollRef}
+      className="h-[500px] overflow-auto rounded-lg border border-border"
+      data-testid="users-table-scroll"
+    >
+      <table
+        className="w-full caption-bottom text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2"
+        data-testid="users-table"
+        aria-rowcount={Math.max(total, users.length) + 1}
+      >
         <caption className="sr-only">
           Users, sorted by {USER_COLUMNS.find((c) => c.key === sort.key)?.label}
         </caption>
         <TableHeader className="sticky top-0 z-10 bg-card shadow-[0_1px_0_var(--color-border)]">
-          <TableRow className="hover:bg-transparent">
+          <TableRow className="hover:bg-transparent" aria-rowindex={1}>
             {USER_COLUMNS.map((column) => {
               const active = sort.key === column.key;
               return (
@@ -101,27 +153,38 @@ export function UserTable({
             })}
           </TableRow>
         </TableHeader>
-        <TableBody>
-          {rows.map((user) => (
+        <TableBody ref={bodyRef}>
+          {view.before > 0 && <tr aria-hidden="true" style={{ height: view.before }} />}
+          {users.slice(view.start, view.end).map((user, i) => (
             <UserRow
               key={user.id}
               user={user}
+              index={view.start + i}
               selected={user.id === selectedId}
               onSelect={() => onSelect(user.id)}
             />
           ))}
+          {view.after > 0 && <tr aria-hidden="true" style={{ height: view.after }} />}
         </TableBody>
       </table>
+      {loadingMore && (
+        <p className="px-3 py-2 text-xs text-muted-foreground" data-testid="users-loading-more">
+          Loading more users...
+        </p>
+      )}
     </div>
   );
 }
 
 function UserRow({
   user,
+  index,
   selected,
   onSelect,
 }: {
   user: AdminUserListItem;
+  /** Position in the whole list (0 first). */
+  index: number;
   selected: boolean;
   onSelect: () => void;
 }) {
@@ -131,6 +194,8 @@ function UserRow({
     <TableRow
       data-testid="user-row"
       data-user-id={user.id}
+      data-index={index}
+      aria-rowindex={index + 2}
       data-state={selected ? 'selected' : undefined}
       onClick={onSelect}
       className="cursor-pointer"

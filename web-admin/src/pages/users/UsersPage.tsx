@@ -1,16 +1,7 @@
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  formatNumber,
-  LoadingText,
-} from '@sprout/ui';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle, LoadingText } from '@sprout/ui';
 import { Users } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { UserList } from '../../api/users';
 import { PageHeader } from '../../components/PageHeader';
 import { useTestDataMode } from '../../hooks/useTestDataMode';
 import { useUsers } from '../../hooks/useUsers';
@@ -31,10 +22,14 @@ export default function UsersPage() {
   const [sort, setSort] = useState<UserSort>(DEFAULT_USER_SORT);
   // The chosen user belongs to the Test Data Mode it was chosen in.
   const [chosen, setChosen] = useState<{ id: string; showTestData: boolean } | null>(null);
-  const { data, isPending, isError, isPlaceholderData } = useUsers(search);
+  const { users, total, isPending, isError, hasNextPage, isFetchingNextPage, fetchNextPage } = useUsers(
+    search,
+    sort,
+  );
+  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
 
   // A search finding exactly one user (the Messages screen's phone link) opens that user.
-  const onlyMatch = search.trim() !== '' && data?.users.length === 1 ? (data.users[0]?.id ?? null) : null;
+  const onlyMatch = search.trim() !== '' && users?.length === 1 ? (users[0]?.id ?? null) : null;
   const selectedId = (chosen?.showTestData === showTestData ? chosen.id : null) ?? onlyMatch;
 
   // A click on a user brings their panel (under the table) into view when it is off screen.
@@ -77,11 +72,13 @@ export default function UsersPage() {
             />
           </CardHeader>
           <CardContent>
-            {isPending ? (
-              <LoadingText>{usersTexts.loadingUsers}</LoadingText>
-            ) : isError ? (
-              <FailureNotice>{usersTexts.usersFailed}</FailureNotice>
-            ) : data.users.length === 0 ? (
+            {isPending || users === undefined ? (
+              isError ? (
+                <FailureNotice>{usersTexts.usersFailed}</FailureNotice>
+              ) : (
+                <LoadingText>{usersTexts.loadingUsers}</LoadingText>
+              )
+            ) : users.length === 0 ? (
               <EmptyState
                 icon={Users}
                 title={usersTexts.noUsersTitle}
@@ -89,17 +86,18 @@ export default function UsersPage() {
                 testId="users-empty"
               />
             ) : (
-              <>
-                <UserTable
-                  users={data.users}
-                  sort={sort}
-                  onSort={(key) => setSort((current) => nextUserSort(current, key))}
-                  selectedId={selectedId}
-                  onSelect={(id) => setChosen({ id, showTestData })}
-                />
-                {/* The previous search's list stays while the new one loads: no count for it. */}
-                {!isPlaceholderData && <ShownOfTotal list={data} searching={search.trim() !== ''} />}
-              </>
+              <UserTable
+                users={users}
+                total={total}
+                sort={sort}
+                onSort={(key) => setSort((current) => nextUserSort(current, key))}
+                selectedId={selectedId}
+                onSelect={(id) => setChosen({ id, showTestData })}
+                hasMore={hasNextPage}
+                loadingMore={isFetchingNextPage}
+                onLoadMore={loadMore}
+                resetKey={`${search.trim()}|${sort.key}|${sort.direction}|${showTestData}`}
+              />
             )}
           </CardContent>
         </Card>
@@ -108,20 +106,5 @@ export default function UsersPage() {
         </div>
       </div>
     </>
-  );
-}
-
-/**
- * Under the table when the API sent only the most recently active users (a large data set): the
- * table, and so its sorting, covers those; a search by phone reaches the others.
- */
-function ShownOfTotal({ list, searching }: { list: UserList; searching: boolean }) {
-  if (list.total <= list.users.length && !list.totalIsCapped) return null;
-  const total = `${list.totalIsCapped ? 'more than ' : ''}${formatNumber(list.total)}`;
-  return (
-    <p className="mt-2 text-xs text-muted-foreground" data-testid="users-shown">
-      Showing the {formatNumber(list.users.length)} most recently active of {total}{' '}
-      {searching ? 'matching users.' : 'users. Search by phone number to find the others.'}
-    </p>
   );
 }

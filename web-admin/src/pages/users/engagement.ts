@@ -14,15 +14,12 @@ export function engagementLevel(totalMessages: number): EngagementLevel {
   return 'Low';
 }
 
-/** Sort rank of an engagement level: Low, Medium, High. */
-export const ENGAGEMENT_ORDER: readonly EngagementLevel[] = ['Low', 'Medium', 'High'];
-
-/** Sort rank of a sentiment: negative, frustrated, neutral, positive. */
-export const SENTIMENT_ORDER: readonly SentimentLabel[] = ['negative', 'frustrated', 'neutral', 'positive'];
+/** The four sentiment labels (the server sorts them negative, frustrated, neutral, positive). */
+const SENTIMENT_LABELS: readonly SentimentLabel[] = ['negative', 'frustrated', 'neutral', 'positive'];
 
 /** A sentiment as shown: any label other than the four known ones (or none) counts as neutral. */
 export function sentimentLabel(value: string | null | undefined): SentimentLabel {
-  const known = SENTIMENT_ORDER.find((label) => label === value?.trim().toLowerCase());
+  const known = SENTIMENT_LABELS.find((label) => label === value?.trim().toLowerCase());
   return known ?? 'neutral';
 }
 
