@@ -21,6 +21,12 @@ import { AdminConversationsModule } from '../../services/api-gateway/src/admin-c
 import { AdminUsersModule } from '../../services/api-gateway/src/admin-users/admin-users.module';
 import { AppModule, SERVICE_NAME } from '../../services/api-gateway/src/app.module';
 import { loadApiGatewayConfig } from '../../services/api-gateway/src/config';
+import { USER_SORT_KEYS, type UserSortKey, type UserSortOrder } from '@sprout/contracts';
+import {
+  USER_SORTS,
+  encodeUserCursor,
+  keyTextSql,
+} from '../../services/api-gateway/src/admin-users/user-sorts';
 import { readSeedState, seed, sizeFor, type SeedSize, type SeedState } from './admin-seed';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -57,7 +63,8 @@ const parseOptions = (argv: string[]): Options => {
     if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
     return value;
   };
-  const scale = number('scale', 1);
+  // --users=200000 is --scale=0.2 (users, conversations and messages in the same proportions).
+  const scale = flags.has('users') ? number('users', 1_000_000) / 1_000_000 : number('scale', 1);
   return {
     scale,
     database:
@@ -119,6 +126,8 @@ interface Samples {
   conversationSearches: string[];
   /** The planner's estimate of each conversation search's matches (decides exact count or not). */
   searchEstimates: Map<string, number>;
+  /** Per sort and order: the key and id of the row 60% down the order (a deep keyset page starts after it). */
+  deepUserRows: Map<string, { key: string | null; id: string }>;
 }
 
 const MESSAGE_METRICS = `('messages_inbound', 'messages_reply', 'messages_proactive')`;
@@ -149,15 +158,82 @@ const USER_FIELDS_JSON = `
 const USER_JSON = `${USER_FIELDS_JSON},
   'analytics', json_build_object('totalMessages', u.total_messages, 'totalCost', u.total_cost::float8,
                                  'averageSentiment', u.average_sentiment)`;
-/** Ids of the 200 most recent users (matching `where`), read from the recency index. */
+/** Ids of the 100 most recent users (matching `where`), read from the recency index. */
 const recentUserIds = (where: string): string => `(
   (SELECT id FROM users WHERE is_test_user = false AND last_message_at IS NOT NULL ${where}
-    ORDER BY last_message_at DESC, id LIMIT 200)
+    ORDER BY last_message_at DESC, id DESC LIMIT 100)
   UNION ALL
   (SELECT id FROM users WHERE is_test_user = false AND last_message_at IS NULL ${where}
-    ORDER BY created_at DESC, id LIMIT 200) LIMIT 200)`;
-const USER_ORDER = `u.last_message_at DESC NULLS LAST,
-  CASE WHEN u.last_message_at IS NULL THEN u.created_at END DESC NULLS LAST, u.id`;
+    ORDER BY last_message_at DESC, id DESC LIMIT 100) LIMIT 100)`;
+const USER_ORDER = `u.last_message_at DESC NULLS LAST, u.id DESC`;
+/** The Users table's page size (web-admin asks for this many rows at a time). */
+const USER_PAGE = 100;
+
+const sortOrders = (): Array<[UserSortKey, UserSortOrder]> =>
+  USER_SORT_KEYS.flatMap((sort) =>
+    (['asc', 'desc'] as const).map((order): [UserSortKey, UserSortOrder] => [sort, order]),
+  );
+
+/**
+ * The Users table on every column: the first page, and a deep keyset page (after the row 60% down
+ * the order), each in both directions (taking turns). Baseline: a page read in index order from
+ * the (key, id) after the cursor, with the total from the rollup.
+ */
+const userSortScenarios = (samples: Samples): Scenario[] =>
+  USER_SORT_KEYS.flatMap((sort): Scenario[] => {
+    const definition = USER_SORTS[sort];
+    const orderOf = (i: number): UserSortOrder => (i % 2 === 0 ? 'asc' : 'desc');
+    const baseline = (order: UserSortOrder, after: { key: string | null; id: string } | null): Statement => {
+      const dir = order === 'asc' ? 'ASC' : 'DESC';
+      const cmp = order === 'asc' ? '>' : '<';
+      const keyed = after !== null && after.key !== null;
+      return {
+        text: `SELECT (SELECT sum(count) FROM rollup_totals WHERE metric = 'users' AND is_test_user = false) AS total,
+                 (SELECT json_agg(json_build_object(${USER_JSON}) ORDER BY p.k ${dir}, p.id ${dir})::text
+                    FROM (SELECT u.id, ${definition.sql} AS k FROM users u
+                           WHERE u.is_test_user = false AND ${definition.sql} IS NOT NULL
+                             ${keyed ? `AND (${definition.sql}, u.id) ${cmp} ($1::${definition.type}, $2::uuid)` : ''}
+                           ORDER BY ${definition.sql} ${dir}, u.id ${dir} LIMIT ${USER_PAGE}) p
+                    JOIN users u ON u.id = p.id) AS users`,
+        values: keyed ? [after.key, after.id] : [],
+      };
+    };
+    return [
+      {
+        name: `users: sort ${sort}, first page`,
+        route: `GET /api/admin/users?sort=${sort}&order={asc,desc}&limit=${USER_PAGE}`,
+        prepared: true,
+        jobs: (i) => ({
+          url: `/api/admin/users?search=&showTestUsers=false&sort=${sort}&order=${orderOf(i)}&limit=${USER_PAGE}`,
+          sql: baseline(orderOf(i), null),
+        }),
+        ...(sort === 'totalCost'
+          ? {
+              naive: {
+                text: `SELECT ${USER_COLS}, count(*) OVER () FROM users u WHERE NOT u.is_test_user
+                        ORDER BY u.total_cost DESC LIMIT ${USER_PAGE}`,
+                values: [],
+              },
+            }
+          : {}),
+      },
+      {
+        name: `users: sort ${sort}, deep page`,
+        route: `GET /api/admin/users?sort=${sort}&order={asc,desc}&limit=${USER_PAGE}&cursor={60% down}`,
+        prepared: true,
+        jobs: (i) => {
+          const order = orderOf(i);
+          const row = samples.deepUserRows.get(`${sort} ${order}`);
+          if (row === undefined) throw new Error(`no deep row for ${sort} ${order}`);
+          const cursor = encodeUserCursor({ sort, order, key: row.key, id: row.id });
+          return {
+            url: `/api/admin/users?search=&showTestUsers=false&sort=${sort}&order=${order}&limit=${USER_PAGE}&cursor=${cursor}`,
+            sql: baseline(order, row),
+          };
+        },
+      },
+    ];
+  });
 
 const iso = (column: string): string =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -267,25 +343,7 @@ const scenarios = (samples: Samples): Scenario[] => {
         values: [dayAgo, weekAgo],
       },
     },
-    {
-      name: 'users: list (200 most recent)',
-      route: 'GET /api/admin/users?search=&showTestUsers=false',
-      prepared: true,
-      jobs: () => ({
-        url: '/api/admin/users?search=&showTestUsers=false',
-        sql: {
-          text: `SELECT (SELECT sum(count) FROM rollup_totals WHERE metric = 'users' AND is_test_user = false) AS total,
-                        (SELECT json_agg(json_build_object(${USER_JSON}) ORDER BY ${USER_ORDER})::text
-                           FROM users u JOIN ${recentUserIds('')} p ON p.id = u.id) AS users`,
-          values: [],
-        },
-      }),
-      naive: {
-        text: `SELECT ${USER_COLS}, count(*) OVER () FROM users u WHERE NOT u.is_test_user
-                ORDER BY u.last_message_at DESC NULLS LAST LIMIT 200`,
-        values: [],
-      },
-    },
+    ...userSortScenarios(samples),
     {
       name: 'users: phone search',
       route: 'GET /api/admin/users?search={digits}&showTestUsers=false',
@@ -300,7 +358,7 @@ const scenarios = (samples: Samples): Scenario[] => {
                                             WHERE is_test_user = false AND phone_number LIKE $1 LIMIT 1001),
                         n AS MATERIALIZED (SELECT count(*) AS n FROM m),
                         page AS (
-                          (SELECT u.* FROM users u JOIN (SELECT id FROM m u ORDER BY ${USER_ORDER} LIMIT 200) p ON p.id = u.id
+                          (SELECT u.* FROM users u JOIN (SELECT id FROM m u ORDER BY ${USER_ORDER} LIMIT 100) p ON p.id = u.id
                             WHERE (SELECT n FROM n) <= 1000)
                           UNION ALL
                           (SELECT u.* FROM users u JOIN ${recentUserIds('AND phone_number LIKE $1')} p ON p.id = u.id
@@ -727,7 +785,23 @@ const sampleParameters = async (client: Client): Promise<Samples> => {
     );
     searchEstimates.set(term, plan.rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0);
   }
+  const deepUserRows = new Map<string, { key: string | null; id: string }>();
+  for (const [sort, order] of sortOrders()) {
+    const definition = USER_SORTS[sort];
+    const dir = order === 'asc' ? 'ASC' : 'DESC';
+    const keyed = `FROM users u WHERE NOT u.is_test_user AND ${definition.sql} IS NOT NULL`;
+    const row = (
+      await client.query<{ key: string | null; id: string }>(
+        `SELECT ${keyTextSql(definition)} AS key, u.id ${keyed}
+          ORDER BY ${definition.sql} ${dir}, u.id ${dir}
+         OFFSET (SELECT (count(*) * 0.6)::bigint ${keyed}) LIMIT 1`,
+      )
+    ).rows[0];
+    if (row === undefined) throw new Error(`no users to sample for ${sort}`);
+    deepUserRows.set(`${sort} ${order}`, row);
+  }
   return {
+    deepUserRows,
     userIds,
     heavyUserIds,
     conversationIds,
