@@ -168,10 +168,20 @@ export function toSmsSendError(error: unknown): SmsSendError {
   return new SmsSendError({ message: errorText(error), kind: 'rejected', cause: error });
 }
 
+/** The Twilio account as its API describes it (a health check's lightest authenticated call). */
+export interface TwilioAccountInfo {
+  sid: string;
+  friendlyName: string;
+  /** active, suspended or closed. */
+  status: string;
+}
+
 export class TwilioSmsProvider implements SmsProvider {
   private readonly client: twilio.Twilio;
+  private readonly accountSid: string;
 
   constructor(options: TwilioSmsProviderOptions) {
+    this.accountSid = options.accountSid;
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const httpClient = options.apiBaseUrl
       ? new BaseUrlRequestClient(options.apiBaseUrl, { timeout })
@@ -220,6 +230,16 @@ export class TwilioSmsProvider implements SmsProvider {
         status: parseDeliveryStatus(match.status) ?? 'queued',
         segments: toNumber(match.numSegments) ?? analyzeSms(query.body).segments,
       };
+    } catch (error) {
+      throw toSmsSendError(error);
+    }
+  }
+
+  /** GET /2010-04-01/Accounts/{sid}.json: proves the credentials and the API without sending anything. */
+  async fetchAccount(): Promise<TwilioAccountInfo> {
+    try {
+      const account = await this.client.api.v2010.accounts(this.accountSid).fetch();
+      return { sid: account.sid, friendlyName: account.friendlyName, status: account.status };
     } catch (error) {
       throw toSmsSendError(error);
     }

@@ -1,4 +1,13 @@
-import { JobQueues, Metrics, createLogger, loadConfig, startWorkers } from '@sprout/platform';
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  JobQueues,
+  Metrics,
+  createLogger,
+  createRedisConnection,
+  findFreePort,
+  loadConfig,
+  startWorkers,
+} from '@sprout/platform';
 import { QUEUE_NAMES } from '@sprout/contracts';
 import {
   FakeOpenAI,
@@ -26,6 +35,40 @@ import {
 } from '../src/state/monitor-state';
 
 const silent = createLogger({ name: 'monitor-test', level: 'silent' });
+
+/** A redis-server of the test's own on a loopback port (nothing kept on disk), up once it answers PING. */
+const startRedisServer = async (port: number): Promise<ChildProcess> => {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], {
+    stdio: 'ignore',
+  });
+  const probe = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0 });
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await probe.connect();
+        await probe.ping();
+        return child;
+      } catch (error) {
+        if (attempt > 100) {
+          child.kill('SIGKILL');
+          throw error;
+        }
+        probe.disconnect();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  } finally {
+    probe.disconnect();
+  }
+};
+
+const stopRedisServer = async (child: ChildProcess): Promise<void> => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+};
 
 // The health service on its own (no scheduler running beside it), against real Postgres and Redis
 // and the fake OpenAI and Twilio servers through the real SDKs.
@@ -164,6 +207,23 @@ describe('service health checks and thresholds', () => {
     expect(twilio.sent).toHaveLength(0);
   });
 
+  it('checks the SMS provider by fetching the Twilio account through the SDK', async () => {
+    const outcome = await health.check('sms_provider');
+    // The friendly name and status come only from GET /2010-04-01/Accounts/{sid}.json.
+    expect(outcome).toMatchObject({
+      ok: true,
+      error: null,
+      detail: `twilio account Fake Twilio account (active) at ${twilio.url}`,
+    });
+
+    const otherAccount = await build({ twilioAccountSid: `AC${'1'.repeat(32)}` }).check('sms_provider');
+    expect(otherAccount.ok).toBe(false);
+    twilio.delayNext(3_000);
+    const slow = await build({ checkTimeoutMs: 200 }).check('sms_provider');
+    expect(slow).toMatchObject({ ok: false, error: expect.stringMatching(/timed out|did not answer/) });
+    expect(twilio.sent).toHaveLength(0);
+  });
+
   it('holds the database to 5 consecutive failures', async () => {
     const failure = (): CheckOutcome => ({
       service: 'database',
@@ -279,6 +339,71 @@ describe('service health checks and thresholds', () => {
     const stored = await redis.connection.get(monitorKeys(redis.prefix).tier);
     expect(JSON.parse(stored ?? 'null')).toEqual({ tier: 'template', at: at.toISOString() });
     await ds.query('DELETE FROM llm_calls');
+  });
+
+  it('turns Redis unavailable after 5 failures while it is down, and carries the counts into Redis when it returns', async () => {
+    const port = await findFreePort();
+    let server = await startRedisServer(port);
+    // A connection as the monitor's own (ioredis reconnecting, commands queued while down).
+    const connection = createRedisConnection(`redis://127.0.0.1:${port}`, 'monitor-test');
+    const ownQueues = new JobQueues({ connection, prefix: redis.prefix });
+    for (const name of QUEUE_NAMES) ownQueues.queue(name).on('error', () => undefined);
+    const serviceConfig = { ...config, checkTimeoutMs: 500 };
+    const cut = new ServiceHealthService(
+      db.dataSource,
+      connection,
+      ownQueues,
+      new ProviderClients(serviceConfig),
+      serviceConfig,
+      silent,
+      new Metrics('monitor-test', false),
+    );
+    try {
+      expect((await cut.checkAll()).services.redis).toMatchObject({
+        available: true,
+        consecutiveFailures: 0,
+      });
+
+      await stopRedisServer(server);
+      openai.failNext({ status: 500, times: 7 });
+      const seen: Array<[boolean | undefined, number | undefined, number | undefined]> = [];
+      for (let round = 0; round < 5; round += 1) {
+        const report = await cut.checkAll();
+        seen.push([
+          report.services.redis?.available,
+          report.services.redis?.consecutiveFailures,
+          report.services.ai_provider?.consecutiveFailures,
+        ]);
+      }
+      expect(seen).toEqual([
+        [true, 1, 1],
+        [true, 2, 2],
+        [true, 3, 3],
+        [true, 4, 4],
+        [false, 5, 5],
+      ]);
+
+      // Redis returns empty (it keeps nothing on disk): the AI provider's 6th failure is stored as 6.
+      server = await startRedisServer(port);
+      for (let i = 0; i < 100 && connection.status !== 'ready'; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const back = await cut.checkAll();
+      expect(back.services.redis).toMatchObject({ available: true, consecutiveFailures: 0 });
+      expect(back.services.ai_provider).toMatchObject({ available: false, consecutiveFailures: 6 });
+      const keys = monitorKeys(redis.prefix);
+      expect(await connection.hget(keys.failures, 'ai_provider')).toBe('6');
+      const stored = await readServiceHealth(connection, redis.prefix);
+      expect(stored?.services.ai_provider?.consecutiveFailures).toBe(6);
+      // Recorded in Redis again: the next failure counts on from Redis.
+      const next = await cut.checkAll();
+      expect(next.services.ai_provider?.consecutiveFailures).toBe(7);
+      expect(await connection.hget(keys.failures, 'ai_provider')).toBe('7');
+    } finally {
+      await ownQueues.close().catch(() => undefined);
+      connection.disconnect();
+      await stopRedisServer(server);
+    }
   });
 
   it('counts failures in memory while Redis is down, and the watchdog checks without BullMQ', async () => {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OpenAiChatModel } from '@sprout/llm';
 import { CONFIG } from '@sprout/platform';
-import { type SmsProvider, TwilioSmsProvider } from '@sprout/sms';
+import { TwilioSmsProvider } from '@sprout/sms';
 import { type MonitorConfig } from '../config';
 
 /** The external providers the monitor checks, built once from configuration. */
@@ -9,7 +9,8 @@ import { type MonitorConfig } from '../config';
 export class ProviderClients {
   /** Null without OPENAI_API_KEY: the offline advisor answers then. */
   readonly openAi: OpenAiChatModel | null;
-  readonly sms: SmsProvider;
+  /** Checked by fetching the account (client.api.v2010.accounts(sid).fetch()). */
+  readonly sms: TwilioSmsProvider;
   /** Where SMS calls go: the configured base URL (sandbox) or Twilio itself. */
   readonly smsApiOrigin: string;
 

@@ -8,7 +8,6 @@ import {
   type QueueName,
 } from '@sprout/contracts';
 import { CONFIG, JobQueues, LOGGER, Metrics } from '@sprout/platform';
-import { SmsSendError } from '@sprout/sms';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
@@ -26,12 +25,8 @@ import {
   recordHealthChecks,
 } from '../state/monitor-state';
 
-/**
- * A message sid that never exists. Fetching it is the lightest authenticated Twilio call: Twilio
- * (and the sandbox) check the credentials first and then answer 404, which proves both the API
- * and the account work without sending anything.
- */
-export const SMS_PROBE_SID = `SM${'0'.repeat(32)}`;
+/** ioredis states in which a command would only wait in its offline queue for a reconnect. */
+const REDIS_DOWN_STATES = new Set(['reconnecting', 'close', 'end']);
 
 class CheckTimeoutError extends Error {}
 
@@ -87,6 +82,8 @@ export class ServiceHealthService {
   private readonly queueAvailableGauge;
   /** The last state known, counted on in memory while Redis cannot record a round. */
   private lastKnown: MonitoredServiceHealth | null = null;
+  /** The last round was counted in memory: the next one recorded in Redis goes on from its counts. */
+  private countedInMemory = false;
   private lastRoundAt = 0;
 
   constructor(
@@ -144,13 +141,19 @@ export class ServiceHealthService {
     const round: HealthRound = { services, queues, tier };
     let health: MonitoredServiceHealth;
     try {
+      if (this.redisIsDown()) throw new Error(`the Redis connection is down (${this.redis.status})`);
+      // After an outage Redis's counts are older than the ones in memory: those carry on.
+      const carried =
+        this.countedInMemory && this.lastKnown !== null ? failureCounters(this.lastKnown) : undefined;
       health = await withTimeout(
-        recordHealthChecks(this.redis, this.config.bullmqPrefix, round, now()),
+        recordHealthChecks(this.redis, this.config.bullmqPrefix, round, now(), carried),
         this.config.checkTimeoutMs,
         'recording the health state in Redis',
       );
+      this.countedInMemory = false;
     } catch (error) {
       health = this.countInMemory(round, now());
+      this.countedInMemory = true;
       this.logger.warn(
         { error: error instanceof Error ? error.message : String(error) },
         'health state not recorded in Redis; counting failures in memory',
@@ -188,6 +191,7 @@ export class ServiceHealthService {
 
   /** Every queue's counts, workers and oldest waiting job; none when Redis does not answer. */
   async checkQueues(now: () => number = Date.now): Promise<QueueOutcome[]> {
+    if (this.redisIsDown()) return [];
     try {
       return await withTimeout(
         Promise.all(QUEUE_NAMES.map((queue) => this.checkQueue(queue, now))),
@@ -280,6 +284,8 @@ export class ServiceHealthService {
         await this.dataSource.query('SELECT 1');
         return 'postgres';
       case 'redis':
+        // While ioredis reconnects a PING would only wait in its queue.
+        if (this.redisIsDown()) throw new Error(`Redis connection is down (${this.redis.status})`);
         await this.redis.ping();
         return 'redis';
       case 'ai_provider': {
@@ -288,13 +294,17 @@ export class ServiceHealthService {
         const models = await this.providers.openAi.listModels();
         return `openai (${models.length} models)`;
       }
-      case 'sms_provider':
-        try {
-          await this.providers.sms.fetchStatus(SMS_PROBE_SID);
-        } catch (error) {
-          if (!(error instanceof SmsSendError && error.status === 404)) throw error;
-        }
-        return `twilio at ${this.providers.smsApiOrigin}`;
+      case 'sms_provider': {
+        // The account fetch proves the API and the credentials without sending anything.
+        const account = await this.providers.sms.fetchAccount();
+        if (account.status !== 'active')
+          throw new Error(`Twilio account ${account.sid} is ${account.status}`);
+        return `twilio account ${account.friendlyName} (${account.status}) at ${this.providers.smsApiOrigin}`;
+      }
     }
+  }
+
+  private redisIsDown(): boolean {
+    return REDIS_DOWN_STATES.has(this.redis.status);
   }
 }

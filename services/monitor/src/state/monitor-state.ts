@@ -207,30 +207,34 @@ export const failureCounters = (health: Pick<MonitoredServiceHealth, 'services' 
 /**
  * Records one round of checks: counts failures atomically (HINCRBY, reset to 0 on success, so
  * two rounds at once cannot lose a count), derives availability with the thresholds, and writes
- * every service's and queue's state, the overall health and the pipeline's tier.
+ * every service's and queue's state, the overall health and the pipeline's tier. `carried`: the
+ * counts the monitor kept in memory while Redis was down; a failing check goes on from its count
+ * there instead of from Redis's older one.
  */
 export const recordHealthChecks = async (
   redis: Redis,
   prefix: string,
   round: HealthRound,
   now: Date = new Date(),
+  carried?: ReadonlyMap<string, number>,
 ): Promise<MonitoredServiceHealth> => {
   const keys = monitorKeys(prefix);
   const counters = [
     ...round.services.map((o) => ({ field: `${o.service}`, ok: o.ok })),
     ...round.queues.map((o) => ({ field: queueCounter(o.queue), ok: o.problem === null })),
-  ];
+  ].map((counter) => ({ ...counter, before: carried?.get(counter.field) }));
   const counting = redis.multi();
-  for (const { field, ok } of counters) {
+  for (const { field, ok, before } of counters) {
     if (ok) counting.hset(keys.failures, field, 0);
+    else if (before !== undefined) counting.hset(keys.failures, field, before + 1);
     else counting.hincrby(keys.failures, field, 1);
   }
   const counted = (await counting.exec()) ?? [];
   const failures = new Map<string, number>();
-  counters.forEach(({ field, ok }, index) => {
+  counters.forEach(({ field, ok, before }, index) => {
     const [error, value] = counted[index] ?? [new Error('no reply'), null];
     if (error) throw error;
-    failures.set(field, ok ? 0 : Number(value));
+    failures.set(field, ok ? 0 : before !== undefined ? before + 1 : Number(value));
   });
 
   const [servicesText, queuesText] = await Promise.all([
