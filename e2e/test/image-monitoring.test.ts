@@ -30,8 +30,8 @@ beforeAll(async () => {
       bullmqPrefix: stack.redis.prefix,
       logLevel: 'silent',
       port: 0,
-      // The stack serves its samples on loopback.
-      imageFetchAllowPrivateHosts: ['127.0.0.1'],
+      // The stack serves its samples on loopback: that one host:port, not all of loopback.
+      imageFetchSandboxMediaHosts: [new URL(stack.baseUrl).host],
     },
     {},
   );

@@ -153,9 +153,8 @@ async function main() {
       TWILIO_ACCOUNT_SID: accountSid,
       TWILIO_AUTH_TOKEN: authToken,
       TWILIO_PHONE_NUMBER: phoneNumber,
+      // Also the one loopback endpoint image-processor may fetch media from (by host:port).
       TWILIO_API_BASE_URL: `http://127.0.0.1:${fakePort}`,
-      // Sandbox MMS media live on the fake Twilio, on this machine.
-      IMAGE_FETCH_ALLOW_PRIVATE_HOSTS: process.env.IMAGE_FETCH_ALLOW_PRIVATE_HOSTS || '127.0.0.1,::1',
     });
     sandboxInfo = { fakeTwilioUrl: `http://127.0.0.1:${fakePort}`, publicBaseUrl, phoneNumber };
   }

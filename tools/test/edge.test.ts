@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEdge, upstreamFor } from '../src/edge';
+import { createEdge, isInternalPath, upstreamFor } from '../src/edge';
 
 interface Seen {
   name: string;
@@ -38,7 +38,13 @@ function recordingUpstream(name: string, seen: Seen[]): http.Server {
 
 function request(
   port: number,
-  options: { method?: string; path: string; body?: string; headers?: http.OutgoingHttpHeaders },
+  options: {
+    method?: string;
+    path: string;
+    body?: string | Buffer;
+    headers?: http.OutgoingHttpHeaders;
+    agent?: http.Agent;
+  },
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -48,6 +54,7 @@ function request(
         method: options.method ?? 'GET',
         path: options.path,
         headers: options.headers,
+        ...(options.agent ? { agent: options.agent } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -142,17 +149,61 @@ describe('edge', () => {
     expect(seen[0]!.headers.cookie).toBe('sid=abc');
   });
 
-  it('appends to an existing X-Forwarded-For and keeps the original protocol', async () => {
+  it("overwrites a client's X-Forwarded-For, -Proto and -Host: it cannot claim another IP or https", async () => {
     await request(edgePort, {
       path: '/',
-      headers: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https' },
+      headers: {
+        'x-forwarded-for': '203.0.113.7',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'evil.example',
+        forwarded: 'for=203.0.113.7;proto=https',
+        host: 'sprout.test',
+      },
     });
-    expect(seen[0]!.headers['x-forwarded-for']).toBe('203.0.113.7, 127.0.0.1');
+    expect(seen[0]!.headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(seen[0]!.headers['x-forwarded-proto']).toBe('http');
+    expect(seen[0]!.headers['x-forwarded-host']).toBe('sprout.test');
+    expect(seen[0]!.headers.forwarded).toBeUndefined();
+  });
+
+  it("keeps a trusted proxy's X-Forwarded-For and appends the proxy's address", async () => {
+    const trusting = createEdge({
+      apiGatewayUrl: `http://127.0.0.1:${(api.address() as AddressInfo).port}`,
+      smsGatewayUrl: `http://127.0.0.1:${(sms.address() as AddressInfo).port}`,
+      trustedProxies: ['127.0.0.0/8'],
+    });
+    try {
+      await request(await listen(trusting), {
+        path: '/',
+        headers: { 'x-forwarded-for': '198.51.100.1, 203.0.113.7', 'x-forwarded-proto': 'https' },
+      });
+    } finally {
+      await close(trusting);
+    }
+    expect(seen[0]!.headers['x-forwarded-for']).toBe('198.51.100.1, 203.0.113.7, 127.0.0.1');
     expect(seen[0]!.headers['x-forwarded-proto']).toBe('https');
   });
 
+  it("does not route /metrics or /api/docs: they stay on the services' own ports", async () => {
+    for (const path of [
+      '/metrics',
+      '/metrics/',
+      '/%6Detrics',
+      '/api/docs',
+      '/api/docs/',
+      '/api/docs-json',
+      '//api/docs',
+    ]) {
+      const res = await request(edgePort, { path });
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+    }
+    expect(seen).toHaveLength(0);
+    expect(isInternalPath('/api/docsx')).toBe(false);
+    expect(isInternalPath('/api/admin/metrics')).toBe(false);
+  });
+
   it('streams a large body through unchanged', async () => {
-    const big = 'x'.repeat(3 * 1024 * 1024);
+    const big = 'x'.repeat(900 * 1024);
     const res = await request(edgePort, { method: 'PUT', path: '/api/upload', body: big });
     expect(res.body.length).toBe('api-gateway:'.length + big.length);
   });
@@ -173,5 +224,191 @@ describe('edge', () => {
       await close(down);
       await close(idle);
     }
+  });
+});
+
+/** A free port nothing listens on (yet). */
+async function freePort(): Promise<number> {
+  const probe = http.createServer();
+  const port = await listen(probe);
+  await close(probe);
+  return port;
+}
+
+function webhookForm(sid: string): string {
+  return new URLSearchParams({ MessageSid: sid, From: '+15035550100', Body: 'hello' }).toString();
+}
+
+/** A stand-in sms-gateway: stores each MessageSid once (as the real webhook does) and answers 200. */
+function webhookUpstream(stored: Map<string, number>, options: { resetFirst?: number } = {}): http.Server {
+  let resets = options.resetFirst ?? 0;
+  return http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const sid = new URLSearchParams(Buffer.concat(chunks).toString('utf8')).get('MessageSid') ?? '';
+      stored.set(sid, (stored.get(sid) ?? 0) + 1);
+      // Dies after storing, before answering: the edge cannot know, so it sends again.
+      if (resets > 0) {
+        resets -= 1;
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/xml' }).end('<Response/>');
+    });
+  });
+}
+
+describe('edge: Twilio webhooks survive an sms-gateway restart', () => {
+  const servers: http.Server[] = [];
+  afterEach(async () => {
+    for (const s of servers.splice(0)) if (s.listening) await close(s);
+  });
+
+  const edgeTo = async (smsPort: number, budgetMs?: number): Promise<number> => {
+    const edge = createEdge({
+      apiGatewayUrl: 'http://127.0.0.1:9',
+      smsGatewayUrl: `http://127.0.0.1:${smsPort}`,
+      ...(budgetMs === undefined ? {} : { webhookRetryBudgetMs: budgetMs }),
+    });
+    servers.push(edge);
+    return listen(edge);
+  };
+
+  it('retries a webhook while sms-gateway is down for 2 s, then it is answered 200 and stored once', async () => {
+    const smsPort = await freePort();
+    const edgePort = await edgeTo(smsPort);
+    const stored = new Map<string, number>();
+    const upstream = webhookUpstream(stored);
+    servers.push(upstream);
+    const startedAt = Date.now();
+    setTimeout(() => upstream.listen(smsPort, '127.0.0.1'), 2_000);
+    const res = await request(edgePort, {
+      method: 'POST',
+      path: '/webhooks/twilio/sms',
+      body: webhookForm('SM00000000000000000000000000000001'),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    const elapsed = Date.now() - startedAt;
+    expect(res.status).toBe(200);
+    expect(elapsed).toBeGreaterThanOrEqual(1_900);
+    expect(elapsed).toBeLessThan(5_000);
+    expect([...stored]).toEqual([['SM00000000000000000000000000000001', 1]]);
+  });
+
+  it('sends again when the upstream resets the connection mid-request; the MessageSid is stored once', async () => {
+    const stored = new Map<string, number>();
+    // Counts deliveries; the real webhook keeps one row per MessageSid however often it comes.
+    const upstream = webhookUpstream(stored, { resetFirst: 1 });
+    servers.push(upstream);
+    const edgePort = await edgeTo(await listen(upstream));
+    const res = await request(edgePort, {
+      method: 'POST',
+      path: '/webhooks/twilio/status',
+      body: webhookForm('SM00000000000000000000000000000002'),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(res.status).toBe(200);
+    expect(stored.get('SM00000000000000000000000000000002')).toBe(2);
+    expect(stored.size).toBe(1);
+  });
+
+  it('gives up with a 502 once the retry budget is spent', async () => {
+    const edgePort = await edgeTo(await freePort(), 800);
+    const startedAt = Date.now();
+    const res = await request(edgePort, {
+      method: 'POST',
+      path: '/webhooks/twilio/sms',
+      body: webhookForm('SM00000000000000000000000000000003'),
+    });
+    expect(res.status).toBe(502);
+    expect(res.body).toMatch(/sms-gateway is not reachable \(ECONNREFUSED, \d+ attempts\)/);
+    expect(Date.now() - startedAt).toBeLessThan(2_000);
+  });
+
+  it('does not retry other requests', async () => {
+    const stored = new Map<string, number>();
+    const upstream = webhookUpstream(stored, { resetFirst: 1 });
+    servers.push(upstream);
+    const edgePort = await edgeTo(await listen(upstream));
+    const res = await request(edgePort, { method: 'POST', path: '/webhooks/other', body: 'MessageSid=SMx' });
+    expect(res.status).toBe(502);
+    expect(stored.get('SMx')).toBe(1);
+  });
+});
+
+describe('edge: oversized bodies', () => {
+  const servers: http.Server[] = [];
+  const agents: http.Agent[] = [];
+  afterEach(async () => {
+    for (const a of agents.splice(0)) a.destroy();
+    for (const s of servers.splice(0)) if (s.listening) await close(s);
+  });
+
+  /** Like Fastify: a declared body over the limit gets 413 at once, unread, and the socket closes. */
+  const refusingUpstream = (limit: number): http.Server =>
+    http.createServer((req, res) => {
+      if (Number(req.headers['content-length']) > limit) {
+        res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+        res.end(JSON.stringify({ statusCode: 413, error: 'Payload Too Large' }));
+        return;
+      }
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+
+  const setup = async (upstreamLimit: number, maxBodyBytes?: number) => {
+    const upstream = refusingUpstream(upstreamLimit);
+    servers.push(upstream);
+    const upstreamPort = await listen(upstream);
+    const edge = createEdge({
+      apiGatewayUrl: `http://127.0.0.1:${upstreamPort}`,
+      smsGatewayUrl: `http://127.0.0.1:${upstreamPort}`,
+      ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+    });
+    servers.push(edge);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    agents.push(agent);
+    return { port: await listen(edge), agent };
+  };
+
+  it("answers 413 for a body over the services' limit, and the next request on that connection is fast", async () => {
+    const { port, agent } = await setup(1024 * 1024);
+    const big = Buffer.alloc(3 * 1024 * 1024, 120);
+    for (let i = 0; i < 5; i += 1) {
+      const refused = await request(port, { method: 'POST', path: '/api/x', body: big, agent });
+      expect(refused.status).toBe(413);
+      expect(JSON.parse(refused.body)).toMatchObject({ statusCode: 413 });
+      const startedAt = Date.now();
+      const next = await request(port, { method: 'POST', path: '/api/y', body: 'small', agent });
+      expect(next.status).toBe(200);
+      expect(Date.now() - startedAt).toBeLessThan(1_000);
+    }
+  });
+
+  it("passes an upstream's own 413 through (not a 502) and keeps the client's connection usable", async () => {
+    const { port, agent } = await setup(1024, 1024 * 1024);
+    const refused = await request(port, {
+      method: 'POST',
+      path: '/api/x',
+      body: Buffer.alloc(16 * 1024, 120),
+      agent,
+    });
+    expect(refused.status).toBe(413);
+    expect(JSON.parse(refused.body)).toEqual({ statusCode: 413, error: 'Payload Too Large' });
+    const startedAt = Date.now();
+    const next = await request(port, { method: 'POST', path: '/api/y', body: 'small', agent });
+    expect(next.status).toBe(200);
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
+  });
+
+  it('refuses a webhook over the limit with 413 without sending it on', async () => {
+    const { port } = await setup(10 * 1024 * 1024, 64 * 1024);
+    const res = await request(port, {
+      method: 'POST',
+      path: '/webhooks/twilio/sms',
+      body: Buffer.alloc(100 * 1024, 120),
+    });
+    expect(res.status).toBe(413);
   });
 });

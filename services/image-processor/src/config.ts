@@ -1,12 +1,11 @@
 import {
   type ConfigOf,
-  type PrivateHostAllowance,
   coreConfigFields,
   defineConfig,
   field,
   integerSchema,
   openAiConfigFields,
-  parsePrivateHostAllowance,
+  parseHostList,
   portField,
   stringSchema,
   twilioConfigFields,
@@ -15,21 +14,33 @@ import { z } from 'zod';
 
 export const SERVICE_NAME = 'image-processor';
 
-const allowanceSchema = z
-  .string()
-  .optional()
-  .refine(
-    (value) => {
-      try {
-        parsePrivateHostAllowance(value);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { error: 'must be true, false or a comma-separated list of IP addresses and CIDRs' },
-  )
-  .transform((value): PrivateHostAllowance => parsePrivateHostAllowance(value));
+/**
+ * Where Twilio keeps MMS media: the API (media URLs, basic auth), which redirects to its CDN
+ * (mms.twiliocdn.com when media auth is on), or to S3 for accounts without media auth.
+ */
+export const TWILIO_MEDIA_HOSTS =
+  'api.twilio.com,media.twiliocdn.com,*.twiliocdn.com,s3-external-1.amazonaws.com';
+
+const hostListSchema = (defaultValue: string, requirePort: boolean) =>
+  z
+    .string()
+    .default(defaultValue)
+    .refine(
+      (value) => {
+        try {
+          parseHostList(value, { requirePort });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      {
+        error: requirePort
+          ? 'must be a comma-separated list of host:port'
+          : 'must be a comma-separated list of hosts, *.domain or host:port',
+      },
+    )
+    .transform((value): readonly string[] => parseHostList(value, { requirePort }));
 
 export const imageProcessorConfig = defineConfig({
   ...coreConfigFields,
@@ -42,11 +53,13 @@ export const imageProcessorConfig = defineConfig({
   imageFetchTimeoutMs: field('IMAGE_FETCH_TIMEOUT_MS', integerSchema(10_000, 500, 120_000)),
   /** Twilio accepts MMS media up to 5 MB. */
   imageFetchMaxBytes: field('IMAGE_FETCH_MAX_BYTES', integerSchema(5 * 1024 * 1024, 1024, 20 * 1024 * 1024)),
+  /** Hosts media URLs and their redirects may name; every other host is refused. */
+  imageFetchAllowedHosts: field('IMAGE_FETCH_ALLOWED_HOSTS', hostListSchema(TWILIO_MEDIA_HOSTS, false)),
   /**
-   * Private addresses image URLs may point at: only for tests and the local sandbox (fakes on
-   * 127.0.0.1). false (default), true, or a list such as "127.0.0.1,::1".
+   * The sandbox's own media endpoints (host:port), fetched even on a private address. The
+   * TWILIO_API_BASE_URL endpoint (the fake Twilio) is one already; no other port of that host is.
    */
-  imageFetchAllowPrivateHosts: field('IMAGE_FETCH_ALLOW_PRIVATE_HOSTS', allowanceSchema),
+  imageFetchSandboxMediaHosts: field('IMAGE_FETCH_SANDBOX_MEDIA_HOSTS', hostListSchema('', true)),
 });
 
 export type ImageProcessorConfig = ConfigOf<typeof imageProcessorConfig>;

@@ -5,11 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { LlmCall, Message } from '@sprout/domain';
 import {
-  BlockedAddressError,
+  HostNotAllowedError,
   JobQueues,
   Metrics,
   type ServiceApp,
   createLogger,
+  hostPortOf,
   loadConfig,
 } from '@sprout/platform';
 import {
@@ -22,7 +23,7 @@ import {
 } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { createApp } from '../src/app';
-import { type ImageProcessorConfig, imageProcessorConfig } from '../src/config';
+import { type ImageProcessorConfig, imageProcessorConfig, TWILIO_MEDIA_HOSTS } from '../src/config';
 import {
   type AnalyzedMedia,
   IMAGE_ONLY_QUESTION,
@@ -109,7 +110,8 @@ describe('image analysis', () => {
         twilioAccountSid: ACCOUNT_SID,
         twilioAuthToken: AUTH_TOKEN,
         twilioApiBaseUrl: twilioMedia.url,
-        imageFetchAllowPrivateHosts: ['127.0.0.1'],
+        // The "Twilio" host is the sandbox endpoint already; its storage is one more of them.
+        imageFetchSandboxMediaHosts: [hostPortOf(publicImages.url)],
       },
       {},
     );
@@ -268,11 +270,12 @@ describe('image analysis', () => {
     expect((saved.media[0] as AnalyzedMedia).analyzedAt).toBeDefined();
   });
 
-  it('blocks 127.0.0.1 too when private hosts are not allowed (the default)', async () => {
+  it('fetches from nothing but Twilio media hosts by default, so not 127.0.0.1 either', async () => {
     const defaults = loadConfig(imageProcessorConfig, {});
-    expect(defaults.imageFetchAllowPrivateHosts).toBe(false);
+    expect(defaults.imageFetchAllowedHosts).toEqual(TWILIO_MEDIA_HOSTS.split(','));
+    expect(defaults.imageFetchSandboxMediaHosts).toEqual([]);
     const source = new ImageSource(defaults);
-    await expect(source.fetch(`${publicImages.url}/plant.jpg`)).rejects.toBeInstanceOf(BlockedAddressError);
+    await expect(source.fetch(`${publicImages.url}/plant.jpg`)).rejects.toBeInstanceOf(HostNotAllowedError);
     expect(hits).toHaveLength(0);
   });
 

@@ -29,20 +29,35 @@ describe('image-processor service', () => {
     await db?.drop();
   });
 
-  it('defaults to port 3004, no private image hosts and the configured default model', () => {
+  it('defaults to port 3004, Twilio media hosts only, no sandbox hosts and the configured default model', () => {
     const defaults = loadConfig(imageProcessorConfig, {});
     expect(defaults.port).toBe(3004);
-    expect(defaults.imageFetchAllowPrivateHosts).toBe(false);
+    expect(defaults.imageFetchAllowedHosts).toEqual([
+      'api.twilio.com',
+      'media.twiliocdn.com',
+      '*.twiliocdn.com',
+      's3-external-1.amazonaws.com',
+    ]);
+    expect(defaults.imageFetchSandboxMediaHosts).toEqual([]);
     expect(defaults.imageAnalysisModel).toBe('gpt-4o-mini');
   });
 
-  it('reads the private host allowance from the environment and names a bad value', () => {
-    expect(
-      loadConfig(imageProcessorConfig, { IMAGE_FETCH_ALLOW_PRIVATE_HOSTS: '127.0.0.1,::1' })
-        .imageFetchAllowPrivateHosts,
-    ).toEqual(['127.0.0.1', '::1']);
-    expect(() => loadConfig(imageProcessorConfig, { IMAGE_FETCH_ALLOW_PRIVATE_HOSTS: 'intranet' })).toThrow(
-      /IMAGE_FETCH_ALLOW_PRIVATE_HOSTS must be true, false or a comma-separated list/,
+  it('reads the media host lists from the environment and names a bad value', () => {
+    const config = loadConfig(imageProcessorConfig, {
+      IMAGE_FETCH_ALLOWED_HOSTS: 'api.twilio.com, *.twiliocdn.com',
+      IMAGE_FETCH_SANDBOX_MEDIA_HOSTS: '127.0.0.1:3010,[::1]:3010',
+    });
+    expect(config.imageFetchAllowedHosts).toEqual(['api.twilio.com', '*.twiliocdn.com']);
+    expect(config.imageFetchSandboxMediaHosts).toEqual(['127.0.0.1:3010', '[::1]:3010']);
+    expect(() => loadConfig(imageProcessorConfig, { IMAGE_FETCH_ALLOWED_HOSTS: 'http://x/' })).toThrow(
+      /IMAGE_FETCH_ALLOWED_HOSTS must be a comma-separated list of hosts/,
+    );
+    // A sandbox entry names one port, never a whole host such as loopback.
+    expect(() => loadConfig(imageProcessorConfig, { IMAGE_FETCH_SANDBOX_MEDIA_HOSTS: '127.0.0.1' })).toThrow(
+      /IMAGE_FETCH_SANDBOX_MEDIA_HOSTS must be a comma-separated list of host:port/,
+    );
+    expect(() => loadConfig(imageProcessorConfig, { IMAGE_FETCH_SANDBOX_MEDIA_HOSTS: 'true' })).toThrow(
+      /IMAGE_FETCH_SANDBOX_MEDIA_HOSTS/,
     );
   });
 

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { isIP } from 'node:net';
 import * as path from 'node:path';
 import { DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS, isTimeZone } from '@sprout/domain';
 import { z } from 'zod';
@@ -114,6 +115,27 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const repoRoot = findRepoRoot();
 
+const isAddressOrCidr = (entry: string): boolean => {
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+};
+
+const trustProxySchema = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((e) => e.trim())
+      .filter((e) => e.length > 0),
+  )
+  .refine((entries) => entries.every(isAddressOrCidr), {
+    error: 'must be a comma-separated list of IP addresses and CIDRs',
+  });
+
 /** Every service: environment, logging, Postgres, Redis and BullMQ. */
 export const coreConfigFields = {
   nodeEnv: field('NODE_ENV', enumSchema(['development', 'production', 'test'] as const, 'development')),
@@ -138,6 +160,11 @@ export const coreConfigFields = {
   ),
   /** Seconds a graceful shutdown may take before the process exits anyway. */
   shutdownTimeoutSeconds: field('SHUTDOWN_TIMEOUT_SECONDS', integerSchema(25, 1, 600)),
+  /**
+   * Peers (IPs and CIDRs, comma-separated) whose X-Forwarded-For/Proto are believed: the edge.
+   * Default none: the client IP is the socket's and a client cannot claim https.
+   */
+  trustProxy: field('TRUST_PROXY', trustProxySchema),
 };
 
 /**

@@ -37,7 +37,9 @@ const isProbe = (url: string): boolean => url.startsWith('/health/') || url === 
 export const createServiceApp = async (options: ServiceAppOptions): Promise<ServiceApp> => {
   const adapter = new FastifyAdapter({
     logger: false,
-    trustProxy: true,
+    // Forwarded headers only from the configured proxies (the edge); from anyone else the IP and
+    // protocol are the socket's.
+    trustProxy: options.config.trustProxy.length > 0 ? [...options.config.trustProxy] : false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
   });
   const app = await NestFactory.create<NestFastifyApplication>(options.module, adapter, {

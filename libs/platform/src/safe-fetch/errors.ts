@@ -2,6 +2,7 @@ export type SafeFetchErrorCode =
   | 'INVALID_URL'
   | 'PROTOCOL_NOT_ALLOWED'
   | 'BLOCKED_ADDRESS'
+  | 'HOST_NOT_ALLOWED'
   | 'DNS_FAILURE'
   | 'TOO_MANY_REDIRECTS'
   | 'TIMEOUT'
@@ -47,6 +48,15 @@ export class BlockedAddressError extends SafeFetchError {
     readonly reason: string,
   ) {
     super('BLOCKED_ADDRESS', `Refused to fetch ${hostname}: ${address} is a ${reason} address`, url);
+  }
+}
+
+export class HostNotAllowedError extends SafeFetchError {
+  constructor(
+    url: string,
+    readonly host: string,
+  ) {
+    super('HOST_NOT_ALLOWED', `Refused to fetch ${host}: not an allowed host`, url);
   }
 }
 

@@ -3,6 +3,7 @@ import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:h
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { blockedReason, compileAllowance, type PrivateHostAllowance } from './address-policy';
+import { compileHostRules } from './host-policy';
 import {
   BlockedAddressError,
   ContentTypeNotAllowedError,
@@ -10,6 +11,7 @@ import {
   FetchAbortedError,
   FetchNetworkError,
   FetchTimeoutError,
+  HostNotAllowedError,
   HttpStatusError,
   InvalidUrlError,
   ProtocolNotAllowedError,
@@ -35,6 +37,16 @@ export interface SafeFetchOptions {
    * Default false. Production configuration leaves it off.
    */
   allowPrivateHosts?: PrivateHostAllowance;
+  /**
+   * Hosts the first URL and every redirect may name (see HostRule: `api.twilio.com`,
+   * `*.twiliocdn.com`, `host:port`); any public host when absent. Checked before DNS.
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * `host:port` entries whose hop may connect to a private address (a sandbox's own endpoint),
+   * without opening that address on any other port.
+   */
+  privateEndpoints?: readonly string[];
   /** Resolves a hostname to its addresses; the system resolver by default. */
   resolve?: (hostname: string) => Promise<string[]>;
   /** Cancels the fetch (e.g. on shutdown). */
@@ -126,7 +138,7 @@ const withDeadline = async <T>(promise: Promise<T>, deadline: Deadline, url: str
 
 const validatedAddress = async (
   url: URL,
-  isAllowedPrivate: (address: string) => boolean,
+  isAllowedPrivate: (address: string, url: URL) => boolean,
   resolve: (hostname: string) => Promise<string[]>,
   deadline: Deadline,
 ): Promise<string> => {
@@ -145,7 +157,7 @@ const validatedAddress = async (
   // Every answer must be public: a name that also points inside is refused outright.
   for (const address of addresses) {
     const reason = blockedReason(address);
-    if (reason !== null && !isAllowedPrivate(address))
+    if (reason !== null && !isAllowedPrivate(address, url))
       throw new BlockedAddressError(url.href, host, address, reason);
   }
   return addresses[0] as string;
@@ -283,13 +295,18 @@ export const safeFetch = async (
     timeoutMs: options.timeoutMs,
     remaining: () => options.timeoutMs - (Date.now() - startedAt),
   };
-  const isAllowedPrivate = compileAllowance(options.allowPrivateHosts);
+  const privateAddress = compileAllowance(options.allowPrivateHosts);
+  const privateEndpoint = compileHostRules(options.privateEndpoints ?? []);
+  const isAllowedPrivate = (address: string, target: URL): boolean =>
+    privateAddress(address) || privateEndpoint(target);
+  const hostAllowed = options.allowedHosts === undefined ? null : compileHostRules(options.allowedHosts);
   const resolve = options.resolve ?? systemResolve;
   let url = parseTarget(typeof input === 'string' ? input : input.href);
   let headers: OutgoingHttpHeaders = { ...options.headers };
 
   for (let redirects = 0; ; redirects += 1) {
     if (options.signal?.aborted) throw new FetchAbortedError(url.href);
+    if (hostAllowed !== null && !hostAllowed(url)) throw new HostNotAllowedError(url.href, url.host);
     const address = await validatedAddress(url, isAllowedPrivate, resolve, deadline);
     if (deadline.remaining() <= 0) throw new FetchTimeoutError(url.href, options.timeoutMs);
     const outcome = await requestOnce(url, address, headers, options, deadline);

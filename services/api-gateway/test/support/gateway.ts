@@ -26,6 +26,8 @@ export const startGateway = async (overrides: Partial<ApiGatewayConfig> = {}): P
     logLevel: 'silent',
     adminUsername: ADMIN_USERNAME,
     adminPassword: ADMIN_PASSWORD,
+    // app.inject comes from 127.0.0.1: tests stand in for the edge and name the client IP.
+    trustProxy: ['127.0.0.1'],
   };
   const start = async (extra: Partial<ApiGatewayConfig>): Promise<NestFastifyApplication> => {
     const app = await createApp({ ...base, ...extra });

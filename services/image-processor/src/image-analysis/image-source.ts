@@ -5,6 +5,7 @@ import {
   ContentTypeNotAllowedError,
   HttpStatusError,
   SafeFetchError,
+  hostPortOf,
   safeFetch,
 } from '@sprout/platform';
 import { type ImageProcessorConfig } from '../config';
@@ -33,6 +34,7 @@ export const isPermanentFetchError = (error: SafeFetchError): boolean => {
     case 'INVALID_URL':
     case 'PROTOCOL_NOT_ALLOWED':
     case 'BLOCKED_ADDRESS':
+    case 'HOST_NOT_ALLOWED':
     case 'TOO_MANY_REDIRECTS':
     case 'TOO_LARGE':
     case 'CONTENT_TYPE_NOT_ALLOWED':
@@ -41,7 +43,8 @@ export const isPermanentFetchError = (error: SafeFetchError): boolean => {
 };
 
 /**
- * Downloads MMS images through safeFetch (no internal addresses, size and type limits). Twilio
+ * Downloads MMS images through safeFetch: only from Twilio's media hosts (and the sandbox's own
+ * host:port), never an internal address otherwise, with size and type limits. Twilio
  * media URLs need the account's basic auth; it is sent only to Twilio's own API origin (or the
  * configured sandbox), never to another host, and safeFetch drops it when a redirect leaves it.
  */
@@ -49,11 +52,21 @@ export const isPermanentFetchError = (error: SafeFetchError): boolean => {
 export class ImageSource {
   private readonly twilioOrigins: ReadonlySet<string>;
   private readonly authorization: string;
+  /** Every host a media URL may name: Twilio's media hosts and the sandbox's own endpoints. */
+  readonly allowedHosts: readonly string[];
+  /** The sandbox's own endpoints (host:port), the only ones fetched on a private address. */
+  readonly privateEndpoints: readonly string[];
 
   constructor(@Inject(CONFIG) private readonly config: ImageProcessorConfig) {
     const origins = [TWILIO_API_ORIGIN];
-    if (config.twilioApiBaseUrl !== undefined) origins.push(new URL(config.twilioApiBaseUrl).origin);
+    const sandbox = [...config.imageFetchSandboxMediaHosts];
+    if (config.twilioApiBaseUrl !== undefined) {
+      origins.push(new URL(config.twilioApiBaseUrl).origin);
+      sandbox.push(hostPortOf(config.twilioApiBaseUrl));
+    }
     this.twilioOrigins = new Set(origins);
+    this.privateEndpoints = sandbox;
+    this.allowedHosts = [...config.imageFetchAllowedHosts, ...sandbox];
     this.authorization = `Basic ${Buffer.from(`${config.twilioAccountSid}:${config.twilioAuthToken}`).toString('base64')}`;
   }
 
@@ -74,7 +87,8 @@ export class ImageSource {
       maxRedirects: IMAGE_MAX_REDIRECTS,
       allowedContentTypes: IMAGE_CONTENT_TYPES,
       headers: { Accept: IMAGE_CONTENT_TYPES.join(', '), ...this.headersFor(url) },
-      allowPrivateHosts: this.config.imageFetchAllowPrivateHosts,
+      allowedHosts: this.allowedHosts,
+      privateEndpoints: this.privateEndpoints,
     });
     // The bytes must be the picture the header claims (the validator the console's suite runs too).
     const actual = sniffImageType(response.body);
