@@ -50,7 +50,25 @@ export const apiGatewayConfig = defineConfig({
   loginFailureWindowSeconds: field('LOGIN_FAILURE_WINDOW_SECONDS', integerSchema(15 * 60, 1, DAY)),
   /** Beta signups accepted per client IP per hour. */
   signupRateLimitPerHour: field('SIGNUP_RATE_LIMIT_PER_HOUR', integerSchema(10, 1, 100_000)),
+  /**
+   * The session cookie's Secure flag (and HSTS): true or false; unset, true when NODE_ENV is
+   * production. Never taken from a request header.
+   */
+  cookieSecure: field(
+    'COOKIE_SECURE',
+    z
+      .string()
+      .optional()
+      .refine((v) => v === undefined || ['true', 'false'].includes(v.trim().toLowerCase()), {
+        error: 'must be true or false',
+      })
+      .transform((v) => (v === undefined ? undefined : v.trim().toLowerCase() === 'true')),
+  ),
 });
+
+/** Whether cookies are Secure: COOKIE_SECURE, else on in production. */
+export const cookieSecureOf = (config: Pick<ApiGatewayConfig, 'cookieSecure' | 'nodeEnv'>): boolean =>
+  config.cookieSecure ?? config.nodeEnv === 'production';
 
 export type ApiGatewayConfig = ConfigOf<typeof apiGatewayConfig>;
 

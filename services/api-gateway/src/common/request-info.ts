@@ -1,10 +1,21 @@
 import type { FastifyRequest } from 'fastify';
 
-// Fastify runs with trustProxy (libs/platform), so ip and protocol come from the edge's
-// X-Forwarded-For / X-Forwarded-Proto when present.
+// Fastify believes X-Forwarded-For only from the peers in TRUST_PROXY (the edge, which writes it
+// itself); from anyone else request.ip is the socket's address.
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Whether cookies set on this answer are Secure: COOKIE_SECURE (api-gateway's app.ts). */
+    cookieSecure: boolean;
+  }
+}
 
 export const clientIp = (request: FastifyRequest): string => request.ip || 'unknown';
 
-export const isHttps = (request: FastifyRequest): boolean => request.protocol === 'https';
+/** Whether the session cookie is marked Secure: configuration only, never a client's header. */
+export const cookieSecure = (request: FastifyRequest): boolean => request.cookieSecure === true;
+
+/** The name session.service.ts calls: the cookie's Secure flag, from configuration (cookieSecure). */
+export const isHttps = cookieSecure;
 
 export const requestPath = (request: FastifyRequest): string => request.url.split('?')[0] ?? request.url;
