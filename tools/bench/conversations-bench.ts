@@ -49,7 +49,9 @@ const parseOptions = (argv: string[]): Options => {
     scale,
     database:
       flags.get('db') ??
-      (scale === 1 ? 'sprout_bench_conversations' : `sprout_bench_conversations_${String(scale).replace('.', '_')}`),
+      (scale === 1
+        ? 'sprout_bench_conversations'
+        : `sprout_bench_conversations_${String(scale).replace('.', '_')}`),
     concurrency: Math.round(number('concurrency', 4)),
     requests: Math.round(number('requests', 200)),
   };
@@ -93,7 +95,12 @@ class LoadWorker {
   }
 
   async run(concurrency: number, urls: string[]): Promise<RunResult> {
-    const reply = await this.send({ type: 'run', kind: 'http', concurrency, jobs: urls.map((url) => ({ url })) });
+    const reply = await this.send({
+      type: 'run',
+      kind: 'http',
+      concurrency,
+      jobs: urls.map((url) => ({ url })),
+    });
     if (typeof reply.fatal === 'string') throw new Error(reply.fatal);
     return reply as unknown as RunResult;
   }
@@ -132,7 +139,9 @@ export const main = async (argv: string[]): Promise<void> => {
   let state = await readSeedState(adminUrl, options.database);
   if (state && state.size.conversations !== size.conversations) state = null;
   if (state === null) {
-    log(`seeding ${options.database}: ${size.users} users, ${size.conversations} conversations, ${size.messages} messages`);
+    log(
+      `seeding ${options.database}: ${size.users} users, ${size.conversations} conversations, ${size.messages} messages`,
+    );
     state = await seed({ adminUrl, database: options.database, size, log });
   } else {
     log(`reusing ${options.database} seeded ${state.seededAt.toISOString()} (${JSON.stringify(state.size)})`);
@@ -157,7 +166,10 @@ export const main = async (argv: string[]): Promise<void> => {
     adminPassword: password,
   });
   const service = await createServiceApp({
-    module: { module: class ConversationsBenchRoot {}, imports: [AppModule.forRoot(config), AdminConversationsModule] },
+    module: {
+      module: class ConversationsBenchRoot {},
+      imports: [AppModule.forRoot(config), AdminConversationsModule],
+    },
     name: SERVICE_NAME,
     config,
     listenPort: 0,
@@ -171,9 +183,14 @@ export const main = async (argv: string[]): Promise<void> => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'bench-admin', password }),
     });
-    const cookie = (login.headers.getSetCookie().find((c) => c.startsWith('sprout_session=')) ?? '').split(';')[0];
-    if (login.status !== 200 || !cookie) throw new Error(`login failed: ${login.status} ${await login.text()}`);
-    const getJson = async (url: string): Promise<{ conversations: unknown[]; pagination: Record<string, unknown> }> => {
+    const cookie = (login.headers.getSetCookie().find((c) => c.startsWith('sprout_session=')) ?? '').split(
+      ';',
+    )[0];
+    if (login.status !== 200 || !cookie)
+      throw new Error(`login failed: ${login.status} ${await login.text()}`);
+    const getJson = async (
+      url: string,
+    ): Promise<{ conversations: unknown[]; pagination: Record<string, unknown> }> => {
       const res = await fetch(`${baseUrl}${url}`, { headers: { cookie } });
       if (res.status !== 200) throw new Error(`${res.status} ${url}: ${await res.text()}`);
       return (await res.json()) as { conversations: unknown[]; pagination: Record<string, unknown> };
@@ -198,15 +215,24 @@ export const main = async (argv: string[]): Promise<void> => {
 
     const cases: Array<{ name: string; urls: string[] }> = [
       { name: 'first page (browse)', urls: [`${LIST}&page=1`] },
-      { name: 'deep pages by cursor (browse, random depths)', urls: deep.map((c) => `${LIST}&page=2&cursor=${c}`) },
-      { name: 'last pages by cursor (browse)', urls: oldest.rows.map((r) => `${LIST}&page=2&cursor=${r.cursor}`) },
+      {
+        name: 'deep pages by cursor (browse, random depths)',
+        urls: deep.map((c) => `${LIST}&page=2&cursor=${c}`),
+      },
+      {
+        name: 'last pages by cursor (browse)',
+        urls: oldest.rows.map((r) => `${LIST}&page=2&cursor=${r.cursor}`),
+      },
       { name: 'search, common word: tomatoes', urls: [`${LIST}${q('tomatoes')}`] },
       {
         name: 'search tomatoes, deep pages by cursor',
         urls: deepSearch.map((c) => `${LIST}${q('tomatoes')}&page=2&cursor=${c}`),
       },
       { name: 'search, two words: tomatoes alaska', urls: [`${LIST}${q('tomatoes alaska')}`] },
-      { name: 'search, three words: blueberries garlic alaska', urls: [`${LIST}${q('blueberries garlic alaska')}`] },
+      {
+        name: 'search, three words: blueberries garlic alaska',
+        urls: [`${LIST}${q('blueberries garlic alaska')}`],
+      },
       { name: 'search, no match: zucchini', urls: [`${LIST}${q('zucchini')}`] },
       { name: 'search, phone prefix: +1907', urls: [`${LIST}${q('+1907')}`] },
       { name: 'search, phone digits: 5550123', urls: [`${LIST}${q('5550123')}`] },
@@ -215,7 +241,8 @@ export const main = async (argv: string[]): Promise<void> => {
     worker = new LoadWorker({ baseUrl, cookie, databaseUrl, concurrency: options.concurrency });
     const results: CaseResult[] = [];
     for (const c of cases) {
-      const jobs = (n: number): string[] => Array.from({ length: n }, (_, i) => c.urls[i % c.urls.length] ?? LIST);
+      const jobs = (n: number): string[] =>
+        Array.from({ length: n }, (_, i) => c.urls[i % c.urls.length] ?? LIST);
       await worker.run(options.concurrency, jobs(WARM_UP_REQUESTS));
       const run = await worker.run(options.concurrency, jobs(options.requests));
       const sorted = [...run.latencies].sort((a, b) => a - b);
@@ -231,7 +258,9 @@ export const main = async (argv: string[]): Promise<void> => {
         meetsTarget: errors === 0 && quantile(sorted, 0.95) < P95_TARGET_MS,
       };
       results.push(result);
-      log(`${c.name}: p50 ${result.p50} ms, p95 ${result.p95} ms, max ${result.max} ms${errors ? `, ${errors} errors` : ''}`);
+      log(
+        `${c.name}: p50 ${result.p50} ms, p95 ${result.p95} ms, max ${result.max} ms${errors ? `, ${errors} errors` : ''}`,
+      );
     }
 
     // What the answers say (totals, estimates), and single requests of the costliest searches:

@@ -617,11 +617,8 @@ describe('GET /api/admin/conversations reaches every conversation (keyset paging
 
   it('finds matches older than the newest 10,000 conversations, short words too', async () => {
     const idOf = async (summary: string): Promise<string | undefined> =>
-      (
-        (await ds.query('SELECT id FROM conversations WHERE summary = $1', [summary])) as Array<{
-          id: string;
-        }>
-      )[0]?.id;
+      (await ds.query<Array<{ id: string }>>('SELECT id FROM conversations WHERE summary = $1', [summary]))[0]
+        ?.id;
     const zucchini = (await get('/api/admin/conversations?search=zucchini')).json();
     expect(ids(zucchini)).toEqual([await idOf('Zucchini glut')]);
     expect(expectedOrder.indexOf(ids(zucchini)[0] ?? '')).toBeGreaterThan(11_000);

@@ -54,8 +54,13 @@ export default function MessagesPage() {
     if (!emptied) return;
     void queryClient
       .invalidateQueries({ queryKey: QueryKeys.allConversations, refetchType: 'none' })
-      .then(() => setPaging({ cursors: cursors.slice(0, -1), showTestData }));
-  }, [emptied, cursors, showTestData, queryClient]);
+      .then(() =>
+        setPaging((current) => ({
+          cursors: current.cursors.length > 1 ? current.cursors.slice(0, -1) : [null],
+          showTestData,
+        })),
+      );
+  }, [emptied, showTestData, queryClient]);
   const paneRef = useRef<HTMLDivElement>(null);
 
   const select = (conversation: ConversationDto) => {
