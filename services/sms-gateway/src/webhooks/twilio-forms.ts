@@ -33,7 +33,8 @@ export const locationHintOf = (form: InboundSmsForm): MessageLocationHint | null
     ['country', form.FromCountry],
   ] as const;
   for (const [key, raw] of fields) {
-    const value = raw?.trim().slice(0, 64);
+    // Cleaned after the cut, which may split a surrogate pair (jsonb refuses the half left).
+    const value = raw === undefined ? '' : storableText(raw.trim().slice(0, 64));
     if (value) hint[key] = value;
   }
   return Object.keys(hint).length === 0 ? null : hint;
