@@ -1,0 +1,67 @@
+// One service of the pipeline benchmark in a process of its own (so its RSS and CPU are its own):
+// `node pipeline-service.mjs <sms-gateway | ai-responder | bare>`, configured by the environment
+// the benchmark passes. Talks to the benchmark over IPC: sends { ready, port } once listening;
+// answers { profile: 'start' } / { profile: 'stop' } with a CPU profile summarised by step
+// (pipeline-profile.mjs), and exits on { stop: true }.
+import { createRequire } from 'node:module';
+import { Session } from 'node:inspector/promises';
+import { summariseProfile } from './pipeline-profile.mjs';
+
+const require = createRequire(import.meta.url);
+require('./ts-loader.cjs').register();
+
+const which = process.argv[2];
+const modules = {
+  'sms-gateway': '../../services/sms-gateway/src/app.ts',
+  'ai-responder': '../../services/ai-responder/src/app.ts',
+  bare: './pipeline-bare.ts',
+};
+if (modules[which] === undefined) {
+  console.error(`unknown service ${which}`);
+  process.exit(2);
+}
+// Loading (SWC-compiling) the sources is most of a start on a busy machine: done first, and with
+// BENCH_DEFER_START the service itself starts only when the benchmark says go (a replica kept ready).
+const loaded = require(modules[which]);
+const start = () => (which === 'bare' ? loaded.startBare(process.env) : loaded.createApp({}, process.env));
+if (process.env.BENCH_DEFER_START === '1') {
+  process.send({ loaded: true });
+  await new Promise((resolve) => {
+    const listener = (message) => {
+      if (message.go) {
+        process.off('message', listener);
+        resolve();
+      }
+    };
+    process.on('message', listener);
+  });
+}
+
+// The benchmark went away (finished or killed): so does this service.
+process.on('disconnect', () => process.exit(0));
+
+const session = new Session();
+session.connect();
+
+const app = await start();
+process.send({ ready: true, port: Number(process.env.PORT) });
+
+process.on('message', async (message) => {
+  try {
+    if (message.profile === 'start') {
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 500 });
+      await session.post('Profiler.start');
+      process.send({ id: message.id, ok: true });
+    } else if (message.profile === 'stop') {
+      const { profile } = await session.post('Profiler.stop');
+      await session.post('Profiler.disable');
+      process.send({ id: message.id, summary: summariseProfile(profile, which) });
+    } else if (message.stop) {
+      await app.close().catch(() => undefined);
+      process.exit(0);
+    }
+  } catch (error) {
+    process.send({ id: message.id, error: String(error?.stack ?? error) });
+  }
+});
