@@ -13,6 +13,7 @@ import { TOO_MANY_LOGINS } from '../src/auth/login-throttle.service';
 import {
   NOT_CHECKED_WITHOUT_REDIS,
   QUEUE_UNKNOWN_WITHOUT_REDIS,
+  REDIS_UNREACHABLE,
   STATE_READ_TIMEOUT_MS,
   STATE_UNREADABLE,
 } from '../src/monitoring/monitor-state.reader';
@@ -145,6 +146,21 @@ it('keeps the System Health report, the session and signing in while Redis is do
     true,
   );
   expect(body.fallback.current).toEqual({ tier: null, at: null });
+
+  // What lives only in Redis answers 503 at once, with why, instead of waiting for Redis.
+  const onlyInRedis: Array<[method: 'GET' | 'POST', url: string, message: string]> = [
+    ['GET', '/api/monitoring/queues', REDIS_UNREACHABLE],
+    ['POST', '/api/monitoring/force-health-check', REDIS_UNREACHABLE],
+    ['GET', '/api/monitoring/proactive/system-health', STATE_UNREADABLE],
+  ];
+  for (const [method, url, message] of onlyInRedis) {
+    const response = await app.inject({ method, url, headers: { cookie } });
+    expect([url, response.statusCode, response.json<{ message: string }>().message]).toEqual([
+      url,
+      503,
+      message,
+    ]);
+  }
 
   // The gateway counts its own failed reads while Redis stays down.
   const again = await serviceHealth(cookie);

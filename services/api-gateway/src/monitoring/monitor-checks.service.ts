@@ -1,8 +1,16 @@
-import { BadGatewayException, GatewayTimeoutException, Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  BadGatewayException,
+  GatewayTimeoutException,
+  Inject,
+  Injectable,
+  Logger,
+  ServiceUnavailableException,
+} from '@nestjs/common';
 import type { ForceHealthCheckResponse, ProactiveForceCheckResponse } from '@sprout/contracts';
 import { JobQueues, JobTimeoutError } from '@sprout/platform';
+import { Redis } from 'ioredis';
 import { MONITORING_CONFIG, type MonitoringConfig } from './monitoring.config';
-import { MonitorStateReader } from './monitor-state.reader';
+import { MonitorStateReader, REDIS_UNREACHABLE, redisIsDown } from './monitor-state.reader';
 
 export const FORCE_CHECK_FAILED = 'The monitor could not complete the check.';
 export const forceCheckTimedOut = (timeoutMs: number): string =>
@@ -16,6 +24,7 @@ export class MonitorChecksService {
   constructor(
     private readonly queues: JobQueues,
     private readonly state: MonitorStateReader,
+    private readonly redis: Redis,
     @Inject(MONITORING_CONFIG) private readonly config: MonitoringConfig,
   ) {}
 
@@ -36,6 +45,8 @@ export class MonitorChecksService {
   }
 
   private async wait<T>(run: () => Promise<T>): Promise<T> {
+    // The job goes through Redis: while it is down the monitor cannot be asked.
+    if (redisIsDown(this.redis)) throw new ServiceUnavailableException(REDIS_UNREACHABLE);
     try {
       return await run();
     } catch (error) {

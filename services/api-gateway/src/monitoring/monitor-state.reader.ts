@@ -41,6 +41,12 @@ export const NOT_CHECKED_WITHOUT_REDIS =
   'Not checked: only the monitor checks this, and its results are kept in Redis, which is unreachable.';
 export const QUEUE_UNKNOWN_WITHOUT_REDIS = 'Not known: the queues are kept in Redis, which is unreachable.';
 
+export const REDIS_UNREACHABLE =
+  'Redis is unreachable: the queues and the monitor cannot be reached until it answers again.';
+
+/** ioredis states in which a command would only wait in its offline queue for a reconnect. */
+export const redisIsDown = (redis: Redis): boolean => ['reconnecting', 'close', 'end'].includes(redis.status);
+
 /** A read of Redis that failed or timed out; the message says which. */
 class RedisReadError extends Error {}
 
@@ -327,7 +333,7 @@ export class MonitorStateReader {
    * queue for a reconnect), giving up after STATE_READ_TIMEOUT_MS; throws a RedisReadError.
    */
   private async readRedis<T>(work: () => Promise<T>): Promise<T> {
-    if (['reconnecting', 'close', 'end'].includes(this.redis.status)) {
+    if (redisIsDown(this.redis)) {
       throw new RedisReadError(`the connection is down (${this.redis.status})`);
     }
     try {

@@ -1,4 +1,10 @@
-import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import {
+  ConflictException,
+  Inject,
+  Injectable,
+  NotFoundException,
+  ServiceUnavailableException,
+} from '@nestjs/common';
 import {
   FAILED_JOBS_SHOWN,
   type FailedJob,
@@ -14,7 +20,9 @@ import {
   isQueueName,
 } from '@sprout/contracts';
 import { JobQueues, LOGGER } from '@sprout/platform';
+import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { REDIS_UNREACHABLE, redisIsDown } from './monitor-state.reader';
 
 /** A BullMQ job, as JobQueues' queues answer it. */
 type Job = NonNullable<Awaited<ReturnType<ReturnType<JobQueues['queue']>['getJob']>>>;
@@ -40,10 +48,13 @@ export interface ActingAdmin {
 export class QueuesService {
   constructor(
     private readonly queues: JobQueues,
+    private readonly redis: Redis,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async list(now: Date = new Date()): Promise<QueuesResponse> {
+    // BullMQ's commands would wait for Redis to come back: say so at once instead.
+    if (redisIsDown(this.redis)) throw new ServiceUnavailableException(REDIS_UNREACHABLE);
     const queues = await Promise.all(QUEUE_NAMES.map((name) => this.status(name)));
     return { queues, timestamp: now.toISOString() };
   }
