@@ -6,6 +6,7 @@ import {
   failureThresholds,
 } from '@sprout/contracts';
 import {
+  Badge,
   Button,
   Card,
   CardContent,
@@ -57,26 +58,49 @@ function OverallBanner({ health }: { health: ServiceHealthReport }) {
             {stalled === 1 ? 'queue' : 'queues'} stalled.
           </p>
         )}
+        {health.monitorStateError !== null && (
+          <p className="text-sm" data-testid="monitor-state-error">
+            {health.monitorStateError} {t.withoutMonitorState}
+          </p>
+        )}
         <p className="text-sm text-muted-foreground" data-testid="last-round">
-          {health.lastRoundAt === null
-            ? 'No health check has run yet: is the monitor service running?'
-            : `Last checked ${formatRelativeTime(health.lastRoundAt)}${
-                health.stale ? ': the monitor has stopped reporting, these figures are old' : ''
-              }`}
+          {health.monitorStateError !== null
+            ? t.monitorStateUnknown
+            : health.lastRoundAt === null
+              ? 'No health check has run yet: is the monitor service running?'
+              : `Last checked ${formatRelativeTime(health.lastRoundAt)}${
+                  health.stale ? ': the monitor has stopped reporting, these figures are old' : ''
+                }`}
         </p>
       </div>
     </div>
   );
 }
 
-function ServiceCard({ name, service }: { name: string; service: ServiceCheck }) {
+function ServiceCard({
+  name,
+  service,
+  stateUnknown,
+}: {
+  name: string;
+  service: ServiceCheck;
+  /** The monitor's state could not be read: a service nobody checked is not known, not down. */
+  stateUnknown: boolean;
+}) {
+  const notChecked = stateUnknown && service.checkedBy === null;
   return (
     <Card data-testid="service-card" data-service={name}>
       <CardHeader className="flex-row items-center justify-between gap-2 pb-2">
         <CardTitle asChild className="text-base">
           <h3>{service.label}</h3>
         </CardTitle>
-        <AvailabilityBadge available={service.available} testId="service-status" />
+        {notChecked ? (
+          <Badge variant="secondary" data-testid="service-status">
+            {t.notChecked}
+          </Badge>
+        ) : (
+          <AvailabilityBadge available={service.available} testId="service-status" />
+        )}
       </CardHeader>
       <CardContent className="space-y-1 text-sm">
         <p data-testid="service-last-check">
@@ -177,7 +201,12 @@ export default function SystemHealthPage() {
           <OverallBanner health={health} />
           <section aria-label="Services" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
             {Object.entries(health.services).map(([name, service]) => (
-              <ServiceCard key={name} name={name} service={service} />
+              <ServiceCard
+                key={name}
+                name={name}
+                service={service}
+                stateUnknown={health.monitorStateError !== null}
+              />
             ))}
           </section>
           <FallbackInfo health={health} />

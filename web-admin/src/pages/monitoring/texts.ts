@@ -20,6 +20,10 @@ export const monitoringTexts = {
   viewAll: 'View All',
   available: 'Available',
   unavailable: 'Unavailable',
+  notChecked: 'Not checked',
+  withoutMonitorState:
+    'Redis is shown as the api-gateway sees it and the database as it checks it itself; the other checks are kept in Redis.',
+  monitorStateUnknown: "The monitor's last round cannot be read until Redis answers again.",
 } as const;
 
 /** The monitoring dashboard's change texts: fixed, as the spec has them (spec 001 §2). */
