@@ -31,7 +31,7 @@ export class AuthController {
       await this.throttle.recordFailure(username, ip);
       throw new UnauthorizedException(INVALID_CREDENTIALS);
     }
-    await this.throttle.recordSuccess(username);
+    await this.throttle.recordSuccess(username, ip);
     await this.sessions.start(request, reply, admin);
     return { success: true, user: { id: admin.id, username: admin.username } } as const;
   }
