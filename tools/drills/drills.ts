@@ -8,7 +8,8 @@
 // Prints the table and writes bench-results/drills.md.
 //
 // Options: --quick (fewer texts, 60 s outage) --messages=<300> --rate=<20 per second>
-// --outage=<600 seconds of Twilio outage> --model-failure=<60 seconds> --only=<drill,drill>
+// --outage=<600 seconds of Twilio outage> --model-failure=<60 seconds> --burst=<30 seconds of
+// Twilio 429s, and of 500s> --only=<drill,drill>
 // --data=<private|shared> (default private when redis-server and Postgres binaries are here)
 // --out=<bench-results/drills.md>; --list prints the drills.
 import fs from 'node:fs';
@@ -38,6 +39,8 @@ export interface DrillOptions {
   rate: number;
   outageSeconds: number;
   modelFailureSeconds: number;
+  /** How long a Twilio 429 or 500 burst lasts. */
+  burstSeconds: number;
   quick: boolean;
   data: DataMode;
   only: string[] | null;
@@ -258,6 +261,7 @@ async function measure(
   extraNotes: () => string[] = () => [],
 ): Promise<DrillRow> {
   const started = Date.now();
+  const modelCallsBefore = ctx.stack.openai.completions.length;
   const load = await sendLoad(ctx, plan);
   const settled = await settle(ctx.stack, load.phones, {
     settleMs: plan.settleMs,
@@ -302,6 +306,7 @@ async function measure(
     settled.timedOut
       ? `gave up waiting ${Math.round(settled.waitedMs / 1000)} s after the last text (nothing moved, or the limit)`
       : `settled ${Math.round(settled.waitedMs / 1000)} s after the last text`,
+    `${ctx.stack.openai.completions.length - modelCallsBefore} model calls`,
     ...extraNotes(),
   ].filter((note) => note !== '');
   return {
@@ -390,19 +395,23 @@ const DRILLS: Drill[] = [
   },
   {
     name: 'sms-gateway-kill-in-flight',
-    what: 'Twilio answers sends 3 s late; sms-gateway SIGKILLed while sends are in flight (accepted, not yet answered)',
+    what: 'Twilio answers sends 5 s late; sms-gateway SIGKILLed while sends are in flight (accepted, not yet answered)',
     async run(ctx) {
       const { stack } = ctx;
       const messages = Math.max(20, Math.round(ctx.options.messages / 3));
-      stack.twilioProxy.holdAnswers(3000);
+      stack.twilioProxy.holdAnswers(5000);
       try {
         return await measure(ctx, 'sms-gateway kill, sends in flight', {
           messages,
           rate: ctx.options.rate,
           faultAt: 1,
           fault: async () => {
-            const deadline = Date.now() + 60_000;
-            while (stack.twilioProxy.inFlight < 5 && Date.now() < deadline) await sleep(50);
+            // At least 3 sends held at once, or (replies trickling in slowly) at least one after 20 s.
+            const started = Date.now();
+            const enough = (): boolean =>
+              stack.twilioProxy.inFlight >= 3 ||
+              (stack.twilioProxy.inFlight >= 1 && Date.now() - started > 20_000);
+            while (!enough() && Date.now() - started < 120_000) await sleep(20);
             const inFlight = stack.twilioProxy.inFlight;
             const killedAt = Date.now();
             await stack.kill(stack.service('sms-gateway'), 'SIGKILL');
@@ -479,15 +488,15 @@ const DRILLS: Drill[] = [
   },
   {
     name: 'twilio-429-burst',
-    what: 'the next sends (as many as texts) answered 429 by Twilio',
+    what: 'every Twilio API call answered 429 for --burst seconds (30; 10 with --quick), the load in it',
     async run(ctx) {
       const { stack } = ctx;
       const before = stack.twilioProxy.failed;
-      stack.twilioProxy.failNext(ctx.options.messages, 429);
+      stack.twilioProxy.failFor(ctx.options.burstSeconds * 1000, 429);
       try {
         return await measure(
           ctx,
-          'Twilio 429 burst',
+          `Twilio 429 burst ${ctx.options.burstSeconds} s`,
           { messages: ctx.options.messages, rate: ctx.options.rate, settleMs: settleFor(ctx) },
           () => [`${stack.twilioProxy.failed - before} Twilio calls answered 429`],
         );
@@ -498,15 +507,15 @@ const DRILLS: Drill[] = [
   },
   {
     name: 'twilio-500-burst',
-    what: 'the next sends (as many as texts) answered 500 by Twilio',
+    what: 'every Twilio API call answered 500 for --burst seconds (30; 10 with --quick), the load in it',
     async run(ctx) {
       const { stack } = ctx;
       const before = stack.twilioProxy.failed;
-      stack.twilioProxy.failNext(ctx.options.messages, 500);
+      stack.twilioProxy.failFor(ctx.options.burstSeconds * 1000, 500);
       try {
         return await measure(
           ctx,
-          'Twilio 500 burst',
+          `Twilio 500 burst ${ctx.options.burstSeconds} s`,
           { messages: ctx.options.messages, rate: ctx.options.rate, settleMs: settleFor(ctx) },
           () => [`${stack.twilioProxy.failed - before} Twilio calls answered 500`],
         );
@@ -604,7 +613,7 @@ function markdownReport(rows: DrillRow[], options: DrillOptions, startedAt: Date
       )} at the end), ${Math.round(seconds)} s in all: \`npm run drills --${options.quick ? ' --quick' : ''}\`; ` +
       `${options.messages} texts per drill from as many phones at ${options.rate}/s through the edge; ` +
       `Postgres and Redis ${options.data === 'private' ? 'private instances of the run' : "a database and prefix of the run's own on the shared servers"}; ` +
-      `Twilio outage ${options.outageSeconds} s; model failing ${options.modelFailureSeconds} s.`,
+      `Twilio outage ${options.outageSeconds} s; Twilio bursts ${options.burstSeconds} s; model failing ${options.modelFailureSeconds} s.`,
     '',
     'lost: texts with no reply sent (counted in the fake Twilio); sent twice: texts whose reply the fake Twilio accepted two or more times; 5xx: webhook answers of 500 and up, and webhooks with no answer.',
     '',
@@ -687,7 +696,18 @@ function parseOptions(argv: string[]): DrillOptions | 'list' {
     if (!match?.[1]) throw new Error(`Unknown argument ${arg}`);
     flags.set(match[1], match[2] ?? 'true');
   }
-  const known = ['quick', 'messages', 'rate', 'outage', 'model-failure', 'only', 'data', 'out', 'list'];
+  const known = [
+    'quick',
+    'messages',
+    'rate',
+    'outage',
+    'model-failure',
+    'burst',
+    'only',
+    'data',
+    'out',
+    'list',
+  ];
   for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}`);
   if (flags.has('list')) return 'list';
   const quick = flags.has('quick');
@@ -711,6 +731,7 @@ function parseOptions(argv: string[]): DrillOptions | 'list' {
     rate: number('rate', 20),
     outageSeconds: number('outage', quick ? 60 : 600),
     modelFailureSeconds: number('model-failure', quick ? 15 : 60),
+    burstSeconds: number('burst', quick ? 10 : 30),
     data,
     only: flags.has('only') ? (flags.get('only') ?? '').split(',').filter(Boolean) : null,
     out: path.resolve(out),

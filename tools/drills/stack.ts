@@ -158,7 +158,10 @@ export class DrillStack {
         TWILIO_AUTH_TOKEN: AUTH_TOKEN,
         TWILIO_PHONE_NUMBER: OUR_NUMBER,
         TWILIO_API_BASE_URL: this.twilioProxy.url,
-        SMS_SEND_RATE_PER_SECOND: '50',
+        // Our number paced like a short code: the drills count losses, not the carriers' pacing
+        // (a long code's 1 segment/s would make 300 replies take minutes).
+        SMS_SENDER_RATES: `${OUR_NUMBER}=200`,
+        SMS_SEND_RATE_PER_SECOND: '200',
       };
     }
     return {

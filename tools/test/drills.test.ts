@@ -23,6 +23,7 @@ describe('fault drills (short)', () => {
       rate: 15,
       outageSeconds: 60,
       modelFailureSeconds: 15,
+      burstSeconds: 10,
       data: 'shared',
       only: DRILLS,
       out: path.join(os.tmpdir(), `sprout-drills-test-${process.pid}.md`),
