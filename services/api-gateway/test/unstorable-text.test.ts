@@ -30,7 +30,7 @@ const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
   });
 
 const expectRefused = (res: Awaited<ReturnType<typeof call>>) => {
-  expect({ status: res.statusCode, message: (res.json() as { message: string }).message }).toEqual({
+  expect({ status: res.statusCode, message: res.json<{ message: string }>().message }).toEqual({
     status: 400,
     message: expect.stringContaining(UNSTORABLE_TEXT),
   });
@@ -58,7 +58,7 @@ describe('text Postgres cannot store', () => {
     expectRefused(await call('POST', '/api/simulator/test-user', { testUserName: `Ann${bad}` }));
     const created = await call('POST', '/api/simulator/test-user', { testUserName: 'Ann' });
     expect(created.statusCode).toBe(201);
-    const { id } = created.json() as { id: string };
+    const { id } = created.json<{ id: string }>();
     expectRefused(
       await call('POST', '/api/simulator/message', { userId: id, messageContent: `hi${bad}there` }),
     );
