@@ -20,7 +20,7 @@ describe('inbound webhook probes', () => {
   });
   afterAll(async () => {
     await h?.close();
-  });
+  }, 120_000);
 
   const nextSid = () => `SMprobe${String(++sidCounter).padStart(27, '0')}`;
   /** A distinct number per call (503-555-2xxx, fiction's range), apart from the harness's. */
@@ -290,6 +290,6 @@ describe('inbound webhook probes', () => {
       expect(outcomes.filter((o) => o.endsWith(':200')).length).toBeGreaterThan(150);
       const live = await fetch(`${h.baseUrl}/health/live`);
       expect(live.status).toBe(200);
-    });
+    }, 240_000);
   });
 });
