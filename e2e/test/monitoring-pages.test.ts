@@ -2,9 +2,12 @@
 // dashboard) in Chromium against the real api-gateway and the real monitor service, on one test
 // database and Redis prefix. The monitor checks the fake OpenAI and the fake Twilio through their
 // real SDKs; the fake OpenAI fails on demand.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { QUEUE_NAMES } from '@sprout/contracts';
 import {
   createLogger,
+  findFreePort,
   JobQueues,
   type RunningWorkers,
   startWorkers,
@@ -518,5 +521,86 @@ describe('when the monitor is stopped', () => {
       destructive: true,
     });
     expect(errors.filter((e) => !e.includes('504'))).toEqual([]);
+  });
+});
+
+/** A redis-server of the test's own on a loopback port (nothing kept on disk), up once it answers PING. */
+async function startRedisServer(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], {
+    stdio: 'ignore',
+  });
+  const pong = () =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+      socket.once('data', (data) => {
+        socket.destroy();
+        resolve(data.toString().startsWith('+PONG'));
+      });
+      socket.once('error', () => resolve(false));
+    });
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if (await pong()) return child;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`redis-server on port ${port} did not start`);
+}
+
+async function stopRedisServer(child: ChildProcess | undefined): Promise<void> {
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+describe('when Redis is down', () => {
+  // A console of its own on a redis-server of its own, so stopping Redis touches nothing else.
+  let port: number;
+  let server: ChildProcess | undefined;
+  let own: WebStack | undefined;
+
+  beforeAll(async () => {
+    port = await findFreePort();
+    server = await startRedisServer(port);
+    own = await startWebStack({ redisUrl: `redis://127.0.0.1:${port}` });
+  });
+
+  afterAll(async () => {
+    // Redis back first, so the api-gateway closes its queues and connections normally.
+    if (server === undefined) server = await startRedisServer(port).catch(() => undefined);
+    await own?.close();
+    await stopRedisServer(server);
+  });
+
+  it('shows Redis Unavailable as the api-gateway saw it, the database checked, the rest not checked', async () => {
+    const ownErrors: string[] = [];
+    const opened = await openPage(browser, { baseURL: own?.baseUrl ?? '', errors: ownErrors });
+    try {
+      const signedIn = await opened.context.request.post('/api/admin/login', {
+        data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+      });
+      expect(signedIn.status()).toBe(200);
+      await stopRedisServer(server);
+      server = undefined;
+
+      const shown = opened.page;
+      await shown.goto('/admin/system-health');
+      await shown.getByRole('heading', { name: 'System Health', level: 1 }).waitFor();
+      await shown.getByTestId('monitor-state-error').waitFor();
+      const cardOf = (service: string) =>
+        shown.locator(`[data-testid="service-card"][data-service="${service}"]`);
+      expect(await shown.getByTestId('overall-health').innerText()).toContain('System degraded');
+      expect(await cardOf('redis').getByTestId('service-status').innerText()).toBe('Unavailable');
+      expect(await cardOf('redis').getByTestId('service-error').innerText()).toContain(
+        'The api-gateway could not read from Redis',
+      );
+      expect(await cardOf('database').getByTestId('service-status').innerText()).toBe('Available');
+      for (const service of ['ai_provider', 'sms_provider']) {
+        expect(await cardOf(service).getByTestId('service-status').innerText()).toBe('Not checked');
+      }
+    } finally {
+      await opened.context.close();
+    }
   });
 });
