@@ -59,6 +59,24 @@ async function phonesShown(): Promise<string[]> {
     .evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-value') ?? ''));
 }
 
+/** Waits until the table shows these phone numbers, top to bottom (the server sorts: a fetch first). */
+async function shows(phones: string[]): Promise<void> {
+  await page
+    .waitForFunction(
+      (wanted) =>
+        JSON.stringify(
+          Array.from(
+            document.querySelectorAll('[data-testid="user-row"] [data-column="phoneNumber"]'),
+            (cell) => cell.getAttribute('data-value'),
+          ),
+        ) === JSON.stringify(wanted),
+      phones,
+      { timeout: 15_000 },
+    )
+    .catch(() => undefined);
+  expect(await phonesShown()).toEqual(phones);
+}
+
 async function openUsers(path = '/admin/users'): Promise<void> {
   await page.goto(path);
   await page.getByRole('heading', { name: 'User Management', level: 1 }).waitFor();
@@ -150,69 +168,87 @@ describe('with seeded users', () => {
     expect(errors).toEqual([]);
   });
 
-  // Each column: the order after the first click (ascending) and after the second (descending).
-  const orders: [string, string, (keyof typeof P)[], (keyof typeof P)[]][] = [
+  // Each column: the order after the first click (ascending) and after the second (descending),
+  // as groups of equal values; the server breaks ties by user id, in the sort's direction.
+  type Groups = (keyof typeof P)[][];
+  const orders: [string, string, Groups, Groups][] = [
     [
       'phoneNumber',
       'Phone Number',
-      ['pnw', 'southwest', 'midwest', 'newcomer', 'northeast'],
-      ['northeast', 'newcomer', 'midwest', 'southwest', 'pnw'],
+      [['pnw'], ['southwest'], ['midwest'], ['newcomer'], ['northeast']],
+      [['northeast'], ['newcomer'], ['midwest'], ['southwest'], ['pnw']],
     ],
     [
       'region',
       'Region',
-      ['midwest', 'northeast', 'pnw', 'southwest', 'newcomer'],
-      ['southwest', 'pnw', 'northeast', 'midwest', 'newcomer'],
+      [['midwest'], ['northeast'], ['pnw'], ['southwest'], ['newcomer']],
+      [['southwest'], ['pnw'], ['northeast'], ['midwest'], ['newcomer']],
     ],
     [
       'isActive',
       'Status',
-      ['pnw', 'northeast', 'southwest', 'midwest', 'newcomer'],
-      ['southwest', 'midwest', 'newcomer', 'pnw', 'northeast'],
+      [
+        ['pnw', 'northeast'],
+        ['southwest', 'midwest', 'newcomer'],
+      ],
+      [
+        ['southwest', 'midwest', 'newcomer'],
+        ['pnw', 'northeast'],
+      ],
     ],
     [
       'totalMessages',
       'Messages',
-      ['newcomer', 'southwest', 'midwest', 'northeast', 'pnw'],
-      ['pnw', 'northeast', 'midwest', 'southwest', 'newcomer'],
+      [['newcomer'], ['southwest'], ['midwest'], ['northeast'], ['pnw']],
+      [['pnw'], ['northeast'], ['midwest'], ['southwest'], ['newcomer']],
     ],
     [
       'engagement',
       'Engagement',
-      ['southwest', 'newcomer', 'midwest', 'northeast', 'pnw'],
-      ['pnw', 'midwest', 'northeast', 'southwest', 'newcomer'],
+      [['southwest', 'newcomer'], ['midwest', 'northeast'], ['pnw']],
+      [['pnw'], ['midwest', 'northeast'], ['southwest', 'newcomer']],
     ],
     [
       'sentiment',
       'Sentiment',
-      ['midwest', 'pnw', 'newcomer', 'northeast', 'southwest'],
-      ['southwest', 'newcomer', 'northeast', 'pnw', 'midwest'],
+      [['midwest'], ['pnw'], ['newcomer', 'northeast'], ['southwest']],
+      [['southwest'], ['newcomer', 'northeast'], ['pnw'], ['midwest']],
     ],
     [
       'totalCost',
       'Cost',
-      ['newcomer', 'midwest', 'southwest', 'pnw', 'northeast'],
-      ['northeast', 'pnw', 'southwest', 'midwest', 'newcomer'],
+      [['newcomer'], ['midwest'], ['southwest'], ['pnw'], ['northeast']],
+      [['northeast'], ['pnw'], ['southwest'], ['midwest'], ['newcomer']],
     ],
     [
       'profileCompletionScore',
       'Profile',
-      ['newcomer', 'northeast', 'southwest', 'midwest', 'pnw'],
-      ['pnw', 'midwest', 'southwest', 'northeast', 'newcomer'],
+      [['newcomer'], ['northeast'], ['southwest'], ['midwest'], ['pnw']],
+      [['pnw'], ['midwest'], ['southwest'], ['northeast'], ['newcomer']],
     ],
     [
       'createdAt',
       'Joined',
-      ['northeast', 'pnw', 'southwest', 'midwest', 'newcomer'],
-      ['newcomer', 'midwest', 'southwest', 'pnw', 'northeast'],
+      [['northeast'], ['pnw'], ['southwest'], ['midwest'], ['newcomer']],
+      [['newcomer'], ['midwest'], ['southwest'], ['pnw'], ['northeast']],
     ],
     [
       'lastMessageAt',
       'Last Message',
-      ['northeast', 'midwest', 'southwest', 'pnw', 'newcomer'],
-      ['pnw', 'southwest', 'midwest', 'northeast', 'newcomer'],
+      [['northeast'], ['midwest'], ['southwest'], ['pnw'], ['newcomer']],
+      [['pnw'], ['southwest'], ['midwest'], ['northeast'], ['newcomer']],
     ],
   ];
+  /** The phones in order: groups in turn, each group by user id in the direction. */
+  const phonesOf = (groups: Groups, direction: 'asc' | 'desc'): string[] =>
+    groups.flatMap((group) =>
+      [...group]
+        .sort((a, b) => {
+          const order = seed.userIds[a] < seed.userIds[b] ? -1 : 1;
+          return direction === 'asc' ? order : -order;
+        })
+        .map((k) => P[k]),
+    );
 
   it('sorts every column ascending on the first click and descending on the second', async () => {
     await openUsers();
@@ -227,17 +263,20 @@ describe('with seeded users', () => {
         (c) => document.querySelector(`th[data-column="${c}"]`)?.getAttribute('aria-sort') === 'ascending',
         column,
       );
-      expect({ column, order: await phonesShown() }).toEqual({ column, order: ascending.map((k) => P[k]) });
+      await shows(phonesOf(ascending, 'asc'));
       await button.click();
-      expect(await sortOf(column)).toBe('descending');
-      expect({ column, order: await phonesShown() }).toEqual({ column, order: descending.map((k) => P[k]) });
+      await page.waitForFunction(
+        (c) => document.querySelector(`th[data-column="${c}"]`)?.getAttribute('aria-sort') === 'descending',
+        column,
+      );
+      await shows(phonesOf(descending, 'desc'));
     }
     // Only one column is sorted at a time, and a third click toggles back to ascending.
     const sorted = await page.locator('th[aria-sort]:not([aria-sort="none"])').count();
     expect(sorted).toBe(1);
     await header.getByRole('button', { name: 'Last Message', exact: true }).click();
     expect(await sortOf('lastMessageAt')).toBe('ascending');
-    expect(await phonesShown()).toEqual(orders.at(-1)?.[2].map((k) => P[k]));
+    await shows(phonesOf(orders.at(-1)?.[2] ?? [], 'asc'));
   });
 
   it('searches by phone number, and says when nothing matches', async () => {
@@ -428,34 +467,117 @@ describe('with seeded users', () => {
     expect(await pollingProblems(page, '/api/admin/users/stats/overview', 30_000, 2)).toEqual([]);
     expect(await pollingProblems(page, `/api/admin/users/${seed.userIds.pnw}`, 5_000, 17)).toEqual([]);
   });
+});
 
-  it('says how many users a large list holds beyond the most recent ones it shows', async () => {
-    // As the API answers for a large data set: the most recent users, and the total in X-Total-Count.
-    await page.route(
-      (url) => url.pathname === '/api/admin/users',
-      async (route) => {
-        const response = await route.fetch();
-        const searching = new URL(route.request().url()).searchParams.has('search');
-        await route.fulfill({
-          response,
-          headers: {
-            ...response.headers(),
-            'x-total-count': searching ? '1000' : '1234567',
-            'x-total-count-capped': String(searching),
-          },
-        });
-      },
+describe('with more users than one page', () => {
+  const EXTRA = 250;
+  /** Extra user n (1 to 250) costs $1 + n cents: above every seeded user, so cost order is known. */
+  const extraPhone = (n: number) => `+1777000${String(n).padStart(4, '0')}`;
+
+  beforeAll(async () => {
+    await stack.db.dataSource.query(
+      `INSERT INTO users (phone_number, total_cost, total_messages, last_message_at)
+       SELECT '+1777000' || lpad(n::text, 4, '0'), 1 + n * 0.01, n % 30, now() - n * interval '1 minute'
+         FROM generate_series(1, ${EXTRA}) n`,
     );
+  });
+
+  afterAll(async () => {
+    await stack.db.dataSource.query(`DELETE FROM users WHERE phone_number LIKE '+1777000%'`);
+  });
+
+  const table = () => page.getByTestId('users-table-scroll');
+  const rowAt = (index: number) => page.locator(`[data-testid="user-row"][data-index="${index}"]`);
+  const phoneAt = async (index: number) =>
+    rowAt(index).locator('[data-column="phoneNumber"]').getAttribute('data-value');
+  const scrollTableTo = (top: number) =>
+    table().evaluate((element, to) => {
+      element.scrollTop = to;
+    }, top);
+  const tableScrollTop = () => table().evaluate((element) => element.scrollTop);
+
+  /** Real users by cost, highest first, ties by id (the server's order; ascending is its reverse). */
+  const byCostDescending = async (): Promise<string[]> =>
+    (
+      await stack.db.dataSource.query<Array<{ phone_number: string }>>(
+        `SELECT phone_number FROM users WHERE NOT is_test_user ORDER BY total_cost DESC, id DESC`,
+      )
+    ).map((row) => row.phone_number);
+
+  it('sorts every user on the server, loads more rows as it scrolls, and keeps only the visible ones in the DOM', async () => {
+    const descending = await byCostDescending();
+    const ascending = [...descending].reverse();
+    expect(descending.slice(0, 2)).toEqual([extraPhone(EXTRA), extraPhone(EXTRA - 1)]);
     await openUsers();
-    const note = page.getByTestId('users-shown');
-    await note.waitFor();
-    expect(await note.innerText()).toBe(
-      'Showing the 5 most recently active of 1,234,567 users. Search by phone number to find the others.',
+    await rows().first().waitFor();
+    const cost = page.locator('thead').getByRole('button', { name: 'Cost', exact: true });
+    await cost.click();
+    await rowAt(5).locator(`[data-value="${ascending[5]}"]`).waitFor({ timeout: 15_000 });
+    expect(await phoneAt(0)).toBe(ascending[0]);
+    await cost.click();
+    await rowAt(0).locator(`[data-value="${descending[0]}"]`).waitFor({ timeout: 15_000 });
+    expect(await phoneAt(1)).toBe(descending[1]);
+    // One page (100 users) loaded, a window of them rendered.
+    expect(await rows().count()).toBeLessThan(50);
+
+    // Scrolling to the end of what is loaded asks for the next pages, until the last user.
+    const last = descending.length - 1;
+    for (let tries = 0; tries < 20 && (await rowAt(last).count()) === 0; tries++) {
+      await scrollTableTo(1_000_000);
+      await page.waitForTimeout(300);
+    }
+    await rowAt(last).waitFor();
+    for (const index of [last, last - 1, last - 5, EXTRA - 1])
+      expect(await phoneAt(index)).toBe(descending[index]);
+    expect(await rows().count()).toBeLessThan(50);
+    expect(await page.getByTestId('users-table').getAttribute('aria-rowcount')).toBe(
+      String(descending.length + 1),
     );
-    await page.getByRole('searchbox', { name: 'Search users by phone number' }).fill('555');
-    await note.filter({ hasText: 'matching' }).waitFor();
-    expect(await note.innerText()).toBe(
-      'Showing the 5 most recently active of more than 1,000 matching users.',
-    );
+
+    // Back to the middle: the rows there are rendered again, in order.
+    const rowHeight = (await rowAt(last).boundingBox())?.height ?? 0;
+    expect(rowHeight).toBeGreaterThan(20);
+    await scrollTableTo(150 * rowHeight);
+    await rowAt(150).waitFor();
+    expect(await phoneAt(150)).toBe(descending[150]);
+    expect(await phoneAt(151)).toBe(descending[151]);
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps the scroll position and the selection across a poll that refreshes the rows', async () => {
+    await openUsers();
+    await rows().first().waitFor();
+    const cost = page.locator('thead').getByRole('button', { name: 'Cost', exact: true });
+    await cost.click();
+    await cost.click();
+    await rowAt(0)
+      .locator(`[data-value="${extraPhone(EXTRA)}"]`)
+      .waitFor({ timeout: 15_000 });
+    for (let tries = 0; tries < 20 && (await rowAt(180).count()) === 0; tries++) {
+      await scrollTableTo(1_000_000);
+      await page.waitForTimeout(300);
+    }
+    const rowHeight = (await rows().first().boundingBox())?.height ?? 0;
+    await scrollTableTo(140 * rowHeight);
+    const chosen = rowAt(145);
+    await chosen.waitFor();
+    const chosenPhone = extraPhone(EXTRA - 145);
+    expect(await phoneAt(145)).toBe(chosenPhone);
+    await chosen.locator('[data-column="phoneNumber"] button').click();
+    await detail().waitFor();
+    expect(await chosen.getAttribute('data-state')).toBe('selected');
+    const scrollTop = await tableScrollTop();
+
+    // The next poll (every 10 s) refetches every loaded page: the row shows the new count.
+    await stack.db.dataSource.query(`UPDATE users SET total_messages = 777 WHERE phone_number = $1`, [
+      chosenPhone,
+    ]);
+    await chosen.locator('[data-column="totalMessages"]', { hasText: '777' }).waitFor({ timeout: 25_000 });
+    expect(await tableScrollTop()).toBe(scrollTop);
+    expect(await phoneAt(145)).toBe(chosenPhone);
+    expect(await rowAt(145).getAttribute('data-state')).toBe('selected');
+    expect(await page.locator('[data-testid="user-row"][data-state="selected"]').count()).toBe(1);
+    await detail().waitFor();
+    expect(errors).toEqual([]);
   });
 });
