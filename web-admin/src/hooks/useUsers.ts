@@ -8,7 +8,7 @@ import { useTestDataMode } from './useTestDataMode';
 
 export const USERS_REFRESH_MS = 10_000;
 /** Rows fetched at a time as the table scrolls. */
-export const USERS_PAGE_SIZE = 100;
+const USERS_PAGE_SIZE = 100;
 
 /**
  * The loaded pages as one list: a user who moved between pages since they were fetched (the

@@ -75,7 +75,7 @@ export const USER_LIST_DEFAULT_LIMIT = 100;
 export const USER_LIST_MAX_LIMIT = 500;
 export const USER_SEARCH_MAX_LENGTH = 50;
 /** A cursor is the base64url text of a few short values; anything longer is not one of ours. */
-export const USER_CURSOR_MAX_LENGTH = 400;
+const USER_CURSOR_MAX_LENGTH = 400;
 
 /** The columns of the Users table (spec 000), each a sort of GET /api/admin/users. */
 export const USER_SORT_KEYS = [
