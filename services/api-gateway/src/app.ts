@@ -22,7 +22,7 @@ export type { ApiGatewayConfig } from './config';
  * from /assets; Radix and the toasts add <style> elements, hence 'unsafe-inline' for styles only;
  * MMS thumbnails come from anywhere over http(s)). Framing is refused everywhere.
  */
-export const CONTENT_SECURITY_POLICY = {
+const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
   baseUri: ["'self'"],
   connectSrc: ["'self'"],

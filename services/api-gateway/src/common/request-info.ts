@@ -3,17 +3,12 @@ import type { FastifyRequest } from 'fastify';
 // Fastify believes X-Forwarded-For only from the peers in TRUST_PROXY (the edge, which writes it
 // itself); from anyone else request.ip is the socket's address.
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Whether cookies set on this answer are Secure: COOKIE_SECURE (api-gateway's app.ts). */
-    cookieSecure: boolean;
-  }
-}
-
 export const clientIp = (request: FastifyRequest): string => request.ip || 'unknown';
 
 /** Whether the session cookie is marked Secure: configuration only, never a client's header. */
-export const cookieSecure = (request: FastifyRequest): boolean => request.cookieSecure === true;
+const cookieSecure = (request: FastifyRequest): boolean =>
+  // Decorated by api-gateway's app.ts from COOKIE_SECURE.
+  (request as FastifyRequest & { cookieSecure?: boolean }).cookieSecure === true;
 
 /** The name session.service.ts calls: the cookie's Secure flag, from configuration (cookieSecure). */
 export const isHttps = cookieSecure;
