@@ -126,11 +126,20 @@ describe('POST /api/admin/login', () => {
     });
   });
 
-  it('marks the cookie Secure when the edge says the request came over HTTPS', async () => {
-    const res = await postLogin(
+  it('marks the cookie Secure by configuration (COOKIE_SECURE), never because of X-Forwarded-Proto', async () => {
+    const claimed = await postLogin(
       { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
       { 'x-forwarded-proto': 'https' },
     );
+    expect(claimed.statusCode).toBe(200);
+    expect(String(claimed.headers['set-cookie'])).not.toContain('Secure');
+    const secure = await gw.startAnother({ cookieSecure: true });
+    const res = await secure.inject({
+      method: 'POST',
+      url: '/api/admin/login',
+      headers: { 'x-forwarded-for': nextIp() },
+      payload: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+    });
     expect(res.statusCode).toBe(200);
     expect(String(res.headers['set-cookie'])).toContain('Secure');
   });
@@ -181,12 +190,19 @@ describe('POST /api/admin/login', () => {
 });
 
 describe('login throttling', () => {
-  it('blocks an account after 5 failures, even with the right password, with a generic message', async () => {
+  it('blocks an account after 5 failures from one IP, even with the right password, with a generic message', async () => {
     await gw.startAnother({ adminUsername: 'target', adminPassword: 'target-password' });
+    const ip = '192.0.2.90';
     for (let i = 0; i < 5; i++) {
-      expect((await postLogin({ username: 'target', password: `guess-${i}` })).statusCode).toBe(401);
+      expect(
+        (await postLogin({ username: 'target', password: `guess-${i}` }, { 'x-forwarded-for': ip }))
+          .statusCode,
+      ).toBe(401);
     }
-    const blocked = await postLogin({ username: 'TARGET', password: 'target-password' });
+    const blocked = await postLogin(
+      { username: 'TARGET', password: 'target-password' },
+      { 'x-forwarded-for': ip },
+    );
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toBe('Too many failed login attempts. Please try again later.');
     expect(blocked.headers['set-cookie']).toBeUndefined();
@@ -217,10 +233,18 @@ describe('login throttling', () => {
         (await postLogin({ username: 'patient', password: 'wrong' }, { 'x-forwarded-for': ip })).statusCode,
       ).toBe(401);
     }
-    expect((await postLogin({ username: 'patient', password: 'patient-password' })).statusCode).toBe(429);
+    expect(
+      (await postLogin({ username: 'patient', password: 'patient-password' }, { 'x-forwarded-for': ip }))
+        .statusCode,
+    ).toBe(429);
     const keys = await gw.redis.connection.keys(`${gw.redis.prefix}:login-failures:*`);
-    const counted = keys.filter((key) => key.endsWith(':account:patient') || key.endsWith(`:ip:${ip}`));
-    expect(counted).toHaveLength(2);
+    const counted = keys.filter(
+      (key) =>
+        key.endsWith(':account:patient') ||
+        key.endsWith(`:ip:${ip}`) ||
+        key.endsWith(`:account-ip:patient:${ip}`),
+    );
+    expect(counted).toHaveLength(3);
     for (const key of counted) {
       const ttl = await gw.redis.connection.pttl(key);
       expect(ttl).toBeGreaterThan(0);
