@@ -123,6 +123,9 @@ async function main() {
     ADMIN_USERNAME: admin.username,
     ADMIN_PASSWORD: admin.password,
     SESSION_SECRET: process.env.SESSION_SECRET || persistentSecret('session-secret', { bytes: 32 }).value,
+    // The edge runs in this process and reaches the services on loopback: its X-Forwarded-For
+    // (the client's socket address, written by the edge) is believed; anyone else's is not.
+    TRUST_PROXY: process.env.TRUST_PROXY ?? '127.0.0.1,::1',
   };
 
   // The SMS sandbox: the fake Twilio, reached by the real twilio SDK through TWILIO_API_BASE_URL.
