@@ -5,7 +5,7 @@
 // get exactly one reply sent.
 import os from 'node:os';
 import path from 'node:path';
-import { type DrillRow, runDrills } from '../drills/drills';
+import { type DrillRow, runDrills } from '../drills/run-drills';
 
 const DRILLS = ['duplicate-webhooks', 'ai-responder-sigkill', 'twilio-500-burst'];
 
