@@ -26,7 +26,7 @@ export const startBare = async (
   const pool = new Pool({ connectionString: env.DATABASE_URL, max: 10, application_name: 'bench-bare' });
   const queue = new Queue('bench.bare', {
     prefix: env.BULLMQ_PREFIX,
-    connection: { url: env.REDIS_URL, maxRetriesPerRequest: null } as never,
+    connection: { url: env.REDIS_URL, maxRetriesPerRequest: null },
   });
   const app = Fastify({ logger: false });
   app.addContentTypeParser(
