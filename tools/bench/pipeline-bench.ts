@@ -29,6 +29,7 @@ import { Worker } from 'node:worker_threads';
 import { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { jobDefinitions } from '@sprout/contracts';
 import { ALL_ENTITIES, ALL_MIGRATIONS, recordInbound, runMigrations } from '@sprout/domain';
 import { findFreePort } from '@sprout/platform';
 import { validateTwilioSignature } from '@sprout/sms';
@@ -795,7 +796,12 @@ export const main = async (argv: string[]): Promise<void> => {
   } finally {
     await load.close();
     for (const service of services) await service.stop();
-    await inboundQueue.obliterate({ force: true }).catch(() => undefined);
+    // The private prefix goes with the run: every queue's jobs and retained results.
+    for (const name of [...Object.keys(jobDefinitions), 'bench.bare']) {
+      const each = queue(name);
+      await each.obliterate({ force: true }).catch(() => undefined);
+      await each.close();
+    }
     await inboundQueue.close();
     await outboundQueue.close();
     await twilio.close();
