@@ -108,6 +108,7 @@ it('keeps the System Health report, the session and signing in while Redis is do
   const before = await serviceHealth(cookie);
   expect(before.status).toBe(200);
   expect(before.body.monitorStateError).toBeNull();
+  expect(before.body.smsSending?.state).toBe('closed');
 
   await stopRedis();
 
@@ -118,6 +119,8 @@ it('keeps the System Health report, the session and signing in while Redis is do
   const { body } = during;
   expect(body.overallHealth).toBe('degraded');
   expect(body.monitorStateError).toContain(STATE_UNREADABLE);
+  // The Twilio send circuit is kept in Redis too: not known.
+  expect(body.smsSending).toBeNull();
   expect(body.services.redis).toMatchObject({
     label: 'Redis',
     available: false,

@@ -23,7 +23,9 @@ import {
   type ServiceHealthReport,
   type StoredQueueCheck,
   type StoredServiceCheck,
+  type SmsCircuitState,
   monitorStateKeys,
+  smsCircuitKey,
 } from '@sprout/contracts';
 import {
   JobQueues,
@@ -152,6 +154,55 @@ describe('on an empty database, before the monitor has run', () => {
       'Minimal response',
     ]);
     expect(body.fallback.current).toEqual({ tier: null, at: null });
+    // No circuit written by sms-gateway yet: sending is normal.
+    expect(body.smsSending).toEqual({
+      state: 'closed',
+      consecutiveFailures: 0,
+      openedAt: null,
+      retryAt: null,
+      lastError: null,
+      updatedAt: null,
+    });
+  });
+
+  it("shows sms-gateway's Twilio send circuit as Redis holds it", async () => {
+    const key = smsCircuitKey(gw.redis.prefix);
+    const openedAt = Date.now() - 2 * MINUTE;
+    const open: SmsCircuitState = {
+      state: 'open',
+      consecutiveFailures: 5,
+      openedAt,
+      retryAt: openedAt + 3 * MINUTE,
+      lastError: 'Service Unavailable',
+      updatedAt: openedAt,
+    };
+    try {
+      await gw.redis.connection.set(key, JSON.stringify(open));
+      const { status, body } = await get<ServiceHealthReport>('/api/monitoring/service-health');
+      expect(status).toBe(200);
+      expect(body.smsSending).toEqual({
+        state: 'open',
+        consecutiveFailures: 5,
+        openedAt: new Date(openedAt).toISOString(),
+        retryAt: new Date(openedAt + 3 * MINUTE).toISOString(),
+        lastError: 'Service Unavailable',
+        updatedAt: new Date(openedAt).toISOString(),
+      });
+
+      await gw.redis.connection.set(key, JSON.stringify({ ...open, state: 'half-open' }));
+      expect((await get<ServiceHealthReport>('/api/monitoring/service-health')).body.smsSending?.state).toBe(
+        'half-open',
+      );
+
+      // A value that is not a circuit is not known, not "closed".
+      await gw.redis.connection.set(key, '{"state":"broken"}');
+      expect((await get<ServiceHealthReport>('/api/monitoring/service-health')).body.smsSending).toBeNull();
+    } finally {
+      await gw.redis.connection.del(key);
+    }
+    expect((await get<ServiceHealthReport>('/api/monitoring/service-health')).body.smsSending?.state).toBe(
+      'closed',
+    );
   });
 
   it('answers 503 for proactive data the monitor has not written', async () => {

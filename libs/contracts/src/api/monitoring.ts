@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { answer, endpoint } from '../http/endpoint';
 import { testDataFlag, wholeNumberParam } from '../http/params';
+import type { SmsCircuitStateName } from '../sms-circuit';
 import type { IsoDateTime } from './common';
 import type { MonitoringMessage } from './conversations';
 import type { AdminMetrics } from './dashboard';
@@ -223,6 +224,23 @@ export interface CurrentTier {
   at: IsoDateTime | null;
 }
 
+/**
+ * sms-gateway's Twilio send circuit (smsCircuitKey in Redis): closed sends normally; open pauses
+ * sending (replies are held) until retryAt; half-open has one probe send in flight.
+ */
+export interface SmsSending {
+  state: SmsCircuitStateName;
+  /** Twilio failures in a row since the last success. */
+  consecutiveFailures: number;
+  /** When the circuit last opened; null if it never has. */
+  openedAt: IsoDateTime | null;
+  /** Open: when the next probe may go; half-open: when the probe in flight counts as lost. */
+  retryAt: IsoDateTime | null;
+  lastError: string | null;
+  /** Last change; null while nothing has failed yet (no state written). */
+  updatedAt: IsoDateTime | null;
+}
+
 /** The System Health page: the spec's service health with details, queues and the fallback chain. */
 export interface ServiceHealthReport extends ServiceHealth {
   services: Record<string, ServiceCheck>;
@@ -237,6 +255,8 @@ export interface ServiceHealthReport extends ServiceHealth {
    * The services are then what the api-gateway could check itself; the others are not checked.
    */
   monitorStateError: string | null;
+  /** The Twilio send circuit; null when it could not be read (Redis unreachable or its value unreadable). */
+  smsSending: SmsSending | null;
 }
 
 /** POST /api/monitoring/force-health-check */

@@ -18,6 +18,9 @@ import {
   type ServiceCheck,
   type ServiceHealth,
   type ServiceHealthReport,
+  SMS_CIRCUIT_INITIAL,
+  type SmsCircuitState,
+  type SmsSending,
   StoredCurrentTier,
   StoredOverallHealth,
   StoredQueueCheck,
@@ -25,6 +28,8 @@ import {
   type TrendsResponse,
   jobResultSchemas,
   monitorStateKeys,
+  smsCircuitKey,
+  smsCircuitStateSchema,
 } from '@sprout/contracts';
 import { CONFIG } from '@sprout/platform';
 import { Redis } from 'ioredis';
@@ -76,6 +81,24 @@ const parse = <S extends z.ZodType>(schema: S, text: string | null | undefined):
   }
 };
 
+const isoOrNull = (epochMs: number | null): string | null =>
+  epochMs === null ? null : new Date(epochMs).toISOString();
+
+/** The circuit as the page shows it; an absent key is the initial closed state. */
+const smsSendingOf = (text: string | null): SmsSending | null => {
+  const circuit: SmsCircuitState | null =
+    text === null ? SMS_CIRCUIT_INITIAL : parse(smsCircuitStateSchema, text);
+  if (circuit === null) return null;
+  return {
+    state: circuit.state,
+    consecutiveFailures: circuit.consecutiveFailures,
+    openedAt: isoOrNull(circuit.openedAt),
+    retryAt: isoOrNull(circuit.retryAt),
+    lastError: circuit.lastError,
+    updatedAt: circuit.updatedAt === 0 ? null : isoOrNull(circuit.updatedAt),
+  };
+};
+
 const proactiveSchemas = jobResultSchemas['monitor.predict'].shape;
 
 const isMonitoredService = (name: string): name is MonitoredService =>
@@ -89,6 +112,7 @@ const isMonitoredService = (name: string): name is MonitoredService =>
 @Injectable()
 export class MonitorStateReader {
   private readonly keys;
+  private readonly smsCircuitKey: string;
   /** The api-gateway's own consecutive failures, counted while it cannot read the monitor's state. */
   private redisReadFailures = 0;
   private databaseFailures = 0;
@@ -99,6 +123,7 @@ export class MonitorStateReader {
     @Inject(CONFIG) config: ApiGatewayConfig,
   ) {
     this.keys = monitorStateKeys(config.bullmqPrefix);
+    this.smsCircuitKey = smsCircuitKey(config.bullmqPrefix);
   }
 
   /**
@@ -108,7 +133,7 @@ export class MonitorStateReader {
    */
   async serviceHealth(now: Date = new Date()): Promise<ServiceHealthReport> {
     const startedAt = Date.now();
-    let state: [Record<string, string>, Record<string, string>, string | null, string | null];
+    let state: [Record<string, string>, Record<string, string>, string | null, string | null, string | null];
     try {
       state = await this.readRedis(() =>
         Promise.all([
@@ -116,13 +141,14 @@ export class MonitorStateReader {
           this.redis.hgetall(this.keys.queues),
           this.redis.get(this.keys.overall),
           this.redis.get(this.keys.tier),
+          this.redis.get(this.smsCircuitKey),
         ]),
       );
     } catch (error) {
       return this.withoutRedis(messageOf(error), Date.now() - startedAt, now);
     }
     this.redisReadFailures = 0;
-    const [servicesText, queuesText, overallText, tierText] = state;
+    const [servicesText, queuesText, overallText, tierText, circuitText] = state;
     const overall = parse(StoredOverallHealth, overallText);
 
     const services: Record<string, ServiceCheck> = {};
@@ -178,6 +204,7 @@ export class MonitorStateReader {
       stale:
         lastRoundAt === null || now.getTime() - Date.parse(lastRoundAt) > HEALTH_STALE_AFTER_SECONDS * 1000,
       monitorStateError: null,
+      smsSending: smsSendingOf(circuitText),
     };
   }
 
@@ -236,6 +263,7 @@ export class MonitorStateReader {
       lastRoundAt: null,
       stale: false,
       monitorStateError: `${STATE_UNREADABLE} ${reason}`,
+      smsSending: null,
     };
   }
 
