@@ -4,6 +4,7 @@ import { QueryKeys } from '../src/query-keys';
 import { MONITORING_REFRESH_MS } from '../src/hooks/useMonitoring';
 import { DEFAULT_LOCATION, guessLocation } from '../src/pages/monitoring/location-guess';
 import { deliveryStateOf } from '../src/pages/monitoring/parts';
+import { SMS_SENDING_NORMAL, SMS_SENDING_UNKNOWN, smsSendingView } from '../src/pages/monitoring/sms-sending';
 import { routes } from '../src/routes';
 
 const routeFor = (path: string) => matchRoutes(routes, path)?.at(-1)?.route.path;
@@ -70,5 +71,45 @@ describe('monitoring rules of spec 001 §4 and §9', () => {
       'default',
     ]);
     expect([0.5, 4.2, 10, 25].map(responseTimeBarPercent)).toEqual([5, 42, 100, 100]);
+  });
+});
+
+describe("the SMS Provider card's sending line (sms-gateway's Twilio send circuit)", () => {
+  const openedAt = new Date(2026, 0, 5, 15, 4).toISOString();
+  const retryAt = new Date(2026, 0, 5, 15, 7).toISOString();
+  const circuit = {
+    consecutiveFailures: 5,
+    openedAt,
+    retryAt,
+    lastError: 'Service Unavailable',
+    updatedAt: openedAt,
+  };
+
+  it('says normal when closed, and not known when the circuit could not be read', () => {
+    expect(
+      smsSendingView({
+        state: 'closed',
+        consecutiveFailures: 0,
+        openedAt: null,
+        retryAt: null,
+        lastError: null,
+        updatedAt: null,
+      }),
+    ).toEqual({ paused: false, text: SMS_SENDING_NORMAL, lastError: null });
+    expect(SMS_SENDING_NORMAL).toBe('Sending: normal');
+    expect(smsSendingView(null)).toEqual({ paused: false, text: SMS_SENDING_UNKNOWN, lastError: null });
+  });
+
+  it('warns while open or half-open: failures in a row, since when, the next try, held replies, last error', () => {
+    expect(smsSendingView({ state: 'open', ...circuit })).toEqual({
+      paused: true,
+      text: 'Sending paused: Twilio failing (5 in a row) since 3:04 PM; next try 3:07 PM; replies are held and will be sent when Twilio recovers',
+      lastError: 'Last error: Service Unavailable',
+    });
+    const halfOpen = smsSendingView({ state: 'half-open', ...circuit, lastError: null });
+    expect(halfOpen.paused).toBe(true);
+    expect(halfOpen.text).toContain('trying one send now (given up at 3:07 PM)');
+    expect(halfOpen.text).toContain('replies are held and will be sent when Twilio recovers');
+    expect(halfOpen.lastError).toBeNull();
   });
 });

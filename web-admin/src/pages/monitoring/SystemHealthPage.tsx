@@ -3,6 +3,7 @@ import {
   QUEUE_FAILURE_THRESHOLD,
   type ServiceCheck,
   type ServiceHealthReport,
+  type SmsSending,
   failureThresholds,
 } from '@sprout/contracts';
 import {
@@ -24,6 +25,7 @@ import { FailureNotice } from '../../components/StatCard';
 import { useForceHealthCheck, useServiceHealth } from '../../hooks/useMonitoring';
 import { AvailabilityBadge } from './parts';
 import { QueuesPanel } from './QueuesPanel';
+import { smsSendingView } from './sms-sending';
 import { monitoringTexts as t } from './texts';
 
 function OverallBanner({ health }: { health: ServiceHealthReport }) {
@@ -77,15 +79,48 @@ function OverallBanner({ health }: { health: ServiceHealthReport }) {
   );
 }
 
+/** sms-gateway's Twilio send circuit, on the SMS Provider card. */
+function SmsSendingLine({ sending }: { sending: SmsSending | null }) {
+  const view = smsSendingView(sending);
+  if (!view.paused) {
+    return (
+      <p data-testid="sms-sending" data-state={sending?.state ?? 'unknown'} className="text-muted-foreground">
+        {view.text}
+      </p>
+    );
+  }
+  return (
+    <div
+      role="alert"
+      data-testid="sms-sending"
+      data-state={sending?.state}
+      className="mt-2 rounded-md border border-destructive/40 bg-destructive/5 p-2"
+    >
+      <p className="flex items-start gap-1.5 font-medium text-destructive">
+        <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+        <span>{view.text}</span>
+      </p>
+      {view.lastError !== null && (
+        <p className="break-words text-destructive" data-testid="sms-sending-error">
+          {view.lastError}
+        </p>
+      )}
+    </div>
+  );
+}
+
 function ServiceCard({
   name,
   service,
   stateUnknown,
+  smsSending,
 }: {
   name: string;
   service: ServiceCheck;
   /** The monitor's state could not be read: a service nobody checked is not known, not down. */
   stateUnknown: boolean;
+  /** Given for the SMS Provider card only. */
+  smsSending?: SmsSending | null;
 }) {
   const notChecked = stateUnknown && service.checkedBy === null;
   return (
@@ -116,6 +151,7 @@ function ServiceCard({
             {service.lastError}
           </p>
         )}
+        {smsSending !== undefined && <SmsSendingLine sending={smsSending} />}
       </CardContent>
     </Card>
   );
@@ -206,6 +242,7 @@ export default function SystemHealthPage() {
                 name={name}
                 service={service}
                 stateUnknown={health.monitorStateError !== null}
+                {...(name === 'sms_provider' ? { smsSending: health.smsSending } : {})}
               />
             ))}
           </section>
