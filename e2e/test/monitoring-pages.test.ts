@@ -4,7 +4,7 @@
 // real SDKs; the fake OpenAI fails on demand.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { QUEUE_NAMES } from '@sprout/contracts';
+import { QUEUE_NAMES, type SmsCircuitState, smsCircuitKey } from '@sprout/contracts';
 import {
   createLogger,
   findFreePort,
@@ -146,7 +146,36 @@ describe('System Health', () => {
     expect(thresholds).toContain('Database: unavailable after 5 consecutive failures');
     expect(thresholds).toContain('SMS Provider: unavailable after 3 consecutive failures');
     expect(await page.getByTestId('queue-row').count()).toBe(QUEUE_NAMES.length);
+    expect(await card('sms_provider').getByTestId('sms-sending').innerText()).toBe('Sending: normal');
     expect(await checkA11y(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it("warns on the SMS Provider card while sms-gateway's Twilio send circuit is open", async () => {
+    const key = smsCircuitKey(stack.redis.prefix);
+    const openedAt = Date.now() - MINUTE;
+    const open: SmsCircuitState = {
+      state: 'open',
+      consecutiveFailures: 5,
+      openedAt,
+      retryAt: openedAt + 2 * MINUTE,
+      lastError: 'Service Unavailable',
+      updatedAt: openedAt,
+    };
+    try {
+      await stack.redis.connection.set(key, JSON.stringify(open));
+      await openSystemHealth();
+      const warning = card('sms_provider').getByTestId('sms-sending');
+      expect(await warning.getAttribute('role')).toBe('alert');
+      expect(await warning.innerText()).toMatch(
+        /^Sending paused: Twilio failing \(5 in a row\) since \d{1,2}:\d{2} [AP]M; next try \d{1,2}:\d{2} [AP]M; replies are held and will be sent when Twilio recovers\s+Last error: Service Unavailable$/,
+      );
+      expect(await checkA11y(page)).toEqual([]);
+    } finally {
+      await stack.redis.connection.del(key);
+    }
+    await openSystemHealth();
+    expect(await card('sms_provider').getByTestId('sms-sending').innerText()).toBe('Sending: normal');
     expect(errors).toEqual([]);
   });
 
