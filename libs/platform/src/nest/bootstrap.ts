@@ -1,6 +1,7 @@
 import { type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
 import { createServer } from 'node:net';
 import { NestFactory } from '@nestjs/core';
+import { DependencyUnavailableFilter } from '../http/dependency-unavailable';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import { createLogger, NestPinoLogger } from '../logging/logger';
@@ -48,6 +49,7 @@ export const createServiceApp = async (options: ServiceAppOptions): Promise<Serv
   });
   const logger = app.get<Logger>(LOGGER);
   app.useLogger(new NestPinoLogger(logger));
+  app.useGlobalFilters(new DependencyUnavailableFilter(app.getHttpAdapter()));
 
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onResponse', (request, reply, done) => {
