@@ -57,7 +57,12 @@ export const createApp = async (
   configOverrides: Partial<ApiGatewayConfig> = {},
 ): Promise<NestFastifyApplication> => {
   const config = loadApiGatewayConfig(configOverrides);
-  const { app } = await createServiceApp({ module: AppModule.forRoot(config), name: SERVICE_NAME, config });
+  const { app } = await createServiceApp({
+    module: AppModule.forRoot(config),
+    name: SERVICE_NAME,
+    config,
+    ownsErrorFilter: true,
+  });
   try {
     await registerSecurityHeaders(app, cookieSecureOf(config));
     setupOpenApi(app);

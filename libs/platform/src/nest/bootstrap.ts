@@ -10,6 +10,8 @@ import type { CoreConfig } from './platform-options';
 import { LOGGER } from './tokens';
 
 export interface ServiceAppOptions {
+  /** The module registers its own catch-all exception filter (APP_FILTER); none is added here. */
+  ownsErrorFilter?: boolean;
   /** The service's root module (usually `AppModule.forRoot(config)`, which imports PlatformModule). */
   module: Type | DynamicModule;
   name: string;
@@ -49,7 +51,9 @@ export const createServiceApp = async (options: ServiceAppOptions): Promise<Serv
   });
   const logger = app.get<Logger>(LOGGER);
   app.useLogger(new NestPinoLogger(logger));
-  app.useGlobalFilters(new DependencyUnavailableFilter(app.getHttpAdapter()));
+  // A service with its own catch-all filter answers these 503s itself (isDependencyUnavailable).
+  if (options.ownsErrorFilter !== true)
+    app.useGlobalFilters(new DependencyUnavailableFilter(app.getHttpAdapter()));
 
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onResponse', (request, reply, done) => {

@@ -7,6 +7,11 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { ApiErrorBody } from '@sprout/contracts';
+import {
+  DEPENDENCY_RETRY_AFTER_SECONDS,
+  DEPENDENCY_UNAVAILABLE_MESSAGE,
+  isDependencyUnavailable,
+} from '@sprout/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const GENERIC_500 = 'Something went wrong on our side. Please try again.';
@@ -55,6 +60,9 @@ export const toErrorResponse = (exception: unknown): { status: number; body: Api
       exception instanceof SyntaxError ? 'The request body is not valid JSON.' : (exception as Error).message;
     return { status: clientStatus, body: body(clientStatus, message) };
   }
+  // Postgres or Redis unreachable: worth retrying, unlike a 500.
+  if (isDependencyUnavailable(exception))
+    return { status: 503, body: body(503, DEPENDENCY_UNAVAILABLE_MESSAGE) };
   return { status: 500, body: body(500, GENERIC_500) };
 };
 
@@ -75,6 +83,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (status >= 500 && !(exception instanceof HttpException)) {
       const error = exception instanceof Error ? exception : new Error(String(exception));
       this.logger.error(error, `${request.method} ${request.url.split('?')[0] ?? ''}`);
+    }
+    if (status === 503 && !(exception instanceof HttpException)) {
+      this.logger.warn(
+        `${request.method} ${request.url.split('?')[0] ?? ''} answered 503: ${answer.message}`,
+      );
+      void reply.header('Retry-After', String(DEPENDENCY_RETRY_AFTER_SECONDS));
     }
     if (reply.sent) return;
     void reply.status(status).send(answer);
