@@ -22,6 +22,16 @@ import { SENTIMENTS, type Sentiment, type UserProfile } from '../types';
 @Index('idx_users_phone_number_pattern', { synchronize: false }) // (phone_number text_pattern_ops) INCLUDE (is_test_user, last_message_at, created_at, id): prefix search
 @Index('idx_users_phone_number_trgm', { synchronize: false }) // gin (phone_number gin_trgm_ops): substring search
 @Index('idx_users_is_test_user_recent', { synchronize: false }) // (is_test_user, last_message_at DESC, id) INCLUDE (phone_number)
+@Index('idx_users_sort_phone', { synchronize: false }) // (is_test_user, <phone key>, id): the Users table sorted by that column (migration 1796200000000)
+@Index('idx_users_sort_region', { synchronize: false }) // (is_test_user, <region key>, id): the Users table sorted by that column (migration 1796200000000)
+@Index('idx_users_sort_active', { synchronize: false }) // (is_test_user, <active key>, id): the Users table sorted by that column (migration 1796200000000)
+@Index('idx_users_sort_messages', { synchronize: false }) // (is_test_user, <messages key>, id): the Users table sorted by that column (migration 1796200000000)
+@Index('idx_users_sort_engagement', { synchronize: false }) // (is_test_user, <engagement key>, id): the Users table sorted by that column (migration 1796200000000)
+@Index('idx_users_sort_sentiment', { synchronize: false }) // (is_test_user, <sentiment key>, id): the Users table sorted by that column (migration 1796200000000)
+@Index('idx_users_sort_cost', { synchronize: false }) // (is_test_user, <cost key>, id): the Users table sorted by that column (migration 1796200000000)
+@Index('idx_users_sort_profile', { synchronize: false }) // (is_test_user, <profile key>, id): the Users table sorted by that column (migration 1796200000000)
+@Index('idx_users_sort_created', { synchronize: false }) // (is_test_user, <created key>, id): the Users table sorted by that column (migration 1796200000000)
+@Index('idx_users_sort_last_message', { synchronize: false }) // (is_test_user, <last_message key>, id): the Users table sorted by that column (migration 1796200000000)
 export class User {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_users' })
   id!: string;
