@@ -486,21 +486,29 @@ export async function recordFetches(page: Page): Promise<void> {
 
 /** Runs the page clock `totalMs` ahead in `stepMs` steps, letting every fetch finish between steps. */
 export async function advanceClock(page: Page, totalMs: number, stepMs: number): Promise<void> {
-  for (let ran = 0; ran < totalMs; ran += stepMs) {
-    await page.clock.runFor(stepMs);
-    // Polled from Node: waiting inside the page would run on the page's (fake) timers. A loaded
-    // machine may take a while to answer.
-    const deadline = Date.now() + 30_000;
-    while ((await page.evaluate(() => window.__sproutFetches?.inFlight ?? 0)) > 0) {
-      if (Date.now() > deadline) throw new Error('A fetch did not finish within 30 s');
-      await new Promise((resolve) => setTimeout(resolve, 20));
+  // Paused while waiting between steps: a running page clock would fire a due poll while the last
+  // one is still in flight on a loaded machine, and the query would skip it. Paused a second
+  // ahead: the page clock keeps running while this call makes its way to the page.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+  try {
+    for (let ran = 0; ran < totalMs; ran += stepMs) {
+      await page.clock.runFor(stepMs);
+      // Polled from Node: waiting inside the page would run on the page's (fake) timers. A loaded
+      // machine may take a while to answer.
+      const deadline = Date.now() + 30_000;
+      while ((await page.evaluate(() => window.__sproutFetches?.inFlight ?? 0)) > 0) {
+        if (Date.now() > deadline) throw new Error('A fetch did not finish within 30 s');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     }
+  } finally {
+    await page.clock.resume();
   }
 }
 
 /**
  * The first `count` gaps between polls of `path` (the query string ignored), to the nearest second
- * of the page clock (which also runs in real time between steps). The gap from the initial fetch to
+ * of the page clock. The gap from the initial fetch to
  * the first poll is left out: polling starts when the query's observer subscribes, not at that fetch.
  */
 async function pollGaps(page: Page, path: string, count: number): Promise<number[]> {
@@ -516,8 +524,7 @@ async function pollGaps(page: Page, path: string, count: number): Promise<number
 /**
  * Why the polls of `path` do not show polling every `intervalMs`, or [] when they do: at least
  * `count` gaps, each within `slackMs` (2 s or a fifth of the interval) of it. The slack is for a
- * busy machine: between clock steps the page clock runs in real time, so a due poll can fire late,
- * and the next one is timed from it.
+ * poll timed from a fetch that ended after its step (setInterval vs. a refetch timed from the data).
  */
 export async function pollingProblems(
   page: Page,

@@ -3,3 +3,4 @@
 export * from './clock';
 export * from './database';
 export * from './fakes';
+export * from './network';

@@ -1,12 +1,13 @@
 // Redis stops under a running gateway: the System Health report still answers (Redis unavailable
 // as the gateway saw it, the database checked by the gateway itself, the rest not checked), an
 // admin already signed in stays signed in, and signing in still works. The gateway gets a Redis
-// of its own here (a redis-server on a free loopback port) so stopping it touches no other test.
+// of its own here (a redis-server on a free loopback port), reached through a relay the test cuts:
+// the relay keeps its port while Redis is "down", so no other test can take the port meanwhile.
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type ServiceHealthReport, monitorStateKeys } from '@sprout/contracts';
 import { findFreePort } from '@sprout/platform';
-import { createTestDatabase, type TestDatabase } from '@sprout/testing';
+import { createTestDatabase, TcpRelay, type TestDatabase } from '@sprout/testing';
 import { Redis } from 'ioredis';
 import { createApp } from '../src/app';
 import { TOO_MANY_LOGINS } from '../src/auth/login-throttle.service';
@@ -24,6 +25,7 @@ const PREFIX = 'sprout-no-redis';
 let db: TestDatabase;
 let port: number;
 let redisServer: ChildProcess | undefined;
+let relay: TcpRelay;
 let app: NestFastifyApplication;
 
 /** Starts redis-server on `port` (nothing kept on disk) and waits until it answers. */
@@ -32,7 +34,14 @@ const startRedis = async (): Promise<void> => {
     stdio: 'ignore',
   });
   redisServer = child;
-  const probe = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0 });
+  const probe = new Redis({
+    host: '127.0.0.1',
+    port,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1_000,
+    commandTimeout: 1_000,
+  });
   try {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -84,10 +93,12 @@ const postLogin = (password: string) =>
 beforeAll(async () => {
   port = await findFreePort();
   await startRedis();
+  relay = new TcpRelay({ host: '127.0.0.1', port });
+  await relay.listen();
   db = await createTestDatabase();
   app = await createApp({
     databaseUrl: db.url,
-    redisUrl: `redis://127.0.0.1:${port}`,
+    redisUrl: `redis://127.0.0.1:${relay.port}`,
     bullmqPrefix: PREFIX,
     logLevel: 'silent',
     adminUsername: ADMIN_USERNAME,
@@ -97,8 +108,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Redis back first, so the app closes its queues and connections normally.
-  if (redisServer === undefined) await startRedis().catch(() => undefined);
+  relay?.restore();
   await app?.close();
+  await relay?.close();
   await stopRedis();
   await db?.drop();
 });
@@ -110,7 +122,7 @@ it('keeps the System Health report, the session and signing in while Redis is do
   expect(before.body.monitorStateError).toBeNull();
   expect(before.body.smsSending?.state).toBe('closed');
 
-  await stopRedis();
+  relay.cut();
 
   // The admin signed in before the outage is still signed in; the report answers 200 at once.
   const during = await serviceHealth(cookie);
@@ -191,7 +203,7 @@ it('keeps the System Health report, the session and signing in while Redis is do
   expect((await serviceHealth(second ?? '')).status).toBe(401);
 
   // Redis back: the report is the monitor's state again.
-  await startRedis();
+  relay.restore();
   const redis = new Redis({ host: '127.0.0.1', port });
   try {
     await redis.set(
@@ -202,7 +214,10 @@ it('keeps the System Health report, the session and signing in while Redis is do
     redis.disconnect();
   }
   let after = await serviceHealth(cookie);
-  for (let i = 0; i < 100 && after.body.monitorStateError !== null; i++) {
+  for (
+    const deadline = Date.now() + 30_000;
+    after.body.monitorStateError !== null && Date.now() < deadline;
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     after = await serviceHealth(cookie);
   }

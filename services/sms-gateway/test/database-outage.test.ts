@@ -1,63 +1,20 @@
 // Postgres unreachable while a text arrives: the webhook answers 503 with Retry-After (the edge
 // retries a 503 within Twilio's 15 s; Twilio itself does not retry), never 500, and the same text
 // is stored once when it is sent again after Postgres is back.
-import * as net from 'node:net';
 import { Message } from '@sprout/domain';
-import { DEPENDENCY_UNAVAILABLE_MESSAGE, findFreePort } from '@sprout/platform';
+import { DEPENDENCY_UNAVAILABLE_MESSAGE } from '@sprout/platform';
+import { TcpRelay } from '@sprout/testing';
 import { createApp } from '../src/app';
 import { type GatewayHarness, nextPhone, startGateway } from './harness';
 
-/** A TCP relay to Postgres that can be cut (open connections reset, new ones refused) and restored. */
-class PostgresRelay {
-  private readonly sockets = new Set<net.Socket>();
-  private readonly server: net.Server;
-  private open = true;
-  port = 0;
-
-  constructor(target: { host: string; port: number }) {
-    this.server = net.createServer((client) => {
-      if (!this.open) {
-        client.resetAndDestroy();
-        return;
-      }
-      const upstream = net.connect(target.port, target.host);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-    });
-  }
-
-  async listen(): Promise<void> {
-    this.port = await findFreePort();
-    await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
-  }
-
-  cut(): void {
-    this.open = false;
-    for (const socket of this.sockets) socket.resetAndDestroy();
-  }
-
-  restore(): void {
-    this.open = true;
-  }
-
-  async close(): Promise<void> {
-    this.cut();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
-
 describe('webhook while Postgres is unreachable', () => {
   let h: GatewayHarness;
-  let relay: PostgresRelay;
+  let relay: TcpRelay;
   let inboundUrl: string;
 
   beforeAll(async () => {
     const direct = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-    relay = new PostgresRelay({ host: direct.hostname, port: Number(direct.port || 5432) });
+    relay = new TcpRelay({ host: direct.hostname, port: Number(direct.port || 5432) });
     await relay.listen();
     // The harness makes the database; the gateway is then started again with its pool on the relay.
     h = await startGateway();

@@ -47,19 +47,21 @@ export const startGateway = async (
     smsLongCodeRate: 10_000,
     ...overrides,
   });
-  return {
+  const harness: GatewayHarness = {
     db,
     redis,
     twilio,
     gateway,
     baseUrl,
+    // The gateway a test put in place of the first one (restarted on other settings), if any.
     close: async () => {
-      await gateway.close();
+      await harness.gateway.close();
       await twilio.close();
       await redis.cleanup();
       await db.drop();
     },
   };
+  return harness;
 };
 
 /** Polls until `probe` returns a value (not undefined), or fails after `timeoutMs`. */

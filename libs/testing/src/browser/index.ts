@@ -106,6 +106,17 @@ interface AxeResultShape {
  */
 export async function checkA11y(page: Page, options: A11yOptions = {}): Promise<A11yViolation[]> {
   const impacts = options.impacts ?? ['serious', 'critical'];
+  // A dialog still fading in reads as low contrast: wait (on Node's timers, the page's may be
+  // fake) until no animation runs, for up to 3 s.
+  for (const deadline = Date.now() + 3_000; Date.now() < deadline;) {
+    const running = await page.evaluate(() => {
+      const doc = (globalThis as unknown as { document: { getAnimations(): Array<{ playState: string }> } })
+        .document;
+      return doc.getAnimations().filter((a) => a.playState === 'running').length;
+    });
+    if (running === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const hasAxe = await page.evaluate(() => 'axe' in globalThis);
   // Evaluated over the DevTools protocol, which the pages' CSP (no inline scripts) does not govern.
   if (!hasAxe) await page.evaluate(readAxeSource());
