@@ -12,7 +12,14 @@ export class AppModule {
         PlatformModule.forRoot({
           name: SERVICE_NAME,
           config,
-          workers: { owns: ['sms.inbound', 'conversation.summarize'] },
+          workers: {
+            owns: ['sms.inbound', 'conversation.summarize'],
+            concurrency: {
+              'sms.inbound': config.smsInboundConcurrency,
+              'conversation.summarize': config.summarizeConcurrency,
+            },
+          },
+          databasePoolSize: config.databasePoolSize,
         }),
         PipelineModule,
       ],

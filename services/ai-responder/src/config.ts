@@ -2,6 +2,7 @@ import {
   type ConfigOf,
   conversationIdleTimeoutField,
   coreConfigFields,
+  databasePoolSizeField,
   defineConfig,
   field,
   gardeningConfigFields,
@@ -46,6 +47,14 @@ export const aiResponderConfig = defineConfig({
   historyTokenBudget: field('HISTORY_TOKEN_BUDGET', integerSchema(2_000, 0, 100_000)),
   /** A reply (survey link and ZIP question included) fits in this many SMS segments. */
   smsMaxSegments: field('SMS_MAX_SEGMENTS', integerSchema(3, 1, 10)),
+  /**
+   * Replies one replica works on at once. A real model call takes seconds and holds no Postgres
+   * connection, so this, not CPU, bounds a replica: 16 at 2 to 3 s a call is about 6 replies/s.
+   */
+  smsInboundConcurrency: field('SMS_INBOUND_CONCURRENCY', integerSchema(16, 1, 500)),
+  /** Conversation summaries (one model call each) one replica writes at once. */
+  summarizeConcurrency: field('SUMMARIZE_CONCURRENCY', integerSchema(4, 1, 100)),
+  databasePoolSize: databasePoolSizeField,
 });
 export type AiResponderConfig = ConfigOf<typeof aiResponderConfig>;
 

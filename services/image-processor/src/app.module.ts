@@ -9,7 +9,12 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot({ name: SERVICE_NAME, config, workers: { owns: ['image.analyze'] } }),
+        PlatformModule.forRoot({
+          name: SERVICE_NAME,
+          config,
+          workers: { owns: ['image.analyze'], concurrency: config.imageAnalyzeConcurrency },
+          databasePoolSize: config.databasePoolSize,
+        }),
         ImageAnalysisModule,
       ],
     };

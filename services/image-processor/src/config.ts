@@ -1,6 +1,7 @@
 import {
   type ConfigOf,
   coreConfigFields,
+  databasePoolSizeField,
   defineConfig,
   field,
   integerSchema,
@@ -60,6 +61,9 @@ export const imageProcessorConfig = defineConfig({
    * TWILIO_API_BASE_URL endpoint (the fake Twilio) is one already; no other port of that host is.
    */
   imageFetchSandboxMediaHosts: field('IMAGE_FETCH_SANDBOX_MEDIA_HOSTS', hostListSchema('', true)),
+  /** Images one replica analyses at once (each a fetch and a model call). */
+  imageAnalyzeConcurrency: field('IMAGE_ANALYZE_CONCURRENCY', integerSchema(4, 1, 100)),
+  databasePoolSize: databasePoolSizeField,
 });
 
 export type ImageProcessorConfig = ConfigOf<typeof imageProcessorConfig>;

@@ -16,6 +16,7 @@ export class AppModule {
           name: SERVICE_NAME,
           config,
           workers: { owns: ['monitor.health', 'monitor.predict'], concurrency: 1 },
+          databasePoolSize: config.databasePoolSize,
         }),
         ProvidersModule,
         ServiceHealthModule,

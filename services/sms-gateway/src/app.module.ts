@@ -20,9 +20,11 @@ export class AppModule {
             concurrency: {
               'sms.outbound': config.smsOutboundConcurrency,
               'sms.status': config.smsStatusConcurrency,
+              'delivery.check': config.deliveryCheckConcurrency,
             },
             rateLimits: { 'sms.outbound': { max: config.smsSendRatePerSecond, durationMs: 1000 } },
           },
+          databasePoolSize: config.databasePoolSize,
         }),
         SmsProviderModule,
         WebhooksModule,

@@ -3,6 +3,7 @@ import {
   type ConfigOf,
   conversationIdleTimeoutField,
   coreConfigFields,
+  databasePoolSizeField,
   defineConfig,
   field,
   integerSchema,
@@ -57,6 +58,9 @@ export const smsGatewayConfig = defineConfig({
   smsOutboundConcurrency: field('SMS_OUTBOUND_CONCURRENCY', integerSchema(8, 1, 200)),
   /** Parallel status-callback jobs per replica. */
   smsStatusConcurrency: field('SMS_STATUS_CONCURRENCY', integerSchema(8, 1, 200)),
+  /** Parallel delivery.check jobs (console checks and the stale-status reconcile) per replica. */
+  deliveryCheckConcurrency: field('DELIVERY_CHECK_CONCURRENCY', integerSchema(4, 1, 200)),
+  databasePoolSize: databasePoolSizeField,
   /** Segments per second a US long code (10DLC) number may send; carriers queue or drop above it. */
   smsLongCodeRate: field('SMS_LONG_CODE_RATE', numberSchema(1, 0.01, 10_000)),
   /** Segments per second of a toll-free number (Twilio's default 3; higher when approved). */

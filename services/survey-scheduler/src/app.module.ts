@@ -9,11 +9,12 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        // One lifecycle run at a time per process: runs are idempotent, but need not overlap.
+        // One lifecycle run at a time per process by default: runs are idempotent, but need not overlap.
         PlatformModule.forRoot({
           name: SERVICE_NAME,
           config,
-          workers: { owns: ['survey.lifecycle'], concurrency: 1 },
+          workers: { owns: ['survey.lifecycle'], concurrency: config.surveyLifecycleConcurrency },
+          databasePoolSize: config.databasePoolSize,
         }),
         LifecycleModule,
       ],

@@ -1,10 +1,22 @@
-import { type ConfigOf, coreConfigFields, defineConfig, loadConfig, portField } from '@sprout/platform';
+import {
+  type ConfigOf,
+  coreConfigFields,
+  databasePoolSizeField,
+  defineConfig,
+  field,
+  integerSchema,
+  loadConfig,
+  portField,
+} from '@sprout/platform';
 
 export const SERVICE_NAME = 'survey-scheduler';
 
 export const surveySchedulerConfig = defineConfig({
   ...coreConfigFields,
   port: portField(3003),
+  /** Lifecycle runs (campaign targeting walks) one replica does at once; runs are idempotent. */
+  surveyLifecycleConcurrency: field('SURVEY_LIFECYCLE_CONCURRENCY', integerSchema(1, 1, 20)),
+  databasePoolSize: databasePoolSizeField,
 });
 
 export type SurveySchedulerConfig = ConfigOf<typeof surveySchedulerConfig>;
