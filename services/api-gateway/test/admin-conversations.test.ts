@@ -444,6 +444,10 @@ describe('GET /api/admin/conversations (paged)', () => {
     ['traps SLUGS', ['vicConv']], // in any order
     ['lettuce eating', ['vicConv']],
     ['lettuce blight', []], // each word somewhere, but not both in one conversation
+    ['omatoe', ['umaOld']], // inside a word (the word index's windows start at every letter)
+    ['ROMA toMATO early', ['umaOld']],
+    ['slugs lettuce;', ['vicConv']], // a word with punctuation (LIKE) beside one the word index takes
+    ['year_ouch rate', ['percentConv']],
     ['503555', ['umaNew', 'umaOld']], // phone digits
     ['+1 206', ['vicConv', 'percentConv', 'emptyConv']], // an E.164 prefix
     ['50%', ['percentConv']], // LIKE wildcards are literal
@@ -465,6 +469,35 @@ describe('GET /api/admin/conversations (paged)', () => {
       totalIsExact: true,
       nextCursor: null,
     });
+  });
+
+  it('finds words in a very long text and inside words longer than the word index windows', async () => {
+    // Texts over 10,000 characters are not in the word index (idx_conversations_search_long
+    // finds them); a run of letters longer than 64 is, from every starting letter.
+    const long = await addConversation({
+      userId: vic,
+      startedAt: new Date(now - 40 * DAY),
+      lastMessageAt: new Date(now - 40 * DAY),
+      summary: `${'Compost notes. '.repeat(700)} Then quinoa.`,
+    });
+    const longWord = await addConversation({
+      userId: vic,
+      startedAt: new Date(now - 41 * DAY),
+      lastMessageAt: new Date(now - 41 * DAY),
+      summary: `Pasted ${'x'.repeat(70)}kohlrabi${'y'.repeat(70)} by mistake`,
+    });
+    try {
+      const search = async (text: string): Promise<string[]> =>
+        ids((await get(`/api/admin/conversations?search=${encodeURIComponent(text)}`)).json());
+      expect(await search('quinoa')).toEqual([long]);
+      expect(await search('QUINOA compost')).toEqual([long]);
+      expect(await search('quinoa lettuce')).toEqual([]);
+      expect(await search('kohlrabi')).toEqual([longWord]);
+      expect(await search(`xxx${'x'.repeat(62)}kohl`)).toEqual([longWord]); // 69 characters: LIKE
+      expect(await search('kohlrabi mistake pasted')).toEqual([longWord]);
+    } finally {
+      await ds.query('DELETE FROM conversations WHERE id = ANY($1)', [[long, longWord]]);
+    }
   });
 
   it('searches test data only with showTestData=true', async () => {

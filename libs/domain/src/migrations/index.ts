@@ -12,6 +12,7 @@ import { AdminSessions1796100000000 } from './1796100000000-AdminSessions';
 import { AdminUserSortIndexes1796200000000 } from './1796200000000-AdminUserSortIndexes';
 import { ShardedRollups1796700000000 } from './1796700000000-ShardedRollups';
 import { RecordInboundFunction1796700000001 } from './1796700000001-RecordInboundFunction';
+import { ConversationSearchWords1797000000000 } from './1797000000000-ConversationSearchWords';
 
 export {
   InitialSchema1763500000000,
@@ -27,6 +28,7 @@ export {
   AdminUserSortIndexes1796200000000,
   ShardedRollups1796700000000,
   RecordInboundFunction1796700000001,
+  ConversationSearchWords1797000000000,
 };
 
 // Append new migrations here, in order. The test harness hashes these class names to name its template database.
@@ -44,4 +46,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   AdminUserSortIndexes1796200000000,
   ShardedRollups1796700000000,
   RecordInboundFunction1796700000001,
+  ConversationSearchWords1797000000000,
 ];

@@ -77,14 +77,32 @@ interface MatchScope {
  * choose between the trigram index (few matches) and the covering recency index, read newest
  * first without touching the table (many); a search whose words are all shorter walks the
  * recency index alone, SHORT_SEARCH_SCAN conversations per request.
+ *
+ * With `byWords` (`wordIndexed`: some word is 3 to 64 letters and digits), those words are looked
+ * up in the word index instead (`search_word_windows`, migration 1797000000000): one posting list
+ * per word rather than one per trigram, so several common words rare together are found without
+ * intersecting huge lists. `'word':*` there matches what `LIKE '%word%'` does; the other words
+ * stay LIKE conditions on the rows it finds.
  */
 interface SearchMatcher {
   params: string[];
   indexable: boolean;
+  wordIndexed: boolean;
   sql(placeholders: string[], scope: MatchScope): string;
 }
 
-const searchMatcher = (search: string): SearchMatcher => {
+/** The word index covers texts up to this length (longer: `idx_conversations_search_long`). */
+const SEARCH_WORDS_MAX_TEXT = 10000;
+/** Words the word index answers: letters and digits only (ASCII), 3 to 64 of them (its windows). */
+const INDEXED_WORD = /^[a-z0-9]{3,64}$/;
+/**
+ * The word index serves a search the planner expects fewer matches than this for (by the LIKE
+ * statistics: the word index's own estimate of a prefix is rougher): their rows are read and
+ * sorted by recency. More, and the recency walk meets a page of matches sooner.
+ */
+export const WORD_INDEX_BELOW = 10_000;
+
+const searchMatcher = (search: string, byWords = false): SearchMatcher => {
   const words = search.split(/\s+/).filter((word) => word !== '');
   const params = words.map((word) => `%${escapeLike(word)}%`);
   const phone = phonePattern(search);
@@ -92,26 +110,49 @@ const searchMatcher = (search: string): SearchMatcher => {
     phone !== null && (phone.prefix ? phone.digits.length >= 1 : phone.digits.length >= TRIGRAM_MIN_LENGTH);
   if (phone !== null && byPhone) params.push(phone.pattern);
   const indexable = words.some((word) => word.length >= TRIGRAM_MIN_LENGTH);
+  // Words for the word index, as a tsquery of prefixes ('word':* & ...); the rest stay LIKEs.
+  const wordIndexed = words.map((word) => INDEXED_WORD.test(word.toLowerCase()));
+  const useWords = byWords && wordIndexed.some(Boolean);
+  if (useWords)
+    params.push(
+      words
+        .filter((_, i) => wordIndexed[i])
+        .map((word) => `'${word.toLowerCase()}':*`)
+        .join(' & '),
+    );
 
   return {
     params,
     indexable: indexable || byPhone,
+    wordIndexed: wordIndexed.some(Boolean),
     sql: (placeholders, { limit, ordered, after }) => {
-      const phoneNumber = placeholders[words.length];
+      const phoneNumber = byPhone ? placeholders[words.length] : undefined;
       const tail =
         limit === null ? '' : `${ordered ? 'ORDER BY c.last_message_at DESC, c.id DESC' : ''} LIMIT ${limit}`;
       const since = after === null ? '' : `AND ${after}`;
-      const hasWords = placeholders
-        .slice(0, words.length)
-        .map((word) => `c.search_text LIKE lower(${word})`)
-        .join(' AND ');
-      const textBranch = indexable
-        ? `SELECT c.id, c.last_message_at FROM conversations c
-            WHERE c.is_test_user = $1 AND ${hasWords} ${since} ${tail}`
-        : `SELECT c.id, c.last_message_at FROM (
+      const like = (keep: (i: number) => boolean): string[] =>
+        placeholders
+          .slice(0, words.length)
+          .flatMap((word, i) => (keep(i) ? [`c.search_text LIKE lower(${word})`] : []));
+      const hasWords = like(() => true).join(' AND ');
+      let textBranch: string;
+      if (useWords) {
+        const query = placeholders[placeholders.length - 1];
+        // A text too long for the word index (none in practice) is read through its own small index.
+        const inIndex = `(search_word_windows(c.search_text) @@ ${query}::tsquery
+           OR length(c.search_text) > ${SEARCH_WORDS_MAX_TEXT} AND ${like((i) => wordIndexed[i] === true).join(' AND ')})`;
+        const others = like((i) => wordIndexed[i] !== true).map((condition) => `AND ${condition}`);
+        textBranch = `SELECT c.id, c.last_message_at FROM conversations c
+            WHERE c.is_test_user = $1 AND ${inIndex} ${others.join(' ')} ${since} ${tail}`;
+      } else if (indexable) {
+        textBranch = `SELECT c.id, c.last_message_at FROM conversations c
+            WHERE c.is_test_user = $1 AND ${hasWords} ${since} ${tail}`;
+      } else {
+        textBranch = `SELECT c.id, c.last_message_at FROM (
              SELECT c.id, c.last_message_at, c.search_text FROM conversations c
               WHERE c.is_test_user = $1 ${since} ORDER BY c.last_message_at DESC, c.id DESC LIMIT ${SHORT_SEARCH_SCAN}
            ) c WHERE ${hasWords} ${tail}`;
+      }
       if (phoneNumber === undefined) return textBranch;
       // The users whose number matches first (the phone indexes), up to a cap: few, and their
       // conversations come from (user_id, last_message_at) one user at a time; many (a broad
@@ -214,8 +255,13 @@ export class AdminConversationsQueryService {
     let row: ListRow | undefined;
     let estimate: number | null = null;
     if (searching) {
-      const matcher = searchMatcher(search);
-      estimate = await this.estimateMatches(matcher, testData);
+      // The planner's estimate from each word's statistics (LIKE) gives the total and the path:
+      // few matches expected, and the word index finds them; else as before (the trigram index
+      // or the recency walk, the planner's choice).
+      const byLike = searchMatcher(search);
+      estimate = await this.estimateMatches(byLike, testData);
+      const matcher =
+        byLike.wordIndexed && estimate < WORD_INDEX_BELOW ? searchMatcher(search, true) : byLike;
       const placeholders = matcher.params.map(param);
       const matches = matcher.sql(placeholders, { limit: fetch, ordered: true, after });
       // Few matches by the estimate, and the trigram or phone index to find them: count them
