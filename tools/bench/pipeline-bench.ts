@@ -18,7 +18,9 @@
 //
 // Options: --quick (about 1.5 minutes), --rates=200,500,1000, --seconds=<per webhook round>,
 // --rounds=<alternating rounds per rate>, --pipeline-rate=50, --backlog=<texts per drain>,
-// --db=<sprout_bench_pipeline>.
+// --db=<sprout_bench_pipeline>, --drain-only (only step 4 with one ai-responder: CPU and SQL
+// statements per reply, for before/after comparisons). When the server loads pg_stat_statements
+// (shared_preload_libraries), each drain also counts the SQL statements per text.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -52,6 +54,8 @@ interface Options {
   backlog: number;
   closedSeconds: number;
   database: string;
+  /** Only the drain by one ai-responder (CPU and statements per reply): before/after comparisons. */
+  drainOnly: boolean;
 }
 
 const parseOptions = (argv: string[]): Options => {
@@ -80,6 +84,7 @@ const parseOptions = (argv: string[]): Options => {
     backlog: number('backlog', quick ? 600 : 3000),
     closedSeconds: number('closed-seconds', quick ? 3 : 6),
     database: flags.get('db') ?? 'sprout_bench_pipeline',
+    drainOnly: flags.has('drain-only'),
   };
 };
 
@@ -502,198 +507,6 @@ export const main = async (argv: string[]): Promise<void> => {
       });
     }
 
-    // 1a. Throughput, closed loop, first: later open-loop runs past capacity leave work in flight.
-    const closed: Record<string, unknown> = {};
-    for (const [side, target] of [
-      ['sprout', gateway],
-      ['bare', bare],
-    ] as const) {
-      const requests = signed(publicBaseUrl, newTexts(Math.round(3000 * options.closedSeconds)));
-      const usage = sampleUsage({ service: target.child.pid ?? 0 });
-      const result = await load.run({
-        mode: 'closed',
-        port: target.port,
-        concurrency: 32,
-        durationMs: options.closedSeconds * 1000,
-        requests,
-      });
-      closed[side] = {
-        perSecond: round((result.latencies.length / result.wallMs) * 1000),
-        p50: round(quantile(result.latencies, 0.5), 2),
-        p99: round(quantile(result.latencies, 0.99), 2),
-        errors: result.errors.length,
-        cpuMsPerRequest: cpuPerMessage(usage.stop(), result.latencies.length),
-      };
-      await sleep(500);
-    }
-    const closedSprout = closed.sprout as { perSecond: number };
-    const closedBare = closed.bare as { perSecond: number };
-    closed.throughputRatio = round(closedSprout.perSecond / closedBare.perSecond, 2);
-    log(
-      `  closed loop (32 clients): sprout ${closedSprout.perSecond}/s, bare ${closedBare.perSecond}/s, ratio ${String(closed.throughputRatio)}`,
-    );
-    // 1. Webhook at fixed arrival rates, alternating with the bare handler.
-    log(
-      `webhook: ${options.rates.join(', ')} req/s, ${options.rounds} round(s) of ${options.seconds} s each side`,
-    );
-    const webhookUsage = sampleUsage({ 'sms-gateway': gateway.child.pid ?? 0, bare: bare.child.pid ?? 0 });
-    const webhook: Record<string, unknown>[] = [];
-    for (const rate of options.rates) {
-      const runs: Record<'sprout' | 'bare', LoadResult[]> = { sprout: [], bare: [] };
-      const cpu = { sprout: { service: 0, postgres: 0 }, bare: { service: 0, postgres: 0 } };
-      for (let r = 0; r < options.rounds; r += 1) {
-        for (const [side, target] of [
-          ['sprout', gateway],
-          ['bare', bare],
-        ] as const) {
-          const requests = signed(publicBaseUrl, newTexts(Math.round(rate * options.seconds)));
-          const usage = sampleUsage({ service: target.child.pid ?? 0 });
-          runs[side].push(await load.run({ mode: 'open', port: target.port, rate, requests }));
-          const used = usage.stop();
-          cpu[side].service += used.service?.cpuMs ?? 0;
-          cpu[side].postgres += used.postgres?.cpuMs ?? 0;
-          // Let anything a timed-out run left in flight finish before the other side runs.
-          await sleep(runs[side].at(-1)?.timedOut ? 10_000 : 500);
-        }
-      }
-      const merge = (list: LoadResult[]): LoadResult => ({
-        latencies: list.flatMap((l) => l.latencies),
-        acceptedAt: [],
-        errors: list.flatMap((l) => l.errors),
-        wallMs: list.reduce((s, l) => s + l.wallMs, 0),
-        sent: list.reduce((s, l) => s + l.sent, 0),
-      });
-      const ratio = (a: number, b: number) =>
-        Number.isFinite(a) && Number.isFinite(b) ? round(a / b, 2) : null;
-      const sprout = latencySummary(merge(runs.sprout));
-      const baseline = latencySummary(merge(runs.bare));
-      const row = {
-        rate,
-        sprout,
-        bare: baseline,
-        ratioP50: ratio(sprout.p50, baseline.p50),
-        ratioP99: ratio(sprout.p99, baseline.p99),
-        ratioP999: ratio(sprout.p999, baseline.p999),
-        // CPU-ms per answered request: the service's process and Postgres's backends.
-        cpuMsPerRequest: {
-          sprout: {
-            service: round(cpu.sprout.service / Math.max(1, sprout.ok), 2),
-            postgres: round(cpu.sprout.postgres / Math.max(1, sprout.ok), 2),
-          },
-          bare: {
-            service: round(cpu.bare.service / Math.max(1, baseline.ok), 2),
-            postgres: round(cpu.bare.postgres / Math.max(1, baseline.ok), 2),
-          },
-        },
-      };
-      webhook.push(row);
-      log(
-        `  ${rate}/s: sprout p50 ${sprout.p50} p99 ${sprout.p99} p99.9 ${sprout.p999} ms (${sprout.achievedPerSecond}/s, ${sprout.errors} errors, ${sprout.timedOut} timed out); ` +
-          `bare p50 ${baseline.p50} p99 ${baseline.p99} p99.9 ${baseline.p999} ms; ratio p99 ${row.ratioP99}`,
-      );
-    }
-    results.webhook = { rates: webhook, closedLoop: closed, usage: webhookUsage.stop() };
-    writeReport(options, results, started, load1);
-
-    // 2. The webhook's steps, one at a time (this process, its own pool of 10).
-    log('webhook steps, timed one by one');
-    const ds = new DataSource({
-      type: 'postgres',
-      url: databaseUrl,
-      entities: ALL_ENTITIES,
-      migrations: ALL_MIGRATIONS,
-      extra: { max: 10 },
-    });
-    await ds.initialize();
-    const steps: Record<string, number[]> = {
-      signature: [],
-      'message writer (transaction)': [],
-      enqueue: [],
-    };
-    const stepTexts = newTexts(options.quick ? 200 : 500);
-    const stepRequests = signed(publicBaseUrl, stepTexts);
-    for (let i = 0; i < stepTexts.length; i += 1) {
-      const text = stepTexts[i] as Text;
-      const request = stepRequests[i] as { body: string; signature: string };
-      let at = performance.now();
-      const params = Object.fromEntries(new URLSearchParams(request.body));
-      if (
-        !validateTwilioSignature({
-          authToken: AUTH_TOKEN,
-          url: `${publicBaseUrl}${WEBHOOK_PATH}`,
-          params,
-          signature: request.signature,
-        })
-      )
-        throw new Error('bench signature did not validate');
-      steps.signature?.push(performance.now() - at);
-      at = performance.now();
-      const record = await recordInbound(ds, {
-        from: { phoneNumber: text.phone },
-        content: text.body,
-        providerSid: text.sid,
-        idleTimeoutMs: 6 * 60 * 60 * 1000,
-      });
-      steps['message writer (transaction)']?.push(performance.now() - at);
-      at = performance.now();
-      await inboundQueue.add(
-        'sms.inbound',
-        { messageId: record?.messageId },
-        { jobId: `inbound-${record?.messageId}` },
-      );
-      steps.enqueue?.push(performance.now() - at);
-    }
-    await ds.destroy();
-    // The whole webhook at a rate far below capacity (5 req/s): no queueing, so p50 minus the
-    // steps is what HTTP, routing, form parsing and validation and the TwiML cost.
-    const unhurried = await load.run({
-      mode: 'open',
-      port: gateway.port,
-      rate: 5,
-      requests: signed(publicBaseUrl, newTexts(options.quick ? 25 : 60)),
-    });
-    const webhookAt200 = round(
-      quantile(
-        unhurried.latencies.filter((l) => l >= 0 && Number.isFinite(l)),
-        0.5,
-      ),
-      2,
-    );
-    const stepRows = Object.entries(steps).map(([step, values]) => ({
-      step,
-      p50: round(quantile(values, 0.5), 3),
-      mean: round(mean(values), 3),
-    }));
-    const stepSum = stepRows.reduce((s, r) => s + r.p50, 0);
-    results.webhookSteps = {
-      steps: stepRows,
-      webhookP50At5PerSecond: webhookAt200,
-      restP50: round(webhookAt200 - stepSum, 2),
-      note: 'rest = the webhook p50 at 5 req/s minus the steps: HTTP, Fastify/Nest routing, form parsing and validation, TwiML',
-    };
-    log(
-      `  ${stepRows.map((r) => `${r.step} ${r.p50} ms`).join(', ')}; rest ${round(webhookAt200 - stepSum, 2)} ms`,
-    );
-
-    // Drop the webhook phases' backlog, then let the workers run.
-    await inboundQueue.drain(true);
-    await inboundQueue.resume();
-    await sleep(1000);
-
-    // 3. Pipeline overhead at a steady rate.
-    log(`pipeline overhead: ${options.pipelineRate} msg/s for ${options.pipelineSeconds} s`);
-    const pipeTexts = newTexts(Math.round(options.pipelineRate * options.pipelineSeconds));
-    const pipeUsage = sampleUsage({
-      'sms-gateway': gateway.child.pid ?? 0,
-      'ai-responder': responder.child.pid ?? 0,
-      ...dataPids(),
-    });
-    const pipe = await load.run({
-      mode: 'open',
-      port: gateway.port,
-      rate: options.pipelineRate,
-      requests: signed(publicBaseUrl, pipeTexts),
-    });
     const waitFor = async (texts: Text[], timeoutMs: number): Promise<void> => {
       const deadline = performance.now() + timeoutMs;
       while (performance.now() < deadline) {
@@ -701,38 +514,235 @@ export const main = async (argv: string[]): Promise<void> => {
         await sleep(50);
       }
     };
-    await waitFor(pipeTexts, 60_000);
-    const pipeUsageResult = pipeUsage.stop();
-    const overheads: number[] = [];
-    pipeTexts.forEach((text, i) => {
-      const at = twilioAt.get(text.phone);
-      const accepted = pipe.acceptedAt[i] ?? 0;
-      if (at !== undefined && accepted > 0) overheads.push(at - accepted);
-    });
-    // Hops, from the BullMQ jobs of a sample of the texts.
-    const hops = await pipelineHops(sql, inboundQueue, outboundQueue, pipeTexts.slice(0, 400), twilioAt);
-    results.pipeline = {
-      rate: options.pipelineRate,
-      texts: pipeTexts.length,
-      replied: overheads.length,
-      webhookP50: round(
+    if (!options.drainOnly) {
+      // 1a. Throughput, closed loop, first: later open-loop runs past capacity leave work in flight.
+      const closed: Record<string, unknown> = {};
+      for (const [side, target] of [
+        ['sprout', gateway],
+        ['bare', bare],
+      ] as const) {
+        const requests = signed(publicBaseUrl, newTexts(Math.round(3000 * options.closedSeconds)));
+        const usage = sampleUsage({ service: target.child.pid ?? 0 });
+        const result = await load.run({
+          mode: 'closed',
+          port: target.port,
+          concurrency: 32,
+          durationMs: options.closedSeconds * 1000,
+          requests,
+        });
+        closed[side] = {
+          perSecond: round((result.latencies.length / result.wallMs) * 1000),
+          p50: round(quantile(result.latencies, 0.5), 2),
+          p99: round(quantile(result.latencies, 0.99), 2),
+          errors: result.errors.length,
+          cpuMsPerRequest: cpuPerMessage(usage.stop(), result.latencies.length),
+        };
+        await sleep(500);
+      }
+      const closedSprout = closed.sprout as { perSecond: number };
+      const closedBare = closed.bare as { perSecond: number };
+      closed.throughputRatio = round(closedSprout.perSecond / closedBare.perSecond, 2);
+      log(
+        `  closed loop (32 clients): sprout ${closedSprout.perSecond}/s, bare ${closedBare.perSecond}/s, ratio ${String(closed.throughputRatio)}`,
+      );
+      // 1. Webhook at fixed arrival rates, alternating with the bare handler.
+      log(
+        `webhook: ${options.rates.join(', ')} req/s, ${options.rounds} round(s) of ${options.seconds} s each side`,
+      );
+      const webhookUsage = sampleUsage({ 'sms-gateway': gateway.child.pid ?? 0, bare: bare.child.pid ?? 0 });
+      const webhook: Record<string, unknown>[] = [];
+      for (const rate of options.rates) {
+        const runs: Record<'sprout' | 'bare', LoadResult[]> = { sprout: [], bare: [] };
+        const cpu = { sprout: { service: 0, postgres: 0 }, bare: { service: 0, postgres: 0 } };
+        for (let r = 0; r < options.rounds; r += 1) {
+          for (const [side, target] of [
+            ['sprout', gateway],
+            ['bare', bare],
+          ] as const) {
+            const requests = signed(publicBaseUrl, newTexts(Math.round(rate * options.seconds)));
+            const usage = sampleUsage({ service: target.child.pid ?? 0 });
+            runs[side].push(await load.run({ mode: 'open', port: target.port, rate, requests }));
+            const used = usage.stop();
+            cpu[side].service += used.service?.cpuMs ?? 0;
+            cpu[side].postgres += used.postgres?.cpuMs ?? 0;
+            // Let anything a timed-out run left in flight finish before the other side runs.
+            await sleep(runs[side].at(-1)?.timedOut ? 10_000 : 500);
+          }
+        }
+        const merge = (list: LoadResult[]): LoadResult => ({
+          latencies: list.flatMap((l) => l.latencies),
+          acceptedAt: [],
+          errors: list.flatMap((l) => l.errors),
+          wallMs: list.reduce((s, l) => s + l.wallMs, 0),
+          sent: list.reduce((s, l) => s + l.sent, 0),
+        });
+        const ratio = (a: number, b: number) =>
+          Number.isFinite(a) && Number.isFinite(b) ? round(a / b, 2) : null;
+        const sprout = latencySummary(merge(runs.sprout));
+        const baseline = latencySummary(merge(runs.bare));
+        const row = {
+          rate,
+          sprout,
+          bare: baseline,
+          ratioP50: ratio(sprout.p50, baseline.p50),
+          ratioP99: ratio(sprout.p99, baseline.p99),
+          ratioP999: ratio(sprout.p999, baseline.p999),
+          // CPU-ms per answered request: the service's process and Postgres's backends.
+          cpuMsPerRequest: {
+            sprout: {
+              service: round(cpu.sprout.service / Math.max(1, sprout.ok), 2),
+              postgres: round(cpu.sprout.postgres / Math.max(1, sprout.ok), 2),
+            },
+            bare: {
+              service: round(cpu.bare.service / Math.max(1, baseline.ok), 2),
+              postgres: round(cpu.bare.postgres / Math.max(1, baseline.ok), 2),
+            },
+          },
+        };
+        webhook.push(row);
+        log(
+          `  ${rate}/s: sprout p50 ${sprout.p50} p99 ${sprout.p99} p99.9 ${sprout.p999} ms (${sprout.achievedPerSecond}/s, ${sprout.errors} errors, ${sprout.timedOut} timed out); ` +
+            `bare p50 ${baseline.p50} p99 ${baseline.p99} p99.9 ${baseline.p999} ms; ratio p99 ${row.ratioP99}`,
+        );
+      }
+      results.webhook = { rates: webhook, closedLoop: closed, usage: webhookUsage.stop() };
+      writeReport(options, results, started, load1);
+
+      // 2. The webhook's steps, one at a time (this process, its own pool of 10).
+      log('webhook steps, timed one by one');
+      const ds = new DataSource({
+        type: 'postgres',
+        url: databaseUrl,
+        entities: ALL_ENTITIES,
+        migrations: ALL_MIGRATIONS,
+        extra: { max: 10 },
+      });
+      await ds.initialize();
+      const steps: Record<string, number[]> = {
+        signature: [],
+        'message writer (transaction)': [],
+        enqueue: [],
+      };
+      const stepTexts = newTexts(options.quick ? 200 : 500);
+      const stepRequests = signed(publicBaseUrl, stepTexts);
+      for (let i = 0; i < stepTexts.length; i += 1) {
+        const text = stepTexts[i] as Text;
+        const request = stepRequests[i] as { body: string; signature: string };
+        let at = performance.now();
+        const params = Object.fromEntries(new URLSearchParams(request.body));
+        if (
+          !validateTwilioSignature({
+            authToken: AUTH_TOKEN,
+            url: `${publicBaseUrl}${WEBHOOK_PATH}`,
+            params,
+            signature: request.signature,
+          })
+        )
+          throw new Error('bench signature did not validate');
+        steps.signature?.push(performance.now() - at);
+        at = performance.now();
+        const record = await recordInbound(ds, {
+          from: { phoneNumber: text.phone },
+          content: text.body,
+          providerSid: text.sid,
+          idleTimeoutMs: 6 * 60 * 60 * 1000,
+        });
+        steps['message writer (transaction)']?.push(performance.now() - at);
+        at = performance.now();
+        await inboundQueue.add(
+          'sms.inbound',
+          { messageId: record?.messageId },
+          { jobId: `inbound-${record?.messageId}` },
+        );
+        steps.enqueue?.push(performance.now() - at);
+      }
+      await ds.destroy();
+      // The whole webhook at a rate far below capacity (5 req/s): no queueing, so p50 minus the
+      // steps is what HTTP, routing, form parsing and validation and the TwiML cost.
+      const unhurried = await load.run({
+        mode: 'open',
+        port: gateway.port,
+        rate: 5,
+        requests: signed(publicBaseUrl, newTexts(options.quick ? 25 : 60)),
+      });
+      const webhookAt200 = round(
         quantile(
-          pipe.latencies.filter((l) => l >= 0),
+          unhurried.latencies.filter((l) => l >= 0 && Number.isFinite(l)),
           0.5,
         ),
         2,
-      ),
-      overheadP50: round(quantile(overheads, 0.5), 1),
-      overheadP95: round(quantile(overheads, 0.95), 1),
-      overheadP99: round(quantile(overheads, 0.99), 1),
-      hops,
-      usage: pipeUsageResult,
-      cpuMsPerText: cpuPerMessage(pipeUsageResult, overheads.length),
-    };
-    writeReport(options, results, started, load1);
-    log(
-      `  ${overheads.length}/${pipeTexts.length} replied; accepted -> Twilio p50 ${round(quantile(overheads, 0.5), 1)} ms, p95 ${round(quantile(overheads, 0.95), 1)} ms`,
-    );
+      );
+      const stepRows = Object.entries(steps).map(([step, values]) => ({
+        step,
+        p50: round(quantile(values, 0.5), 3),
+        mean: round(mean(values), 3),
+      }));
+      const stepSum = stepRows.reduce((s, r) => s + r.p50, 0);
+      results.webhookSteps = {
+        steps: stepRows,
+        webhookP50At5PerSecond: webhookAt200,
+        restP50: round(webhookAt200 - stepSum, 2),
+        note: 'rest = the webhook p50 at 5 req/s minus the steps: HTTP, Fastify/Nest routing, form parsing and validation, TwiML',
+      };
+      log(
+        `  ${stepRows.map((r) => `${r.step} ${r.p50} ms`).join(', ')}; rest ${round(webhookAt200 - stepSum, 2)} ms`,
+      );
+
+      // Drop the webhook phases' backlog, then let the workers run.
+      await inboundQueue.drain(true);
+      await inboundQueue.resume();
+      await sleep(1000);
+
+      // 3. Pipeline overhead at a steady rate.
+      log(`pipeline overhead: ${options.pipelineRate} msg/s for ${options.pipelineSeconds} s`);
+      const pipeTexts = newTexts(Math.round(options.pipelineRate * options.pipelineSeconds));
+      const pipeUsage = sampleUsage({
+        'sms-gateway': gateway.child.pid ?? 0,
+        'ai-responder': responder.child.pid ?? 0,
+        ...dataPids(),
+      });
+      const pipe = await load.run({
+        mode: 'open',
+        port: gateway.port,
+        rate: options.pipelineRate,
+        requests: signed(publicBaseUrl, pipeTexts),
+      });
+      await waitFor(pipeTexts, 60_000);
+      const pipeUsageResult = pipeUsage.stop();
+      const overheads: number[] = [];
+      pipeTexts.forEach((text, i) => {
+        const at = twilioAt.get(text.phone);
+        const accepted = pipe.acceptedAt[i] ?? 0;
+        if (at !== undefined && accepted > 0) overheads.push(at - accepted);
+      });
+      // Hops, from the BullMQ jobs of a sample of the texts.
+      const hops = await pipelineHops(sql, inboundQueue, outboundQueue, pipeTexts.slice(0, 400), twilioAt);
+      results.pipeline = {
+        rate: options.pipelineRate,
+        texts: pipeTexts.length,
+        replied: overheads.length,
+        webhookP50: round(
+          quantile(
+            pipe.latencies.filter((l) => l >= 0),
+            0.5,
+          ),
+          2,
+        ),
+        overheadP50: round(quantile(overheads, 0.5), 1),
+        overheadP95: round(quantile(overheads, 0.95), 1),
+        overheadP99: round(quantile(overheads, 0.99), 1),
+        hops,
+        usage: pipeUsageResult,
+        cpuMsPerText: cpuPerMessage(pipeUsageResult, overheads.length),
+      };
+      writeReport(options, results, started, load1);
+      log(
+        `  ${overheads.length}/${pipeTexts.length} replied; accepted -> Twilio p50 ${round(quantile(overheads, 0.5), 1)} ms, p95 ${round(quantile(overheads, 0.95), 1)} ms`,
+      );
+    } else {
+      await inboundQueue.drain(true);
+      await inboundQueue.resume();
+    }
 
     // 4. Largest sustained replies per second: a backlog drained by 1, then 2 ai-responders.
     const drain = async (label: string, responders: Service[]) => {
@@ -751,12 +761,15 @@ export const main = async (argv: string[]): Promise<void> => {
         ...Object.fromEntries(responders.map((r) => [r.name, r.child.pid ?? 0])),
         ...dataPids(),
       });
+      const counting = await resetStatements(sql);
       const resumeAt = performance.timeOrigin + performance.now();
       await inboundQueue.resume();
       await waitFor(texts, 300_000);
       const endWall = performance.timeOrigin + performance.now();
       const usageResult = usage.stop();
       const profiles = await Promise.all([gateway, ...responders].map((s) => s.ask({ profile: 'stop' })));
+      // The last replies' status callbacks (the fake Twilio sends them 25 ms after each send).
+      const statements = counting ? await readStatements(sql, texts.length) : null;
       const times = texts
         .map((t) => twilioAt.get(t.phone))
         .filter((t): t is number => t !== undefined)
@@ -781,6 +794,7 @@ export const main = async (argv: string[]): Promise<void> => {
           2000 / (cpuPerMessage(usageResult, times.length).total ?? 1),
         ),
         profiles: profiles.map((p) => p.summary),
+        statements,
       };
       log(`  ${label}: ${round(steady)} replies/s steady (${times.length}/${texts.length} replied)`);
       return result;
@@ -789,10 +803,12 @@ export const main = async (argv: string[]): Promise<void> => {
     const one = await drain('1 ai-responder', [responder]);
     results.throughput = [one];
     writeReport(options, results, started, load1);
-    log('starting a second ai-responder');
-    await responder2.go();
-    const two = await drain('2 ai-responders', [responder, responder2]);
-    results.throughput = [one, two];
+    if (!options.drainOnly) {
+      log('starting a second ai-responder');
+      await responder2.go();
+      const two = await drain('2 ai-responders', [responder, responder2]);
+      results.throughput = [one, two];
+    }
   } finally {
     await load.close();
     for (const service of services) await service.stop();
@@ -839,6 +855,44 @@ const writeReport = (
   const markdown = renderMarkdown(report);
   fs.writeFileSync(path.join(dir, 'pipeline.md'), markdown);
   return markdown;
+};
+
+/**
+ * Empties pg_stat_statements before a drain; false when the server does not load it (it must be in
+ * shared_preload_libraries; the benchmark then reports no statement counts).
+ */
+const resetStatements = async (sql: Client): Promise<boolean> => {
+  try {
+    await sql.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await sql.query('SELECT pg_stat_statements_reset()');
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The statements the services sent while draining (top level: one per round trip, BEGIN and COMMIT
+ * included), per text, most frequent first. Waits a moment for the last status callbacks.
+ */
+const readStatements = async (sql: Client, texts: number) => {
+  await sleep(1500);
+  const { rows } = await sql.query<{ query: string; calls: string; ms: number }>(
+    `SELECT query, calls::text AS calls, total_exec_time AS ms FROM pg_stat_statements s
+      WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND query NOT LIKE '%pg_stat_statements%'
+      ORDER BY s.calls DESC`,
+  );
+  const calls = rows.reduce((sum, r) => sum + Number(r.calls), 0);
+  return {
+    perText: round(calls / Math.max(1, texts), 2),
+    execMsPerText: round(rows.reduce((sum, r) => sum + r.ms, 0) / Math.max(1, texts), 2),
+    top: rows.slice(0, 40).map((r) => ({
+      perText: round(Number(r.calls) / Math.max(1, texts), 2),
+      execMsPerText: round(r.ms / Math.max(1, texts), 3),
+      query: r.query.replace(/\s+/g, ' ').slice(0, 200),
+    })),
+  };
 };
 
 /** Per hop of a sample of texts, from the BullMQ jobs' timestamps (ms): where the time goes. */
@@ -1067,6 +1121,26 @@ const renderMarkdown = (report: any): string => {
         ]),
       ),
     );
+    if (t.statements) {
+      out.push('');
+      out.push(
+        `SQL statements per text while draining (pg_stat_statements, top level): **${t.statements.perText}**, ` +
+          `${t.statements.execMsPerText} ms executing. Most frequent:`,
+      );
+      out.push('');
+      out.push(
+        table(
+          ['per text', 'ms per text', 'statement'],
+          t.statements.top
+            .filter((r: any) => r.perText >= 0.05)
+            .map((r: any) => [
+              r.perText,
+              r.execMsPerText,
+              `\`${r.query.slice(0, 120).replace(/\|/g, '\\|')}\``,
+            ]),
+        ),
+      );
+    }
     for (const profile of t.profiles) {
       out.push('');
       out.push(
