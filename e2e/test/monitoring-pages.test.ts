@@ -248,6 +248,8 @@ describe('System Health', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
 
+    // The page clock: the Queues panel's next poll (every 10 s) comes when the test runs it on.
+    await recordFetches(page);
     await openSystemHealth();
     const row = page.locator('[data-testid="queue-row"][data-queue="survey.lifecycle"]');
     await page.getByTestId('failed-job').waitFor();
@@ -257,6 +259,11 @@ describe('System Health', () => {
 
     await page.getByRole('button', { name: `Retry job ${id} of survey.lifecycle` }).click();
     expect((await toastWithTitle(page, 'Job Retried')).destructive).toBe(false);
+    // The worker runs the job again; the poll after that shows it completed.
+    for (let i = 0; i < 600 && (await queue.getJobState(id)) !== 'completed'; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await advanceClock(page, 10_000, 5_000);
     await page.getByTestId('failed-job').waitFor({ state: 'detached' });
     await page.waitForFunction(
       () =>

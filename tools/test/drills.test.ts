@@ -17,7 +17,9 @@ describe('fault drills (short)', () => {
   beforeAll(async () => {
     const report = await runDrills({
       quick: true,
-      messages: 30,
+      // 20 texts at 15 a second: the SIGKILL (at 40%) still lands with texts in flight, every
+      // other one of the duplicates is posted twice and two of them five times.
+      messages: 20,
       rate: 15,
       outageSeconds: 60,
       modelFailureSeconds: 15,
@@ -32,7 +34,7 @@ describe('fault drills (short)', () => {
 
   it('runs every drill asked for', () => {
     expect(rows.map((r) => r.skipped)).toEqual(DRILLS.map(() => null));
-    expect(rows.map((r) => r.inbound)).toEqual(DRILLS.map(() => 30));
+    expect(rows.map((r) => r.inbound)).toEqual(DRILLS.map(() => 20));
   });
 
   it.each(DRILLS.map((name, i) => [name, i] as const))('%s: nothing lost, nothing sent twice', (_name, i) => {
