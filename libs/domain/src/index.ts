@@ -52,6 +52,7 @@ export {
   readSpendSnapshot,
   releaseSpend,
   reserveSpend,
+  settleSpend,
   spendDay,
   spentSince,
   type ReserveOutcome,

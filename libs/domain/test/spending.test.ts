@@ -3,8 +3,10 @@ import {
   isTimeZone,
   readSpendSnapshot,
   releaseSpend,
+  readSpendingLimit,
   reserveSpend,
   setSetting,
+  settleSpend,
   spendDay,
   spentSince,
 } from '@sprout/domain';
@@ -118,6 +120,69 @@ describe('spend ledger and reservations', () => {
       (await reserveSpend(db.dataSource, { amount: 0.2, since, ttlMs: 60_000 })).reservation,
     ).not.toBeNull();
     expect((await reserveSpend(db.dataSource, { amount: 0, since, ttlMs: 60_000 })).reservation).toBeNull();
+  });
+
+  it('reads the limit setting in reserve_spend() exactly as readSpendingLimit does', async () => {
+    const since = new Date(Date.now() - MINUTE);
+    for (const stored of [
+      30,
+      0,
+      12.5,
+      '7',
+      ' 2.5 ',
+      '',
+      'abc',
+      null,
+      true,
+      false,
+      -3,
+      '-3',
+      '1e2',
+      { a: 1 },
+    ]) {
+      await setSetting(db.dataSource.manager, SPENDING_LIMIT_SETTING, stored);
+      const outcome = await reserveSpend(db.dataSource, { amount: 0, since, ttlMs: 60_000 });
+      expect({ stored, limit: outcome.limit }).toEqual({
+        stored,
+        limit: await readSpendingLimit(db.dataSource.manager),
+      });
+    }
+    await db.dataSource.query('DELETE FROM settings');
+    expect((await reserveSpend(db.dataSource, { amount: 0, since, ttlMs: 60_000 })).limit).toBe(50);
+  });
+
+  it('settles a call in one statement: its row written, its reservation dropped, the spend including it', async () => {
+    await setSetting(db.dataSource.manager, SPENDING_LIMIT_SETTING, 2);
+    const since = new Date(Date.now() - 60 * MINUTE);
+    await call(0.5, new Date());
+    const reserved = (await reserveSpend(db.dataSource, { amount: 0.3, since, ttlMs: 60_000 })).reservation;
+    if (!reserved) throw new Error('no reservation');
+    const settled = await settleSpend(
+      db.dataSource.manager,
+      reserved.id,
+      {
+        messageId: null,
+        userId: null,
+        conversationId: null,
+        purpose: 'reply',
+        tier: 'primary',
+        model: 'm',
+        promptTokens: 10,
+        completionTokens: 5,
+        cost: 0.25,
+        latencyMs: 12,
+        error: null,
+        isTestUser: false,
+      },
+      since,
+    );
+    expect(settled).toEqual({ id: expect.any(String), spent: 0.75, limit: 2 });
+    expect(await readSpendSnapshot(db.dataSource.manager, since)).toEqual({ spent: 0.75, held: 0, limit: 2 });
+    const [row] = await db.dataSource.query<Array<{ total_tokens: number; cost: string }>>(
+      'SELECT total_tokens, cost FROM llm_calls WHERE id = $1',
+      [settled.id],
+    );
+    expect(row).toEqual({ total_tokens: 15, cost: '0.250000' });
   });
 
   it('lets the reservation of a call that never settled lapse', async () => {

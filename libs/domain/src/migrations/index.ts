@@ -12,6 +12,7 @@ import { AdminSessions1796100000000 } from './1796100000000-AdminSessions';
 import { AdminUserSortIndexes1796200000000 } from './1796200000000-AdminUserSortIndexes';
 import { ShardedRollups1796700000000 } from './1796700000000-ShardedRollups';
 import { RecordInboundFunction1796700000001 } from './1796700000001-RecordInboundFunction';
+import { ReserveSpendFunction1796900000000 } from './1796900000000-ReserveSpendFunction';
 import { ConversationSearchWords1797000000000 } from './1797000000000-ConversationSearchWords';
 
 export {
@@ -28,6 +29,7 @@ export {
   AdminUserSortIndexes1796200000000,
   ShardedRollups1796700000000,
   RecordInboundFunction1796700000001,
+  ReserveSpendFunction1796900000000,
   ConversationSearchWords1797000000000,
 };
 
@@ -46,5 +48,6 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   AdminUserSortIndexes1796200000000,
   ShardedRollups1796700000000,
   RecordInboundFunction1796700000001,
+  ReserveSpendFunction1796900000000,
   ConversationSearchWords1797000000000,
 ];

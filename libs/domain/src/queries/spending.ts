@@ -10,8 +10,6 @@ import { DEFAULT_SPENDING_LIMIT, SPENDING_LIMIT_SETTING, getSetting } from './se
 
 /** llm_spend_buckets' width (migration SpendLedger). */
 const BUCKET_MS = 15 * 60 * 1000;
-/** Serialises admissions across replicas (pg_advisory_xact_lock). */
-const RESERVE_LOCK_KEY = 'sprout:spend-reservations';
 
 /** Whether `name` is an IANA time zone this runtime knows ("UTC", "America/Los_Angeles"). */
 export function isTimeZone(name: string): boolean {
@@ -78,10 +76,15 @@ export function spendDay(now: Date, timeZone: string): SpendDay {
   return { key, start: new Date(start) };
 }
 
+/** The limit a stored setting value means (the default for an unusable one; `spend_limit_of()` in SQL). */
+export function spendingLimitOf(value: unknown): number {
+  const stored = Number(value);
+  return Number.isFinite(stored) && stored >= 0 ? stored : DEFAULT_SPENDING_LIMIT;
+}
+
 /** The daily limit in dollars: the stored setting, else the default (also for an unusable value). */
 export async function readSpendingLimit(manager: EntityManager): Promise<number> {
-  const stored = Number(await getSetting<unknown>(manager, SPENDING_LIMIT_SETTING, DEFAULT_SPENDING_LIMIT));
-  return Number.isFinite(stored) && stored >= 0 ? stored : DEFAULT_SPENDING_LIMIT;
+  return spendingLimitOf(await getSetting<unknown>(manager, SPENDING_LIMIT_SETTING, DEFAULT_SPENDING_LIMIT));
 }
 
 /**
@@ -137,8 +140,9 @@ export interface ReserveOutcome extends SpendSnapshot {
 
 /**
  * Reserves `amount` dollars (the call's worst case) when the day's budget is not reached: spent
- * plus reserved is under the limit. Admissions are serialised by an advisory lock held for the
- * few statements of the transaction; the reservation lapses after `ttlMs` if never settled.
+ * plus reserved is under the limit. One call of `reserve_spend()` (migration ReserveSpendFunction):
+ * admissions are serialised by an advisory lock held only while that statement runs; the
+ * reservation lapses after `ttlMs` if never settled.
  */
 export async function reserveSpend(
   dataSource: DataSource,
@@ -146,19 +150,90 @@ export async function reserveSpend(
 ): Promise<ReserveOutcome> {
   // Rounded up to the micro-dollar the columns keep, so the reservation covers the call.
   const amount = Math.ceil(Math.max(0, request.amount) * 1e6 - 1e-6) / 1e6;
-  return dataSource.transaction(async (manager) => {
-    await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [RESERVE_LOCK_KEY]);
-    await manager.query(`DELETE FROM "spend_reservations" WHERE "expires_at" <= now()`);
-    const snapshot = await readSpendSnapshot(manager, request.since);
-    if (snapshot.spent + snapshot.held >= snapshot.limit) return { ...snapshot, reservation: null };
-    const [row] = await manager.query<Array<{ id: string }>>(
-      `INSERT INTO "spend_reservations" ("amount", "expires_at")
-       VALUES ($1, now() + $2 * interval '1 millisecond') RETURNING "id"`,
-      [amount.toFixed(6), request.ttlMs],
-    );
-    if (row === undefined) throw new Error('spend_reservations insert returned no id');
-    return { ...snapshot, held: snapshot.held + amount, reservation: { id: row.id, amount } };
-  });
+  const [row] = await dataSource.query<
+    Array<{ o_spent: string; o_held: string; o_limit: string; o_reservation_id: string | null }>
+  >(`SELECT o_spent, o_held, o_limit, o_reservation_id FROM reserve_spend($1, $2, $3, $4, $5)`, [
+    amount.toFixed(6),
+    request.since,
+    firstBucketAt(request.since),
+    request.ttlMs,
+    DEFAULT_SPENDING_LIMIT,
+  ]);
+  if (row === undefined) throw new Error('reserve_spend() returned no row');
+  const snapshot = { spent: Number(row.o_spent), held: Number(row.o_held), limit: Number(row.o_limit) };
+  if (row.o_reservation_id === null) return { ...snapshot, reservation: null };
+  return { ...snapshot, held: snapshot.held + amount, reservation: { id: row.o_reservation_id, amount } };
+}
+
+/** One model call's llm_calls row, as `settleSpend` writes it. */
+export interface SettledCall {
+  messageId: string | null;
+  userId: string | null;
+  conversationId: string | null;
+  purpose: string;
+  tier: string;
+  model: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  cost: number;
+  latencyMs: number | null;
+  error: string | null;
+  isTestUser: boolean;
+}
+
+/**
+ * Settles a call in one statement (one implicit transaction): writes its llm_calls row and drops
+ * its reservation, so the spend never counts the call twice or not at all. With `since`, also
+ * answers the day's spend including this call and the limit (for the gauges and thresholds):
+ * the statement's snapshot does not see its own row, so the call's cost is added.
+ */
+export async function settleSpend(
+  manager: EntityManager,
+  reservationId: string,
+  call: SettledCall,
+  since?: Date,
+): Promise<{ id: string; spent: number | null; limit: number | null }> {
+  const params: unknown[] = [
+    reservationId,
+    call.messageId,
+    call.userId,
+    call.conversationId,
+    call.purpose,
+    call.model,
+    call.promptTokens,
+    call.completionTokens,
+    call.promptTokens + call.completionTokens,
+    call.cost,
+    call.latencyMs,
+    call.tier,
+    call.error,
+    call.isTestUser,
+  ];
+  const snapshot =
+    since === undefined
+      ? 'NULL::numeric AS spent, NULL::jsonb AS setting'
+      : `(SELECT coalesce(sum("cost"), 0) FROM "llm_spend_buckets" WHERE "bucket" >= $16)
+           + (SELECT coalesce(sum("cost"), 0) FROM "llm_calls" WHERE "created_at" >= $15 AND "created_at" < $16)
+           AS spent,
+         (SELECT jsonb_build_object('v', "value") FROM "settings" WHERE "key" = '${SPENDING_LIMIT_SETTING}') AS setting`;
+  if (since !== undefined) params.push(since, firstBucketAt(since));
+  const [row] = await manager.query<
+    Array<{ id: string; spent: string | null; setting: { v: unknown } | null }>
+  >(
+    `WITH released AS (DELETE FROM "spend_reservations" WHERE "id" = $1)
+     INSERT INTO "llm_calls" ("message_id", "user_id", "conversation_id", "purpose", "model", "prompt_tokens",
+       "completion_tokens", "total_tokens", "cost", "latency_ms", "tier", "error", "is_test_user")
+     VALUES ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+     RETURNING "id", ${snapshot}`,
+    params,
+  );
+  if (row === undefined) throw new Error('llm_calls insert returned no id');
+  if (since === undefined) return { id: row.id, spent: null, limit: null };
+  return {
+    id: row.id,
+    spent: Number(row.spent ?? 0) + call.cost,
+    limit: spendingLimitOf(row.setting === null ? DEFAULT_SPENDING_LIMIT : row.setting.v),
+  };
 }
 
 /** Gives a reservation back (its call failed or was settled in `manager`'s transaction). */

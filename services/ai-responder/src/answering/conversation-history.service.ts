@@ -35,22 +35,23 @@ export class ConversationHistoryService {
     conversationId: string;
     createdAt: Date;
   }): Promise<ConversationHistory> {
-    const [rows, earlier] = await Promise.all([
-      this.dataSource.query<HistoryRow[]>(
-        `SELECT "direction", "content", "image_analysis" FROM "messages"
+    // One statement: the recent turns (newest first) and the last summary of an earlier conversation.
+    const [row] = await this.dataSource.query<Array<{ rows: HistoryRow[] | null; summary: string | null }>>(
+      `WITH recent AS (
+         SELECT "direction", "content", "image_analysis", "created_at", "id" FROM "messages"
           WHERE "conversation_id" = $1 AND "id" <> $2 AND "created_at" <= $3 AND "kind" <> 'consent'
           ORDER BY "created_at" DESC, "id" DESC
-          LIMIT $4`,
-        [inbound.conversationId, inbound.id, inbound.createdAt, MAX_ROWS],
-      ),
-      this.dataSource.query<Array<{ summary: string }>>(
-        `SELECT "summary" FROM "conversations"
-          WHERE "user_id" = $1 AND "id" <> $2 AND "summary" IS NOT NULL
-          ORDER BY "last_message_at" DESC
-          LIMIT 1`,
-        [inbound.userId, inbound.conversationId],
-      ),
-    ]);
+          LIMIT $4)
+       SELECT
+         (SELECT json_agg(json_build_object('direction', "direction", 'content', "content",
+                 'image_analysis', "image_analysis") ORDER BY "created_at" DESC, "id" DESC) FROM recent) AS rows,
+         (SELECT "summary" FROM "conversations"
+           WHERE "user_id" = $5 AND "id" <> $1 AND "summary" IS NOT NULL
+           ORDER BY "last_message_at" DESC
+           LIMIT 1) AS summary`,
+      [inbound.conversationId, inbound.id, inbound.createdAt, MAX_ROWS, inbound.userId],
+    );
+    const rows = row?.rows ?? [];
     const turns = rows
       .reverse()
       .map((row): ChatMessage =>
@@ -60,7 +61,7 @@ export class ConversationHistoryService {
       );
     return {
       turns: fitHistory(turns, this.config.historyTokenBudget),
-      earlierSummary: earlier[0]?.summary ?? null,
+      earlierSummary: row?.summary ?? null,
     };
   }
 }

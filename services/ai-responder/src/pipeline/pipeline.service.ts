@@ -118,11 +118,19 @@ export class PipelineService implements OnModuleInit {
 
   /** Answers one inbound message. `job` (the sms.inbound job) lets an MMS wait for its image analysis. */
   async reply(inboundMessageId: string, job?: Job): Promise<SmsInboundJobResult> {
-    // Step 1: the user (sms-gateway found or created them with the message).
-    const inbound = await this.dataSource
+    // Step 1: the user (sms-gateway found or created them with the message), and whether the reply
+    // exists already, in one statement.
+    const {
+      entities: [inbound],
+      raw: [loaded],
+    } = await this.dataSource
       .getRepository(Message)
-      .findOne({ where: { id: inboundMessageId }, relations: { user: true } });
-    if (inbound === null || inbound.user === undefined) {
+      .createQueryBuilder('m')
+      .leftJoinAndSelect('m.user', 'u')
+      .addSelect('EXISTS (SELECT 1 FROM "messages" "r" WHERE "r"."id" = :replyId)', 'replied')
+      .where('m.id = :id', { id: inboundMessageId, replyId: replyIdFor(inboundMessageId) })
+      .getRawAndEntities<{ replied: boolean }>();
+    if (inbound === undefined || inbound.user === undefined || inbound.user === null) {
       this.logger.warn(`Inbound message ${inboundMessageId} no longer exists`);
       return { outcome: 'missing', replyMessageId: null };
     }
@@ -130,8 +138,12 @@ export class PipelineService implements OnModuleInit {
       throw new UnrecoverableError(`Message ${inboundMessageId} is not inbound`);
     const user = inbound.user;
     const replyId = replyIdFor(inbound.id);
+    const replied =
+      inbound.id === inboundMessageId
+        ? loaded?.replied === true
+        : await this.dataSource.getRepository(Message).existsBy({ id: replyId });
 
-    if (await this.dataSource.getRepository(Message).existsBy({ id: replyId })) {
+    if (replied) {
       await this.afterReply(replyId, inbound.conversationId);
       return { outcome: 'already-replied', replyMessageId: replyId };
     }
@@ -249,14 +261,18 @@ export class PipelineService implements OnModuleInit {
   private async record(inbound: Message, draft: Draft, now: Date): Promise<RecordOutcome> {
     const replyId = replyIdFor(inbound.id);
     return this.dataSource.transaction(async (manager): Promise<RecordOutcome> => {
-      const user = await manager
+      // The user's row, locked, and the conversation (not locked), in one statement.
+      const user: (User & { replyConversation?: Conversation | null }) | null = await manager
         .createQueryBuilder(User, 'u')
+        .leftJoinAndMapOne('u.replyConversation', Conversation, 'c', 'c.id = :conversationId', {
+          conversationId: inbound.conversationId,
+        })
         .where('u.id = :id', { id: inbound.userId })
-        .setLock('pessimistic_write')
+        .setLock('pessimistic_write', undefined, ['u'])
         .getOne();
       if (user === null) return 'missing';
       if (user.optedOut) return 'opted-out';
-      const conversation = await manager.findOneBy(Conversation, { id: inbound.conversationId });
+      const conversation = user.replyConversation ?? null;
       if (conversation === null) return 'missing';
 
       // Location, re-applied to the locked row so a concurrent change is not overwritten.

@@ -5,8 +5,8 @@ import {
   type LlmTier,
   type SpendReservation,
   readSpendSnapshot,
-  releaseSpend,
   reserveSpend,
+  settleSpend,
   spendDay,
 } from '@sprout/domain';
 import { CONFIG, Metrics } from '@sprout/platform';
@@ -129,18 +129,14 @@ export class SpendingService {
    * so the spend never counts the call twice or not at all. Answers the row's id.
    */
   async settle(reservation: SpendReservation, call: LlmCallRecord, now: Date = new Date()): Promise<string> {
-    const id = await this.dataSource.transaction(async (manager) => {
-      const callId = await this.record(call, manager);
-      await releaseSpend(manager, reservation.id);
-      return callId;
-    });
-    if (call.cost > 0) {
-      const day = this.day(now);
-      const snapshot = await readSpendSnapshot(this.dataSource.manager, day.start);
-      this.observe(snapshot.spent, snapshot.limit);
-      await this.checkThresholds(day.key, snapshot.spent, snapshot.limit);
+    // One statement; with a cost it also answers the day's spend for the gauges and thresholds.
+    const day = call.cost > 0 ? this.day(now) : undefined;
+    const settled = await settleSpend(this.dataSource.manager, reservation.id, call, day?.start);
+    if (day !== undefined && settled.spent !== null && settled.limit !== null) {
+      this.observe(settled.spent, settled.limit);
+      await this.checkThresholds(day.key, settled.spent, settled.limit);
     }
-    return id;
+    return settled.id;
   }
 
   /** Writes a call at once (outside any reply transaction), so a paid call is never lost. */

@@ -66,8 +66,13 @@ export class OutboundService {
    */
   async send(messageId: string, finalAttempt: boolean): Promise<SendOutcome | SendHold> {
     const messages = this.dataSource.getRepository(Message);
-    const message = await messages.findOne({ where: { id: messageId }, relations: { user: true } });
-    if (message === null || message.user === undefined) {
+    // One statement (findOne with a relation makes two: a DISTINCT id query, then the rows).
+    const message = await messages
+      .createQueryBuilder('m')
+      .leftJoinAndSelect('m.user', 'u')
+      .where('m.id = :id', { id: messageId })
+      .getOne();
+    if (message === null || message.user === undefined || message.user === null) {
       this.logger.warn(`Outbound message ${messageId} no longer exists`);
       return 'missing';
     }
