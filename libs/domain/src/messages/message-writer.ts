@@ -121,6 +121,8 @@ export interface OutboundMessageInput {
   answered?: { sentiment: Sentiment | null; topics: string[] };
   user?: UserChanges;
   conversation?: ConversationChanges;
+  /** The model call (llm_calls row) that wrote this reply: linked to it in the same statement. */
+  llmCallId?: string | null;
 }
 
 export interface OutboundRecord {
@@ -265,6 +267,14 @@ export async function recordOutbound(db: Db, input: OutboundMessageInput): Promi
   ];
   const userChanges = assignmentsOf(manager, User, input.user, params);
   const conversationChanges = assignmentsOf(manager, Conversation, input.conversation, params);
+  let callLink = '';
+  if (input.llmCallId !== undefined && input.llmCallId !== null) {
+    params.push(input.llmCallId);
+    callLink = `,
+     call_link AS (
+       UPDATE llm_calls l SET message_id = reply.id FROM reply WHERE l.id = $${params.length}::uuid
+     )`;
+  }
   const rows = await manager.query<{ id: string; created_at: Date; is_test_user: boolean }[]>(
     `WITH
      answered AS (SELECT id, created_at, is_test_user FROM messages WHERE id = $4::uuid),
@@ -306,7 +316,7 @@ export async function recordOutbound(db: Db, input: OutboundMessageInput): Promi
               model_used = coalesce(reply.model_used, c.model_used)${conversationChanges}
          FROM reply
         WHERE c.id = $3::uuid
-     )
+     )${callLink}
      SELECT id, created_at, is_test_user FROM reply`,
     params,
   );

@@ -350,10 +350,13 @@ export class PipelineService implements OnModuleInit {
           region: conversation.region ?? location.region,
           experienceLevel: profile.experienceLevel ?? conversation.experienceLevel,
         },
+        // The model call that answered is linked to the reply in the same statement.
+        llmCallId: answer?.callId ?? null,
       });
       if (recorded === null) return 'already-replied';
 
-      if (answer !== null) await this.recordCall(manager, answer, replyId, inbound, recorded.isTestUser);
+      if (answer !== null && answer.callId === null)
+        await this.recordCall(manager, answer, replyId, inbound, recorded.isTestUser);
       if (survey !== null && surveyLine !== null && composed.included.includes(surveyLine)) {
         await this.surveys.markDelivered(manager, survey, {
           conversationId: inbound.conversationId,
@@ -364,7 +367,7 @@ export class PipelineService implements OnModuleInit {
     });
   }
 
-  /** Links the answering model call to the reply, or writes the template or minimal tier's row. */
+  /** Writes the llm_calls row of a template or minimal-tier answer (no model call made one). */
   private async recordCall(
     manager: EntityManager,
     answer: Answer,
@@ -372,10 +375,6 @@ export class PipelineService implements OnModuleInit {
     inbound: Message,
     isTestUser: boolean,
   ): Promise<void> {
-    if (answer.callId !== null) {
-      await this.spending.link(answer.callId, replyId, manager);
-      return;
-    }
     await manager.insert(LlmCall, {
       messageId: replyId,
       userId: inbound.userId,

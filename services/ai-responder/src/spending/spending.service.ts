@@ -150,11 +150,6 @@ export class SpendingService {
     return id;
   }
 
-  /** Links a recorded call to the message it produced. */
-  async link(callId: string, messageId: string, manager: EntityManager): Promise<void> {
-    await manager.update(LlmCall, { id: callId }, { messageId });
-  }
-
   private day(now: Date) {
     return spendDay(now, this.config.spendTimeZone);
   }
