@@ -107,7 +107,11 @@ async function main() {
     fs.mkdirSync(DATA_DIR, { recursive: true });
     fs.rmSync(RESULTS_FILE, { force: true });
     const projects = jestProjects();
-    say(`jest: one run over ${projects.length} packages`);
+    // Three workers on two cores: the browser tests and the short drills spend much of their time
+    // waiting (for the page, for BullMQ to take back a killed worker's job), and a third file keeps
+    // the cores busy meanwhile. SPROUT_TEST_WORKERS sets another number.
+    const workers = process.env.SPROUT_TEST_WORKERS || '3';
+    say(`jest: one run over ${projects.length} packages, ${workers} workers`);
     const jest = runStep(
       NPX,
       [
@@ -119,7 +123,7 @@ async function main() {
         '--outputFile',
         RESULTS_FILE,
         '--maxWorkers',
-        '2',
+        workers,
         // Longest files first (Jest's own order needs a cache of the last run, which CI lacks).
         '--testSequencer',
         path.join(ROOT, 'tools', 'test', 'jest-sequencer.cjs'),
