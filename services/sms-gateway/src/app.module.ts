@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@sprout/platform';
 import { SERVICE_NAME, type SmsGatewayConfig } from './config';
 import { DeliveryStatusModule } from './delivery-status/delivery-status.module';
+import { InboundSweepModule } from './inbound-sweep/inbound-sweep.module';
 import { OutboundModule } from './outbound/outbound.module';
 import { SmsProviderModule } from './sms-provider/sms-provider.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -30,6 +31,7 @@ export class AppModule {
         WebhooksModule,
         OutboundModule,
         DeliveryStatusModule,
+        InboundSweepModule,
       ],
     };
   }

@@ -85,6 +85,18 @@ export const smsGatewayConfig = defineConfig({
   ),
   /** A reply's status counts as stale when unchanged this long (re-read, then at doubling intervals). */
   smsStatusStaleAfterMs: field('SMS_STATUS_STALE_AFTER_MS', integerSchema(5 * 60_000, 0, 24 * 60 * 60_000)),
+  /**
+   * Inbound sweep: texts stored but never enqueued (a kill between the webhook's commit and its
+   * queue add) are enqueued again once older than SMS_INBOUND_SWEEP_AFTER_MS, up to
+   * SMS_INBOUND_SWEEP_MAX_AGE_MS old, at most SMS_INBOUND_SWEEP_BATCH per sweep.
+   */
+  smsInboundSweepEveryMs: field('SMS_INBOUND_SWEEP_EVERY_MS', integerSchema(30_000, 1_000, 60 * 60_000)),
+  smsInboundSweepAfterMs: field('SMS_INBOUND_SWEEP_AFTER_MS', integerSchema(30_000, 5_000, 60 * 60_000)),
+  smsInboundSweepMaxAgeMs: field(
+    'SMS_INBOUND_SWEEP_MAX_AGE_MS',
+    integerSchema(24 * 60 * 60_000, 60_000, 7 * 24 * 60 * 60_000),
+  ),
+  smsInboundSweepBatch: field('SMS_INBOUND_SWEEP_BATCH', integerSchema(200, 1, 10_000)),
   /** The contact the HELP / INFO answer gives (the same variable the public pages show). */
   contactEmail: field(
     'CONTACT_EMAIL',
