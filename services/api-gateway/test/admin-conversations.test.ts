@@ -471,14 +471,14 @@ describe('GET /api/admin/conversations (paged)', () => {
     });
   });
 
-  it('finds words in a very long text and inside words longer than the word index windows', async () => {
-    // Texts over 10,000 characters are not in the word index (idx_conversations_search_long
-    // finds them); a run of letters longer than 64 is, from every starting letter.
+  it('finds words in texts the word index leaves out, in long words, and in changed summaries', async () => {
+    // A run of letters over 200 keeps a text out of the word index (idx_conversations_search_long
+    // finds it); a run of 148 is one vocabulary word, found from any part of it.
     const long = await addConversation({
       userId: vic,
       startedAt: new Date(now - 40 * DAY),
       lastMessageAt: new Date(now - 40 * DAY),
-      summary: `${'Compost notes. '.repeat(700)} Then quinoa.`,
+      summary: `${'z'.repeat(250)} Compost notes, then quinoa.`,
     });
     const longWord = await addConversation({
       userId: vic,
@@ -493,8 +493,15 @@ describe('GET /api/admin/conversations (paged)', () => {
       expect(await search('QUINOA compost')).toEqual([long]);
       expect(await search('quinoa lettuce')).toEqual([]);
       expect(await search('kohlrabi')).toEqual([longWord]);
-      expect(await search(`xxx${'x'.repeat(62)}kohl`)).toEqual([longWord]); // 69 characters: LIKE
+      expect(await search(`xxx${'x'.repeat(62)}kohl`)).toEqual([longWord]);
       expect(await search('kohlrabi mistake pasted')).toEqual([longWord]);
+      // A new word in a summary joins the vocabulary as it is written.
+      expect(await search('rutabaga')).toEqual([]);
+      await ds.query(`UPDATE conversations SET summary = 'Pasted rutabagas by mistake' WHERE id = $1`, [
+        longWord,
+      ]);
+      expect(await search('rutabaga')).toEqual([longWord]);
+      expect(await search('kohlrabi')).toEqual([]);
     } finally {
       await ds.query('DELETE FROM conversations WHERE id = ANY($1)', [[long, longWord]]);
     }

@@ -20,8 +20,8 @@ import { User } from './user.entity';
 @Index('idx_conversations_is_test_user_recent', { synchronize: false }) // (is_test_user, last_message_at DESC, id DESC)
 @Index('idx_conversations_search_text_trgm', { synchronize: false }) // gin (search_text gin_trgm_ops)
 @Index('idx_conversations_search_recent', { synchronize: false }) // (is_test_user, last_message_at DESC, id DESC) INCLUDE (search_text)
-@Index('idx_conversations_search_words', { synchronize: false }) // gin (search_word_windows(search_text))
-@Index('idx_conversations_search_long', { synchronize: false }) // (last_message_at) WHERE length(search_text) > 10000
+@Index('idx_conversations_search_words', { synchronize: false }) // gin (search_text_words(search_text))
+@Index('idx_conversations_search_long', { synchronize: false }) // (last_message_at) WHERE the text is too long for it (migration 1797000000000)
 export class Conversation {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_conversations' })
   id!: string;

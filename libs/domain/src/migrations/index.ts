@@ -13,7 +13,7 @@ import { AdminUserSortIndexes1796200000000 } from './1796200000000-AdminUserSort
 import { ShardedRollups1796700000000 } from './1796700000000-ShardedRollups';
 import { RecordInboundFunction1796700000001 } from './1796700000001-RecordInboundFunction';
 import { ReserveSpendFunction1796900000000 } from './1796900000000-ReserveSpendFunction';
-import { ConversationSearchWords1797000000000 } from './1797000000000-ConversationSearchWords';
+import { ConversationSearchVocabulary1797000000000 } from './1797000000000-ConversationSearchVocabulary';
 
 export {
   InitialSchema1763500000000,
@@ -30,7 +30,7 @@ export {
   ShardedRollups1796700000000,
   RecordInboundFunction1796700000001,
   ReserveSpendFunction1796900000000,
-  ConversationSearchWords1797000000000,
+  ConversationSearchVocabulary1797000000000,
 };
 
 // Append new migrations here, in order. The test harness hashes these class names to name its template database.
@@ -49,5 +49,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   ShardedRollups1796700000000,
   RecordInboundFunction1796700000001,
   ReserveSpendFunction1796900000000,
-  ConversationSearchWords1797000000000,
+  ConversationSearchVocabulary1797000000000,
 ];

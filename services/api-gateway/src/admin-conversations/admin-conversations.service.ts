@@ -78,31 +78,34 @@ interface MatchScope {
  * first without touching the table (many); a search whose words are all shorter walks the
  * recency index alone, SHORT_SEARCH_SCAN conversations per request.
  *
- * With `byWords` (`wordIndexed`: some word is 3 to 64 letters and digits), those words are looked
- * up in the word index instead (`search_word_windows`, migration 1797000000000): one posting list
- * per word rather than one per trigram, so several common words rare together are found without
- * intersecting huge lists. `'word':*` there matches what `LIKE '%word%'` does; the other words
- * stay LIKE conditions on the rows it finds.
+ * With `vocabulary` (words of letters and digits, 3 or more: `wordIndexed`, each with the
+ * vocabulary words containing it), those words are looked up in the word index instead
+ * (migration 1797000000000): a conversation holds the search word exactly when it holds one of
+ * the vocabulary words containing it, and each of those has one posting list, so several common
+ * words rare together are found without intersecting huge trigram lists. The other words stay
+ * LIKE conditions on the rows found.
  */
 interface SearchMatcher {
   params: string[];
   indexable: boolean;
-  wordIndexed: boolean;
+  /** The words the word index can answer (by their position in the search). */
+  wordIndexed: string[];
   sql(placeholders: string[], scope: MatchScope): string;
 }
 
-/** The word index covers texts up to this length (longer: `idx_conversations_search_long`). */
-const SEARCH_WORDS_MAX_TEXT = 10000;
-/** Words the word index answers: letters and digits only (ASCII), 3 to 64 of them (its windows). */
-const INDEXED_WORD = /^[a-z0-9]{3,64}$/;
+/** Texts not in the word index (too long, or a run of letters over 200): their own partial index. */
+const LONG_TEXT = `(length(c.search_text) > 100000 OR c.search_text ~ '[[:alnum:]]{201}')`;
+/** Words the word index answers: letters and digits only (ASCII), 3 or more. */
+const INDEXED_WORD = /^[a-z0-9]{3,}$/;
 /**
- * The word index serves a search the planner expects fewer matches than this for (by the LIKE
- * statistics: the word index's own estimate of a prefix is rougher): their rows are read and
- * sorted by recency. More, and the recency walk meets a page of matches sooner.
+ * The word index serves a search the planner expects fewer matches than this for: their rows are
+ * read and sorted by recency. More, and the recency walk meets a page of matches sooner.
  */
 export const WORD_INDEX_BELOW = 10_000;
+/** A search word inside more vocabulary words than this stays a LIKE (its trigrams are as good). */
+export const WORD_VOCABULARY_CAP = 500;
 
-const searchMatcher = (search: string, byWords = false): SearchMatcher => {
+const searchMatcher = (search: string, vocabulary?: Map<number, string[]>): SearchMatcher => {
   const words = search.split(/\s+/).filter((word) => word !== '');
   const params = words.map((word) => `%${escapeLike(word)}%`);
   const phone = phonePattern(search);
@@ -110,21 +113,20 @@ const searchMatcher = (search: string, byWords = false): SearchMatcher => {
     phone !== null && (phone.prefix ? phone.digits.length >= 1 : phone.digits.length >= TRIGRAM_MIN_LENGTH);
   if (phone !== null && byPhone) params.push(phone.pattern);
   const indexable = words.some((word) => word.length >= TRIGRAM_MIN_LENGTH);
-  // Words for the word index, as a tsquery of prefixes ('word':* & ...); the rest stay LIKEs.
-  const wordIndexed = words.map((word) => INDEXED_WORD.test(word.toLowerCase()));
-  const useWords = byWords && wordIndexed.some(Boolean);
+  // The word index's query: per search word, any vocabulary word containing it ('-', never a
+  // word, when none does); the words without a vocabulary stay LIKEs.
+  const useWords = vocabulary !== undefined && vocabulary.size > 0;
   if (useWords)
     params.push(
-      words
-        .filter((_, i) => wordIndexed[i])
-        .map((word) => `'${word.toLowerCase()}':*`)
+      [...vocabulary.values()]
+        .map((found) => `(${found.length === 0 ? "'-'" : found.map((w) => `'${w}'`).join(' | ')})`)
         .join(' & '),
     );
 
   return {
     params,
     indexable: indexable || byPhone,
-    wordIndexed: wordIndexed.some(Boolean),
+    wordIndexed: words.filter((word) => INDEXED_WORD.test(word.toLowerCase())),
     sql: (placeholders, { limit, ordered, after }) => {
       const phoneNumber = byPhone ? placeholders[words.length] : undefined;
       const tail =
@@ -138,10 +140,9 @@ const searchMatcher = (search: string, byWords = false): SearchMatcher => {
       let textBranch: string;
       if (useWords) {
         const query = placeholders[placeholders.length - 1];
-        // A text too long for the word index (none in practice) is read through its own small index.
-        const inIndex = `(search_word_windows(c.search_text) @@ ${query}::tsquery
-           OR length(c.search_text) > ${SEARCH_WORDS_MAX_TEXT} AND ${like((i) => wordIndexed[i] === true).join(' AND ')})`;
-        const others = like((i) => wordIndexed[i] !== true).map((condition) => `AND ${condition}`);
+        const inIndex = `(search_text_words(c.search_text) @@ ${query}::tsquery
+           OR ${LONG_TEXT} AND ${like((i) => vocabulary.has(i)).join(' AND ')})`;
+        const others = like((i) => !vocabulary.has(i)).map((condition) => `AND ${condition}`);
         textBranch = `SELECT c.id, c.last_message_at FROM conversations c
             WHERE c.is_test_user = $1 AND ${inIndex} ${others.join(' ')} ${since} ${tail}`;
       } else if (indexable) {
@@ -260,8 +261,11 @@ export class AdminConversationsQueryService {
       // or the recency walk, the planner's choice).
       const byLike = searchMatcher(search);
       estimate = await this.estimateMatches(byLike, testData);
-      const matcher =
-        byLike.wordIndexed && estimate < WORD_INDEX_BELOW ? searchMatcher(search, true) : byLike;
+      let matcher = byLike;
+      if (byLike.wordIndexed.length > 0 && estimate < WORD_INDEX_BELOW) {
+        const vocabulary = await this.vocabulary(search);
+        if (vocabulary.size > 0) matcher = searchMatcher(search, vocabulary);
+      }
       const placeholders = matcher.params.map(param);
       const matches = matcher.sql(placeholders, { limit: fetch, ordered: true, after });
       // Few matches by the estimate, and the trigram or phone index to find them: count them
@@ -379,6 +383,30 @@ export class AdminConversationsQueryService {
       [ids],
     );
     return rows[0]?.conversations ?? '[]';
+  }
+
+  /**
+   * The vocabulary words containing each word of the search that the word index can answer (by
+   * the word's position in the search), from the vocabulary's trigram index; a word inside more
+   * than WORD_VOCABULARY_CAP of them is left out (it stays a LIKE).
+   */
+  private async vocabulary(search: string): Promise<Map<number, string[]>> {
+    const words = search.split(/\s+/).filter((word) => word !== '');
+    const terms = words.map((word) => (INDEXED_WORD.test(word.toLowerCase()) ? word.toLowerCase() : null));
+    const rows: Array<{ i: number; words: string[] | null }> = await this.dataSource.query(
+      `SELECT t.i::int - 1 AS i,
+              (SELECT array_agg(v.word) FROM (SELECT word FROM search_words
+                                               WHERE word LIKE '%' || t.term || '%' LIMIT ${WORD_VOCABULARY_CAP + 1}) v) AS words
+         FROM unnest($1::text[]) WITH ORDINALITY AS t(term, i)
+        WHERE t.term IS NOT NULL`,
+      [terms],
+    );
+    const found = new Map<number, string[]>();
+    for (const row of rows) {
+      const list = row.words ?? [];
+      if (list.length <= WORD_VOCABULARY_CAP) found.set(row.i, list);
+    }
+    return found;
   }
 
   /** The planner's estimate of the number of matches (EXPLAIN: planning only, no execution). */
