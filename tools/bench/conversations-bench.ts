@@ -5,8 +5,9 @@
 // gateway's event loop); then single requests of the costliest searches, for what a rare one costs.
 // Seeds the database if it holds no complete seed of this size; writes bench-results/conversations.json.
 //
-// Options: --scale=<fraction of the full size, default 1> --db=<database, default
-// sprout_bench_conversations, or _<scale> for other sizes> --concurrency=<4> --requests=<200 per case>
+// Options: --scale=<fraction of the full size, default 1> --db=<database, default the admin bench's:
+// sprout_bench, or sprout_bench_<scale> for other sizes, so one seed serves both> --concurrency=<4>
+// --requests=<200 per case> --only=<text: the cases whose name contains it, besides the floor>
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,6 +30,7 @@ interface Options {
   database: string;
   concurrency: number;
   requests: number;
+  only: string | undefined;
 }
 
 const parseOptions = (argv: string[]): Options => {
@@ -48,12 +50,10 @@ const parseOptions = (argv: string[]): Options => {
   return {
     scale,
     database:
-      flags.get('db') ??
-      (scale === 1
-        ? 'sprout_bench_conversations'
-        : `sprout_bench_conversations_${String(scale).replace('.', '_')}`),
+      flags.get('db') ?? (scale === 1 ? 'sprout_bench' : `sprout_bench_${String(scale).replace('.', '_')}`),
     concurrency: Math.round(number('concurrency', 4)),
     requests: Math.round(number('requests', 200)),
+    only: flags.get('only'),
   };
 };
 
@@ -132,6 +132,7 @@ const q = (search: string): string => `&search=${encodeURIComponent(search)}`;
 
 export const main = async (argv: string[]): Promise<void> => {
   const options = parseOptions(argv);
+  const loadAtStart = os.loadavg().map(round);
   const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const size = sizeFor(options.scale);
@@ -213,7 +214,9 @@ export const main = async (argv: string[]): Promise<void> => {
     );
     const deepSearch = await sampleCursors(`AND search_text LIKE '%tomatoes%'`, [], 100);
 
-    const cases: Array<{ name: string; urls: string[] }> = [
+    const allCases: Array<{ name: string; urls: string[] }> = [
+      // The floor: an authenticated request that reads nothing (routing, session check, loopback HTTP).
+      { name: 'floor: auth-status (reads nothing)', urls: ['/api/admin/auth-status'] },
       { name: 'first page (browse)', urls: [`${LIST}&page=1`] },
       {
         name: 'deep pages by cursor (browse, random depths)',
@@ -233,11 +236,21 @@ export const main = async (argv: string[]): Promise<void> => {
         name: 'search, three words: blueberries garlic alaska',
         urls: [`${LIST}${q('blueberries garlic alaska')}`],
       },
+      // Common words rare together: the word index (one posting list per word).
+      { name: 'search, two words: garlic blueberries', urls: [`${LIST}${q('garlic blueberries')}`] },
+      {
+        name: 'search, four words: tomatoes garlic blueberries alaska',
+        urls: [`${LIST}${q('tomatoes garlic blueberries alaska')}`],
+      },
+      { name: 'search, parts of words: blueber garl alask', urls: [`${LIST}${q('blueber garl alask')}`] },
       { name: 'search, no match: zucchini', urls: [`${LIST}${q('zucchini')}`] },
       { name: 'search, phone prefix: +1907', urls: [`${LIST}${q('+1907')}`] },
       { name: 'search, phone digits: 5550123', urls: [`${LIST}${q('5550123')}`] },
     ];
 
+    const cases = allCases.filter(
+      (c, i) => i === 0 || options.only === undefined || c.name.includes(options.only),
+    );
     worker = new LoadWorker({ baseUrl, cookie, databaseUrl, concurrency: options.concurrency });
     const results: CaseResult[] = [];
     for (const c of cases) {
@@ -266,7 +279,16 @@ export const main = async (argv: string[]): Promise<void> => {
     // What the answers say (totals, estimates), and single requests of the costliest searches:
     // words too short for the trigram index that match nothing walk every conversation.
     const answers: Record<string, unknown> = {};
-    for (const search of ['tomatoes', 'tomatoes alaska', 'blueberries garlic alaska', '+1907', '5550123']) {
+    for (const search of [
+      'tomatoes',
+      'tomatoes alaska',
+      'blueberries garlic alaska',
+      'garlic blueberries',
+      'tomatoes garlic blueberries alaska',
+      'blueber garl alask',
+      '+1907',
+      '5550123',
+    ]) {
       const { pagination } = await getJson(`${LIST}${q(search)}`);
       answers[search] = { total: pagination.total, totalIsExact: pagination.totalIsExact };
     }
@@ -293,7 +315,11 @@ export const main = async (argv: string[]): Promise<void> => {
       size: state.size,
       concurrency: options.concurrency,
       requestsPerCase: options.requests,
-      machine: { cpus: os.cpus().length, loadAverage: os.loadavg().map(round) },
+      machine: {
+        cpus: os.cpus().length,
+        loadAverageAtStart: loadAtStart,
+        loadAverage: os.loadavg().map(round),
+      },
       p95TargetMs: P95_TARGET_MS,
       results,
       answers,
@@ -301,8 +327,11 @@ export const main = async (argv: string[]): Promise<void> => {
     };
     const dir = path.join(ROOT, 'bench-results');
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'conversations.json'), `${JSON.stringify(report, null, 2)}\n`);
-    log(`wrote bench-results/conversations.json; load average ${os.loadavg().map(round).join(' ')}`);
+    const file = options.only === undefined ? 'conversations.json' : 'conversations-partial.json';
+    fs.writeFileSync(path.join(dir, file), `${JSON.stringify(report, null, 2)}\n`);
+    log(
+      `wrote bench-results/${file}; load average at start ${loadAtStart.join(' ')}, now ${os.loadavg().map(round).join(' ')}`,
+    );
     if (results.some((r) => !r.meetsTarget)) process.exitCode = 1;
   } finally {
     await worker?.close();

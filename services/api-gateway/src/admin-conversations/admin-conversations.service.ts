@@ -143,8 +143,12 @@ const searchMatcher = (search: string, vocabulary?: Map<number, string[]>): Sear
         const inIndex = `(search_text_words(c.search_text) @@ ${query}::tsquery
            OR ${LONG_TEXT} AND ${like((i) => vocabulary.has(i)).join(' AND ')})`;
         const others = like((i) => !vocabulary.has(i)).map((condition) => `AND ${condition}`);
-        textBranch = `SELECT c.id, c.last_message_at FROM conversations c
-            WHERE c.is_test_user = $1 AND ${inIndex} ${others.join(' ')} ${since} ${tail}`;
+        // Every match first (OFFSET 0 keeps the order and limit out): a walk in recency order
+        // would compute search_text_words for each row it passes, which the planner underrates.
+        textBranch = `SELECT c.id, c.last_message_at FROM (
+             SELECT c.id, c.last_message_at FROM conversations c
+              WHERE c.is_test_user = $1 AND ${inIndex} ${others.join(' ')} ${since} OFFSET 0
+           ) c ${tail}`;
       } else if (indexable) {
         textBranch = `SELECT c.id, c.last_message_at FROM conversations c
             WHERE c.is_test_user = $1 AND ${hasWords} ${since} ${tail}`;
