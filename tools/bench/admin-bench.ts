@@ -268,16 +268,17 @@ const phoneLike = (search: string): string => {
  * topics: trigram-indexed, and carried by a recency index), or the user's phone when the text can be part of one, matching
  * users first (at most 1000: their conversations one user at a time; more: the recency walk).
  * `matches(limit)` lists (id, last_message_at), newest first per branch (or unordered for an estimate).
- * `byWords`: the words of 3 to 64 letters and digits through the word index instead (`'word':*` on
- * search_word_windows(search_text), migration 1797000000000), as the gateway does when the planner
- * expects under 10,000 matches.
+ * `byWords`: the words of 3 or more letters and digits through the word index instead (the
+ * vocabulary words containing each, then search_text_words(search_text), migration
+ * 1797000000000), every match before the order, as the gateway does when the planner expects
+ * under 10,000 matches.
  */
 const searchSql = (
   term: string,
   byWords = false,
 ): { values: string[]; matches: (limit: number | null) => string } => {
   const words = term.split(/\s+/).filter((w) => w !== '');
-  const indexed = words.map((w) => /^[a-z0-9]{3,64}$/.test(w.toLowerCase()));
+  const indexed = words.map((w) => /^[a-z0-9]{3,}$/.test(w.toLowerCase()));
   const useWords = byWords && indexed.some(Boolean);
   const digits = term.replace(/\D/g, '');
   const phone = /^[\d\s+().-]+$/.test(term) && digits.length >= (term.startsWith('+') ? 1 : 3);
@@ -287,16 +288,19 @@ const searchSql = (
   const queryParam = `$${values.length + 1}`;
   if (useWords)
     values.push(
-      words
+      `{${words
         .filter((_, i) => indexed[i])
-        .map((w) => `'${w.toLowerCase()}':*`)
-        .join(' & '),
+        .map((w) => w.toLowerCase())
+        .join(',')}}`,
     );
+  const wordQuery = `(SELECT string_agg('(' || coalesce((SELECT string_agg(quote_literal(v.word), ' | ')
+       FROM search_words v WHERE v.word LIKE '%' || t || '%'), quote_literal('-')) || ')', ' & ')
+       FROM unnest(${queryParam}::text[]) t)::tsquery`;
   const like = (keep: (i: number) => boolean): string[] =>
     words.flatMap((_, i) => (keep(i) ? [`search_text LIKE $${i + 1}`] : []));
   const textCondition = useWords
     ? [
-        `(search_word_windows(search_text) @@ ${queryParam}::tsquery OR length(search_text) > 10000 AND ${like((i) => indexed[i] === true).join(' AND ')})`,
+        `(search_text_words(search_text) @@ ${wordQuery} OR (length(search_text) > 100000 OR search_text ~ '[[:alnum:]]{201}') AND ${like((i) => indexed[i] === true).join(' AND ')})`,
         ...like((i) => indexed[i] !== true),
       ].join(' AND ')
     : like(() => true).join(' AND ');
@@ -304,7 +308,10 @@ const searchSql = (
     values,
     matches: (limit) => {
       const order = limit === null ? '' : `ORDER BY last_message_at DESC, id DESC LIMIT ${limit}`;
-      const text = `SELECT id, last_message_at FROM conversations
+      const text = useWords
+        ? `SELECT id, last_message_at FROM (SELECT id, last_message_at FROM conversations
+            WHERE is_test_user = false AND ${textCondition} OFFSET 0) c ${order}`
+        : `SELECT id, last_message_at FROM conversations
         WHERE is_test_user = false AND ${textCondition} ${order}`;
       if (!phone) return text;
       const few = `SELECT c.id, c.last_message_at FROM phone_users pu CROSS JOIN LATERAL (
