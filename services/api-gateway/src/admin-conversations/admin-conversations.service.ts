@@ -91,6 +91,11 @@ interface SearchMatcher {
   /** The words the word index can answer (by their position in the search). */
   wordIndexed: string[];
   sql(placeholders: string[], scope: MatchScope): string;
+  /**
+   * Through the word index without a phone branch: every match, unordered (`sql` reads them all
+   * before ordering too), so one scan can give both the page and the capped count. Else null.
+   */
+  allMatches(placeholders: string[]): string | null;
 }
 
 /** Texts not in the word index (too long, or a run of letters over 200): their own partial index. */
@@ -127,6 +132,17 @@ const searchMatcher = (search: string, vocabulary?: Map<number, string[]>): Sear
     params,
     indexable: indexable || byPhone,
     wordIndexed: words.filter((word) => INDEXED_WORD.test(word.toLowerCase())),
+    allMatches: (placeholders) => {
+      if (!useWords || byPhone) return null;
+      const like = (keep: (i: number) => boolean): string[] =>
+        placeholders
+          .slice(0, words.length)
+          .flatMap((word, i) => (keep(i) ? [`c.search_text LIKE lower(${word})`] : []));
+      const others = like((i) => !vocabulary.has(i)).map((condition) => `AND ${condition}`);
+      return `SELECT c.id, c.last_message_at FROM conversations c
+         WHERE c.is_test_user = $1 AND (search_text_words(c.search_text) @@ ${placeholders[placeholders.length - 1]}::tsquery
+            OR ${LONG_TEXT} AND ${like((i) => vocabulary.has(i)).join(' AND ')}) ${others.join(' ')}`;
+    },
     sql: (placeholders, { limit, ordered, after }) => {
       const phoneNumber = byPhone ? placeholders[words.length] : undefined;
       const tail =
@@ -271,17 +287,25 @@ export class AdminConversationsQueryService {
         if (vocabulary.size > 0) matcher = searchMatcher(search, vocabulary);
       }
       const placeholders = matcher.params.map(param);
-      const matches = matcher.sql(placeholders, { limit: fetch, ordered: true, after });
+      // Through the word index: every match once (one index scan), the page and the count from it.
+      const all = matcher.allMatches(placeholders);
+      const foundCte = all === null ? '' : `found AS MATERIALIZED (${all}),`;
+      const matches =
+        all === null
+          ? matcher.sql(placeholders, { limit: fetch, ordered: true, after })
+          : `SELECT c.id, c.last_message_at FROM found c ${after === null ? '' : `WHERE ${after}`} ${order} LIMIT ${fetch}`;
       // Few matches by the estimate, and the trigram or phone index to find them: count them
       // (capped; a count that reaches the cap falls back to the estimate). Otherwise the estimate.
       const countSql =
-        matcher.indexable && estimate < SEARCH_EXACT_COUNT_BELOW
-          ? `(SELECT count(*) FROM (${matcher.sql(placeholders, {
-              limit: `${SEARCH_EXACT_COUNT_BELOW + 1}`,
-              ordered: false,
-              after: null,
-            })}) counted)`
-          : 'NULL';
+        all !== null && estimate < SEARCH_EXACT_COUNT_BELOW
+          ? `(SELECT count(*) FROM (SELECT 1 FROM found LIMIT ${SEARCH_EXACT_COUNT_BELOW + 1}) counted)`
+          : matcher.indexable && estimate < SEARCH_EXACT_COUNT_BELOW
+            ? `(SELECT count(*) FROM (${matcher.sql(placeholders, {
+                limit: `${SEARCH_EXACT_COUNT_BELOW + 1}`,
+                ordered: false,
+                after: null,
+              })}) counted)`
+            : 'NULL';
       // Planned for its words, this statement finds the page's ids only; their JSON comes from
       // a prepared statement, so the planner's work stays small.
       // A short-word search's continuation: the last conversation of its window, when the walk
@@ -299,7 +323,7 @@ export class AdminConversationsQueryService {
         next_cursor: string | null;
         scan_end: string | null;
       }> = await this.dataSource.query(
-        `WITH matches AS MATERIALIZED (${matches})
+        `WITH ${foundCte} matches AS MATERIALIZED (${matches})
            SELECT ${countSql} AS total_count,
                   (SELECT array_agg(p.id) FROM (SELECT c.id FROM matches c ${order} LIMIT ${lim} OFFSET ${off}) p) AS ids,
                   ${fetchedSql('matches')} AS fetched,
