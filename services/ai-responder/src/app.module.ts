@@ -19,7 +19,6 @@ export class AppModule {
               'conversation.summarize': config.summarizeConcurrency,
             },
           },
-          databasePoolSize: config.databasePoolSize,
         }),
         PipelineModule,
       ],

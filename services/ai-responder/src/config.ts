@@ -2,7 +2,6 @@ import {
   type ConfigOf,
   conversationIdleTimeoutField,
   coreConfigFields,
-  databasePoolSizeField,
   defineConfig,
   field,
   gardeningConfigFields,
@@ -54,7 +53,6 @@ export const aiResponderConfig = defineConfig({
   smsInboundConcurrency: field('SMS_INBOUND_CONCURRENCY', integerSchema(16, 1, 500)),
   /** Conversation summaries (one model call each) one replica writes at once. */
   summarizeConcurrency: field('SUMMARIZE_CONCURRENCY', integerSchema(4, 1, 100)),
-  databasePoolSize: databasePoolSizeField,
 });
 export type AiResponderConfig = ConfigOf<typeof aiResponderConfig>;
 

@@ -13,7 +13,6 @@ export class AppModule {
           name: SERVICE_NAME,
           config,
           workers: { owns: ['image.analyze'], concurrency: config.imageAnalyzeConcurrency },
-          databasePoolSize: config.databasePoolSize,
         }),
         ImageAnalysisModule,
       ],

@@ -1,7 +1,6 @@
 import {
   type ConfigOf,
   coreConfigFields,
-  databasePoolSizeField,
   defineConfig,
   field,
   integerSchema,
@@ -63,7 +62,6 @@ export const imageProcessorConfig = defineConfig({
   imageFetchSandboxMediaHosts: field('IMAGE_FETCH_SANDBOX_MEDIA_HOSTS', hostListSchema('', true)),
   /** Images one replica analyses at once (each a fetch and a model call). */
   imageAnalyzeConcurrency: field('IMAGE_ANALYZE_CONCURRENCY', integerSchema(4, 1, 100)),
-  databasePoolSize: databasePoolSizeField,
 });
 
 export type ImageProcessorConfig = ConfigOf<typeof imageProcessorConfig>;

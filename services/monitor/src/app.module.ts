@@ -16,7 +16,6 @@ export class AppModule {
           name: SERVICE_NAME,
           config,
           workers: { owns: ['monitor.health', 'monitor.predict'], concurrency: 1 },
-          databasePoolSize: config.databasePoolSize,
         }),
         ProvidersModule,
         ServiceHealthModule,

@@ -1,7 +1,6 @@
 import {
   type ConfigOf,
   coreConfigFields,
-  databasePoolSizeField,
   defineConfig,
   field,
   integerSchema,
@@ -19,7 +18,6 @@ export const monitorConfig = defineConfig({
   ...twilioConfigFields,
   /** Each health check (database, Redis, AI provider, SMS provider) fails after this long. */
   checkTimeoutMs: field('MONITOR_CHECK_TIMEOUT_MS', integerSchema(5_000, 100, 60_000)),
-  databasePoolSize: databasePoolSizeField,
 });
 
 export type MonitorConfig = ConfigOf<typeof monitorConfig>;

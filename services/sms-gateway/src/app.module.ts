@@ -25,7 +25,6 @@ export class AppModule {
             },
             rateLimits: { 'sms.outbound': { max: config.smsSendRatePerSecond, durationMs: 1000 } },
           },
-          databasePoolSize: config.databasePoolSize,
         }),
         SmsProviderModule,
         WebhooksModule,

@@ -3,7 +3,6 @@ import {
   type ConfigOf,
   conversationIdleTimeoutField,
   coreConfigFields,
-  databasePoolSizeField,
   defineConfig,
   field,
   integerSchema,
@@ -60,7 +59,6 @@ export const smsGatewayConfig = defineConfig({
   smsStatusConcurrency: field('SMS_STATUS_CONCURRENCY', integerSchema(8, 1, 200)),
   /** Parallel delivery.check jobs (console checks and the stale-status reconcile) per replica. */
   deliveryCheckConcurrency: field('DELIVERY_CHECK_CONCURRENCY', integerSchema(4, 1, 200)),
-  databasePoolSize: databasePoolSizeField,
   /** Segments per second a US long code (10DLC) number may send; carriers queue or drop above it. */
   smsLongCodeRate: field('SMS_LONG_CODE_RATE', numberSchema(1, 0.01, 10_000)),
   /** Segments per second of a toll-free number (Twilio's default 3; higher when approved). */

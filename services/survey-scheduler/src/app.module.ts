@@ -14,7 +14,6 @@ export class AppModule {
           name: SERVICE_NAME,
           config,
           workers: { owns: ['survey.lifecycle'], concurrency: config.surveyLifecycleConcurrency },
-          databasePoolSize: config.databasePoolSize,
         }),
         LifecycleModule,
       ],

@@ -1,7 +1,6 @@
 import {
   type ConfigOf,
   coreConfigFields,
-  databasePoolSizeField,
   defineConfig,
   field,
   integerSchema,
@@ -16,7 +15,6 @@ export const surveySchedulerConfig = defineConfig({
   port: portField(3003),
   /** Lifecycle runs (campaign targeting walks) one replica does at once; runs are idempotent. */
   surveyLifecycleConcurrency: field('SURVEY_LIFECYCLE_CONCURRENCY', integerSchema(1, 1, 20)),
-  databasePoolSize: databasePoolSizeField,
 });
 
 export type SurveySchedulerConfig = ConfigOf<typeof surveySchedulerConfig>;

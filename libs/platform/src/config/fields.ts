@@ -148,6 +148,13 @@ export const coreConfigFields = {
       secret: true,
     },
   ),
+  /**
+   * The most Postgres connections one process opens (pg's own default). A job or request holds one
+   * only while its statements run (never across a model or Twilio call), so a pool smaller than the
+   * worker concurrency is fine; replicas x pool size, summed over services, must stay under the
+   * server's max_connections.
+   */
+  databasePoolSize: field('DATABASE_POOL_SIZE', integerSchema(10, 1, 200)),
   redisUrl: field('REDIS_URL', urlSchema('redis://127.0.0.1:6379', ['redis:', 'rediss:']), { secret: true }),
   bullmqPrefix: field(
     'BULLMQ_PREFIX',

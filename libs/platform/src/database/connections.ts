@@ -2,16 +2,6 @@ import { createDataSource } from '@sprout/domain';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import { field } from '../config/config';
-import { integerSchema } from '../config/fields';
-
-/**
- * DATABASE_POOL_SIZE: the most Postgres connections one process opens (default 10, pg's own).
- * A job or request holds one only while its statements run (never across a model or Twilio
- * call), so a pool smaller than the worker concurrency is fine; replicas x pool size, summed over
- * services, must stay under the server's max_connections. Each service spreads it in its config.ts.
- */
-export const databasePoolSizeField = field('DATABASE_POOL_SIZE', integerSchema(10, 1, 200));
 
 /**
  * The process's Redis client, shared by BullMQ (which duplicates it for blocking reads) and by

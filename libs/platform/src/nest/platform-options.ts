@@ -17,6 +17,4 @@ export interface PlatformModuleOptions {
     concurrency?: number | Partial<Record<QueueName, number>>;
     rateLimits?: Partial<Record<QueueName, JobRateLimit>>;
   };
-  /** Postgres pool size of this process (default 10). */
-  databasePoolSize?: number;
 }

@@ -36,7 +36,8 @@ export class PlatformModule {
       },
       {
         provide: DataSource,
-        useFactory: () => openDataSource(options.config.databaseUrl, options.name, options.databasePoolSize),
+        useFactory: () =>
+          openDataSource(options.config.databaseUrl, options.name, options.config.databasePoolSize),
       },
       {
         provide: JobQueues,

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { jobDefinitions } from '@sprout/contracts';
 import { CONFIG, JobQueues, Metrics } from '@sprout/platform';
-import type { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import type { SmsGatewayConfig } from '../config';
 
@@ -50,7 +49,7 @@ export interface SweepResult {
 @Injectable()
 export class InboundSweepService {
   private readonly logger = new Logger(InboundSweepService.name);
-  private readonly outcomes: Counter<'outcome'>;
+  private readonly outcomes;
 
   constructor(
     private readonly dataSource: DataSource,
