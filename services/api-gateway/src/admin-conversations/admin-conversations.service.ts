@@ -106,7 +106,7 @@ const INDEXED_WORD = /^[a-z0-9]{3,}$/;
  * The word index serves a search the planner expects fewer matches than this for: their rows are
  * read and sorted by recency. More, and the recency walk meets a page of matches sooner.
  */
-export const WORD_INDEX_BELOW = 10_000;
+export const WORD_INDEX_BELOW = 20_000;
 /** A search word inside more vocabulary words than this stays a LIKE (its trigrams are as good). */
 export const WORD_VOCABULARY_CAP = 500;
 
@@ -118,14 +118,14 @@ const searchMatcher = (search: string, vocabulary?: Map<number, string[]>): Sear
     phone !== null && (phone.prefix ? phone.digits.length >= 1 : phone.digits.length >= TRIGRAM_MIN_LENGTH);
   if (phone !== null && byPhone) params.push(phone.pattern);
   const indexable = words.some((word) => word.length >= TRIGRAM_MIN_LENGTH);
-  // The word index's query: per search word, any vocabulary word containing it ('-', never a
-  // word, when none does); the words without a vocabulary stay LIKEs.
+  // The word index's query: per search word, any vocabulary word containing it; the words
+  // without a vocabulary stay LIKEs.
   const useWords = vocabulary !== undefined && vocabulary.size > 0;
-  if (useWords)
+  // A word in no vocabulary word: only texts outside the word index can hold it.
+  const noWordMatch = useWords && [...vocabulary.values()].some((found) => found.length === 0);
+  if (useWords && !noWordMatch)
     params.push(
-      [...vocabulary.values()]
-        .map((found) => `(${found.length === 0 ? "'-'" : found.map((w) => `'${w}'`).join(' | ')})`)
-        .join(' & '),
+      [...vocabulary.values()].map((found) => `(${found.map((w) => `'${w}'`).join(' | ')})`).join(' & '),
     );
 
   return {
@@ -139,9 +139,12 @@ const searchMatcher = (search: string, vocabulary?: Map<number, string[]>): Sear
           .slice(0, words.length)
           .flatMap((word, i) => (keep(i) ? [`c.search_text LIKE lower(${word})`] : []));
       const others = like((i) => !vocabulary.has(i)).map((condition) => `AND ${condition}`);
+      const outside = `${LONG_TEXT} AND ${like((i) => vocabulary.has(i)).join(' AND ')}`;
+      const inIndex = noWordMatch
+        ? `(${outside})`
+        : `(search_text_words(c.search_text) @@ ${placeholders[placeholders.length - 1]}::tsquery OR ${outside})`;
       return `SELECT c.id, c.last_message_at FROM conversations c
-         WHERE c.is_test_user = $1 AND (search_text_words(c.search_text) @@ ${placeholders[placeholders.length - 1]}::tsquery
-            OR ${LONG_TEXT} AND ${like((i) => vocabulary.has(i)).join(' AND ')}) ${others.join(' ')}`;
+         WHERE c.is_test_user = $1 AND ${inIndex} ${others.join(' ')}`;
     },
     sql: (placeholders, { limit, ordered, after }) => {
       const phoneNumber = byPhone ? placeholders[words.length] : undefined;
@@ -156,8 +159,10 @@ const searchMatcher = (search: string, vocabulary?: Map<number, string[]>): Sear
       let textBranch: string;
       if (useWords) {
         const query = placeholders[placeholders.length - 1];
-        const inIndex = `(search_text_words(c.search_text) @@ ${query}::tsquery
-           OR ${LONG_TEXT} AND ${like((i) => vocabulary.has(i)).join(' AND ')})`;
+        const outside = `${LONG_TEXT} AND ${like((i) => vocabulary.has(i)).join(' AND ')}`;
+        const inIndex = noWordMatch
+          ? `(${outside})`
+          : `(search_text_words(c.search_text) @@ ${query}::tsquery OR ${outside})`;
         const others = like((i) => !vocabulary.has(i)).map((condition) => `AND ${condition}`);
         // Every match first (OFFSET 0 keeps the order and limit out): a walk in recency order
         // would compute search_text_words for each row it passes, which the planner underrates.
