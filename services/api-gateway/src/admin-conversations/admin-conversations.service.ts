@@ -106,7 +106,7 @@ const INDEXED_WORD = /^[a-z0-9]{3,}$/;
  * The word index serves a search the planner expects fewer matches than this for: their rows are
  * read and sorted by recency. More, and the recency walk meets a page of matches sooner.
  */
-export const WORD_INDEX_BELOW = 20_000;
+export const WORD_INDEX_BELOW = 10_000;
 /** A search word inside more vocabulary words than this stays a LIKE (its trigrams are as good). */
 export const WORD_VOCABULARY_CAP = 500;
 
