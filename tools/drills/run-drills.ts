@@ -89,6 +89,11 @@ interface LoadPlan {
   settleMs: number;
   /** Not before this time (ms since epoch) may a still reply path count as stuck. */
   stallFrom?: number;
+  /**
+   * Not before this time may an empty reply path (no job, no reply row waiting) count as settled
+   * while texts are unanswered: texts stored with no job wait for the inbound sweep.
+   */
+  idleFrom?: number;
 }
 
 interface LoadResult {
@@ -193,7 +198,7 @@ async function unsentReplies(stack: DrillStack, phones: string[]): Promise<numbe
 async function settle(
   stack: DrillStack,
   phones: string[],
-  limits: { settleMs: number; stallMs: number; stallFrom: number },
+  limits: { settleMs: number; stallMs: number; stallFrom: number; idleFrom: number },
 ): Promise<Settled> {
   const wanted = new Set(phones);
   const started = Date.now();
@@ -221,7 +226,7 @@ async function settle(
       timedOut,
     });
     if (counts.size === wanted.size && quietMs >= 3000) return result(false);
-    if (pending === 0 && quietMs >= 5000) return result(false);
+    if (pending === 0 && quietMs >= 5000 && now >= limits.idleFrom) return result(false);
     if (now - Math.max(lastChange, limits.stallFrom) >= limits.stallMs) return result(true);
     if (now - started >= limits.settleMs) return result(true);
     await sleep(1000);
@@ -267,6 +272,7 @@ async function measure(
     settleMs: plan.settleMs,
     stallMs: ctx.options.quick ? 60_000 : 90_000,
     stallFrom: plan.stallFrom ?? 0,
+    idleFrom: plan.idleFrom ?? 0,
   });
   // A moment more for late duplicates and status callbacks.
   await sleep(1000);
@@ -423,6 +429,51 @@ const DRILLS: Drill[] = [
         });
       } finally {
         stack.twilioProxy.holdAnswers(0);
+      }
+    },
+  },
+  {
+    name: 'sms-gateway-kill-before-enqueue',
+    what: "sms-gateway's Redis stalled at 90% of the load (webhooks commit their text, then wait in the queue add), SIGKILLed, down past the edge's 12 s retry budget, restarted: texts stored with no job, left to the inbound sweep",
+    async run(ctx) {
+      const { stack } = ctx;
+      const relay = stack.gatewayRedisRelay;
+      const { messages, rate } = ctx.options;
+      const faultAt = 0.9;
+      try {
+        return await measure(ctx, 'sms-gateway kill before enqueue', {
+          messages,
+          rate,
+          faultAt,
+          fault: async () => {
+            const stalledAt = new Date();
+            relay.stall();
+            // The rest of the load arrives meanwhile: stored, then waiting on Redis.
+            await sleep(((messages * (1 - faultAt)) / rate) * 1000 + 1500);
+            const gateway = stack.service('sms-gateway');
+            await stack.kill(gateway, 'SIGKILL');
+            const killedAt = Date.now();
+            relay.dropHeld();
+            const { rows } = await stack.pool.query<{ id: string }>(
+              `SELECT id FROM messages WHERE direction = 'inbound' AND created_at >= $1`,
+              [stalledAt],
+            );
+            let noJob = 0;
+            for (const row of rows)
+              if (!(await stack.jobExists('sms.inbound', `inbound-${row.id}`))) noJob += 1;
+            // Down longer than the edge retries (EDGE_WEBHOOK_RETRY_BUDGET_MS, 12 s): those webhooks get a 502.
+            await sleep(Math.max(0, 14_000 - (Date.now() - killedAt)));
+            await stack.startService('sms-gateway');
+            return `Redis stalled for sms-gateway, SIGKILLed with ${noJob} of ${rows.length} texts stored since the stall and no job, back in ${((Date.now() - killedAt) / 1000).toFixed(1)} s`;
+          },
+          settleMs: settleFor(ctx),
+          // The sweep takes texts 30 s old, every 30 s (SMS_INBOUND_SWEEP_AFTER_MS, _EVERY_MS): the
+          // stored texts wait up to a minute or so after the restart with nothing in Redis.
+          stallFrom: Date.now() + 150_000,
+          idleFrom: Date.now() + ((messages / rate) * 1000 + 16_000 + 90_000),
+        });
+      } finally {
+        relay.resume();
       }
     },
   },

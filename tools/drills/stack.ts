@@ -12,6 +12,7 @@ import { FakeOpenAI, FakeTwilio } from '@sprout/testing';
 import { createEdge } from '../src/edge';
 import { type DataMode, type DataServices, freePort, startDataServices } from './data';
 import { FaultProxy } from './fault-proxy';
+import { StallRelay } from './stall-relay';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SERVICE_MAIN = path.join(__dirname, 'service-main.cjs');
@@ -65,6 +66,8 @@ export class DrillStack {
     readonly twilioProxy: FaultProxy,
     readonly openaiProxy: FaultProxy,
     readonly pool: Pool,
+    /** sms-gateway reaches Redis through it (a drill stalls it); ai-responder goes direct. */
+    readonly gatewayRedisRelay: StallRelay,
   ) {}
 
   static async start(options: StackOptions): Promise<DrillStack> {
@@ -98,7 +101,18 @@ export class DrillStack {
       started.push(() => openaiProxy.close());
       const pool = new Pool({ connectionString: data.databaseUrl, max: 4 });
       pool.on('error', () => undefined);
-      const stack = new DrillStack(options, data, twilio, openai, twilioProxy, openaiProxy, pool);
+      const gatewayRedisRelay = await StallRelay.start(data.redisUrl);
+      started.push(() => gatewayRedisRelay.close());
+      const stack = new DrillStack(
+        options,
+        data,
+        twilio,
+        openai,
+        twilioProxy,
+        openaiProxy,
+        pool,
+        gatewayRedisRelay,
+      );
       await stack.startEdge();
       return stack;
     } catch (error) {
@@ -153,6 +167,7 @@ export class DrillStack {
     if (name === 'sms-gateway') {
       return {
         ...common,
+        REDIS_URL: this.gatewayRedisRelay.urlFor(this.data.redisUrl),
         PUBLIC_BASE_URL: this.edgeUrl_,
         TWILIO_ACCOUNT_SID: ACCOUNT_SID,
         TWILIO_AUTH_TOKEN: AUTH_TOKEN,
@@ -235,6 +250,15 @@ export class DrillStack {
     if (index >= 0) this.processes.splice(index, 1);
   }
 
+  /** Whether a job with this id is in Redis (any state). */
+  async jobExists(queue: string, jobId: string): Promise<boolean> {
+    if (this.redisClient === null) {
+      this.redisClient = new Redis(this.data.redisUrl, { maxRetriesPerRequest: 1 });
+      this.redisClient.on('error', () => undefined);
+    }
+    return (await this.redisClient.exists(`${this.data.prefix}:${queue}:${jobId}`)) === 1;
+  }
+
   /** Jobs not finished yet in the reply path's queues (waiting, running, delayed, retrying). */
   async pendingJobs(): Promise<number> {
     if (this.redisClient === null) {
@@ -269,6 +293,7 @@ export class DrillStack {
     await this.pool.end().catch(() => undefined);
     await this.twilioProxy.close().catch(() => undefined);
     await this.openaiProxy.close().catch(() => undefined);
+    await this.gatewayRedisRelay.close().catch(() => undefined);
     await this.twilio.close().catch(() => undefined);
     await this.openai.close().catch(() => undefined);
     await this.data.stop();
