@@ -1,6 +1,6 @@
 // The reply pipeline step by step, with no OpenAI key: the offline advisor is the primary model.
 import { countersOf } from '@sprout/testing';
-import { LlmCall, Message, SurveyCampaign, SurveyDelivery, User } from '@sprout/domain';
+import { Conversation, LlmCall, Message, SurveyCampaign, SurveyDelivery, User } from '@sprout/domain';
 import { analyzeSms, answerComplianceKeyword } from '@sprout/sms';
 import { JobQueues } from '@sprout/platform';
 import { ZIP_QUESTION } from '../src/location/location-rules';
@@ -110,6 +110,37 @@ describe('reply pipeline (no OpenAI key)', () => {
     expect(second.conversation.lastMessageAt).toEqual(second.reply.createdAt);
     expect(second.user.lastMessageAt).toEqual(second.reply.createdAt);
     await expectCountersAgree(second.user.id);
+  });
+
+  it("keeps what a concurrent reply wrote to the conversation: it is read after the user's lock", async () => {
+    const first = await storeInbound(h.db, 'How do I grow garlic?', { phone: newPhone() });
+    // Another reply of this user holds the user's row and adds a topic meanwhile (NO KEY UPDATE, so
+    // the model call's row, which only references the user, is not held up before the reply's lock).
+    const other = h.db.dataSource.createQueryRunner();
+    await other.connect();
+    await other.startTransaction();
+    try {
+      await other.query('SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [first.userId]);
+      const replying = pipeline().reply(first.id);
+      await eventually(async () => {
+        const waiting: unknown[] = await h.db.dataSource.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return waiting.length > 0 ? true : undefined;
+      }, 'the reply waiting on the user lock');
+      await other.query(`UPDATE conversations SET topics = array_append(topics, 'roses') WHERE id = $1`, [
+        first.conversationId,
+      ]);
+      await other.commitTransaction();
+      expect((await replying).outcome).toBe('replied');
+    } finally {
+      if (other.isTransactionActive) await other.rollbackTransaction();
+      await other.release();
+    }
+    const conversation = await h.db.dataSource
+      .getRepository(Conversation)
+      .findOneByOrFail({ id: first.conversationId });
+    expect(conversation.topics).toEqual(expect.arrayContaining(['roses', 'garlic']));
   });
 
   it('answers a follow-up in the context of the earlier question: the offline model reads the history', async () => {

@@ -261,18 +261,17 @@ export class PipelineService implements OnModuleInit {
   private async record(inbound: Message, draft: Draft, now: Date): Promise<RecordOutcome> {
     const replyId = replyIdFor(inbound.id);
     return this.dataSource.transaction(async (manager): Promise<RecordOutcome> => {
-      // The user's row, locked, and the conversation (not locked), in one statement.
-      const user: (User & { replyConversation?: Conversation | null }) | null = await manager
+      // The user's row, locked, then the conversation: read after the lock, so it holds what a
+      // concurrent reply of the same user wrote (a join in the locking statement would return the
+      // conversation as it was when that statement started waiting, and lose its topics).
+      const user = await manager
         .createQueryBuilder(User, 'u')
-        .leftJoinAndMapOne('u.replyConversation', Conversation, 'c', 'c.id = :conversationId', {
-          conversationId: inbound.conversationId,
-        })
         .where('u.id = :id', { id: inbound.userId })
-        .setLock('pessimistic_write', undefined, ['u'])
+        .setLock('pessimistic_write')
         .getOne();
       if (user === null) return 'missing';
       if (user.optedOut) return 'opted-out';
-      const conversation = user.replyConversation ?? null;
+      const conversation = await manager.findOneBy(Conversation, { id: inbound.conversationId });
       if (conversation === null) return 'missing';
 
       // Location, re-applied to the locked row so a concurrent change is not overwritten.
