@@ -271,7 +271,7 @@ const phoneLike = (search: string): string => {
  * `byWords`: the words of 3 or more letters and digits through the word index instead (the
  * vocabulary words containing each, then search_text_words(search_text), migration
  * 1797000000000), every match before the order, as the gateway does when the planner expects
- * under 10,000 matches.
+ * under 3,000 matches.
  */
 const searchSql = (
   term: string,
@@ -472,7 +472,7 @@ const scenarios = (samples: Samples): Scenario[] => {
         const term = pick(samples.conversationSearches, i);
         const estimate = samples.searchEstimates.get(term) ?? 0;
         const search = searchSql(term);
-        const found = estimate < 10_000 ? searchSql(term, true) : search;
+        const found = estimate < 3000 ? searchSql(term, true) : search;
         // Few matches (by the planner's estimate): all of them, up to 1001, for an exact count;
         // many: the page and one more, the estimate standing for the total.
         const walk = estimate < 2000 ? 1001 : 21;
