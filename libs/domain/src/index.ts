@@ -56,6 +56,7 @@ export {
   spendDay,
   spentSince,
   type ReserveOutcome,
+  type SettledCall,
   type SpendDay,
   type SpendReservation,
   type SpendSnapshot,

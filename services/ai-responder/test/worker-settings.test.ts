@@ -31,35 +31,30 @@ describe('worker and pool settings', () => {
       env,
     );
 
-  it('runs each queue with the concurrency and the pool with the size the environment sets', async () => {
-    const responder = await start({
-      SMS_INBOUND_CONCURRENCY: '7',
-      SUMMARIZE_CONCURRENCY: '3',
-      DATABASE_POOL_SIZE: '5',
-    });
+  /** What a responder started on `env` runs with: each queue's concurrency and the pool's size. */
+  const settingsOf = async (env: Record<string, string>) => {
+    const responder = await start(env);
     try {
       const workers = responder.app.get(WorkerHost).workers;
-      expect(workers.get('sms.inbound')?.concurrency).toBe(7);
-      expect(workers.get('conversation.summarize')?.concurrency).toBe(3);
       const driver = responder.app.get(DataSource).driver as PostgresDriver;
-      expect((driver.master as { options: { max: number } }).options.max).toBe(5);
+      return {
+        inbound: workers.get('sms.inbound')?.concurrency,
+        summarize: workers.get('conversation.summarize')?.concurrency,
+        pool: (driver.master as { options: { max: number } }).options.max,
+      };
     } finally {
       await responder.close();
     }
+  };
+
+  it('runs each queue with the concurrency and the pool with the size the environment sets', async () => {
+    expect(
+      await settingsOf({ SMS_INBOUND_CONCURRENCY: '7', SUMMARIZE_CONCURRENCY: '3', DATABASE_POOL_SIZE: '5' }),
+    ).toEqual({ inbound: 7, summarize: 3, pool: 5 });
   });
 
   it('defaults to 16 replies and 4 summaries at once and a pool of 10', async () => {
-    const responder = await start({});
-    try {
-      expect(responder.config.smsInboundConcurrency).toBe(16);
-      const workers = responder.app.get(WorkerHost).workers;
-      expect(workers.get('sms.inbound')?.concurrency).toBe(16);
-      expect(workers.get('conversation.summarize')?.concurrency).toBe(4);
-      const driver = responder.app.get(DataSource).driver as PostgresDriver;
-      expect((driver.master as { options: { max: number } }).options.max).toBe(10);
-    } finally {
-      await responder.close();
-    }
+    expect(await settingsOf({})).toEqual({ inbound: 16, summarize: 4, pool: 10 });
   });
 
   it('refuses to start on a bad value, naming the variable', async () => {

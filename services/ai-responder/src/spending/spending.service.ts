@@ -3,6 +3,7 @@ import {
   LlmCall,
   type LlmPurpose,
   type LlmTier,
+  type SettledCall,
   type SpendReservation,
   readSpendSnapshot,
   reserveSpend,
@@ -26,20 +27,7 @@ export interface SpendingState {
 }
 
 /** One llm_calls row. `model` is null for template and minimal answers, which call no model. */
-export interface LlmCallRecord {
-  purpose: LlmPurpose;
-  tier: LlmTier;
-  model: string | null;
-  promptTokens: number;
-  completionTokens: number;
-  cost: number;
-  latencyMs: number | null;
-  error: string | null;
-  userId: string | null;
-  conversationId: string | null;
-  messageId: string | null;
-  isTestUser: boolean;
-}
+export type LlmCallRecord = Omit<SettledCall, 'purpose' | 'tier'> & { purpose: LlmPurpose; tier: LlmTier };
 
 export type { SpendReservation };
 
