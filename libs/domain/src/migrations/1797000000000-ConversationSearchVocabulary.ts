@@ -25,6 +25,9 @@ export class ConversationSearchVocabulary1797000000000 implements MigrationInter
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     const statements = [
+      // A development database may hold this migration's first form (a prefix index), never released.
+      `DROP INDEX IF EXISTS "idx_conversations_search_words"`,
+      `DROP FUNCTION IF EXISTS search_word_windows(text)`,
       `CREATE TABLE "search_words" ("word" text NOT NULL, CONSTRAINT "pk_search_words" PRIMARY KEY ("word"))`,
       `CREATE INDEX "idx_search_words_word_trgm" ON "search_words" USING gin ("word" gin_trgm_ops)`,
       `CREATE FUNCTION search_text_words(search_text text) RETURNS tsvector
