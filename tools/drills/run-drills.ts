@@ -390,14 +390,22 @@ const DRILLS: Drill[] = [
   },
   {
     name: 'sms-gateway-sigkill',
-    what: 'sms-gateway (webhooks and the send worker) SIGKILLed at 40% of the load, restarted at once',
-    run: (ctx) =>
-      measure(ctx, 'sms-gateway SIGKILL', {
-        messages: ctx.options.messages,
-        rate: ctx.options.rate,
-        fault: () => killAndRestart(ctx, ctx.stack.service('sms-gateway')),
-        settleMs: settleFor(ctx),
-      }),
+    what: 'two sms-gateway replicas (as in compose and k8s); the first (webhooks and the send worker) SIGKILLed at 40% of the load, restarted at once',
+    async run(ctx) {
+      const { stack } = ctx;
+      const second = await stack.startService('sms-gateway', 1);
+      try {
+        return await measure(ctx, 'sms-gateway SIGKILL', {
+          messages: ctx.options.messages,
+          rate: ctx.options.rate,
+          fault: () => killAndRestart(ctx, stack.service('sms-gateway')),
+          settleMs: settleFor(ctx),
+        });
+      } finally {
+        // Back to one replica for the drills after this one.
+        await stack.remove(second);
+      }
+    },
   },
   {
     name: 'sms-gateway-kill-in-flight',

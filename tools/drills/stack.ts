@@ -11,6 +11,7 @@ import { Pool } from 'pg';
 import { FakeOpenAI, FakeTwilio } from '@sprout/testing';
 import { createEdge } from '../src/edge';
 import { type DataMode, type DataServices, freePort, startDataServices } from './data';
+import { Balancer } from './balancer';
 import { FaultProxy } from './fault-proxy';
 import { StallRelay } from './stall-relay';
 
@@ -54,6 +55,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 export class DrillStack {
   readonly processes: ServiceProcess[] = [];
   private edgeServer: http.Server | null = null;
+  private gatewayBalancer: Balancer | null = null;
   private edgeUrl_ = '';
   private ports = new Map<string, number>();
   private redisClient: Redis | null = null;
@@ -131,7 +133,10 @@ export class DrillStack {
   }
 
   private async startEdge(): Promise<void> {
-    const smsGatewayPort = await this.portFor('sms-gateway', 0);
+    await this.portFor('sms-gateway', 0);
+    // The edge reaches the sms-gateway replicas through a balancer, as it does in compose and k8s.
+    this.gatewayBalancer = await Balancer.start(() => this.replicas('sms-gateway').map((p) => p.port));
+    const smsGatewayPort = this.gatewayBalancer.port;
     // Nothing answers on the api-gateway side: the drills post only Twilio webhooks.
     this.edgeServer = createEdge({
       apiGatewayUrl: `http://127.0.0.1:${await freePort()}`,
@@ -290,6 +295,7 @@ export class DrillStack {
       this.edgeServer.closeAllConnections();
       await new Promise<void>((resolve) => this.edgeServer?.close(() => resolve()));
     }
+    await this.gatewayBalancer?.close().catch(() => undefined);
     await this.pool.end().catch(() => undefined);
     await this.twilioProxy.close().catch(() => undefined);
     await this.openaiProxy.close().catch(() => undefined);
