@@ -108,6 +108,9 @@ interface LoadResult {
   faultNote: string;
 }
 
+const sidOf = (drillIndex: number, i: number): string =>
+  `SM${drillIndex.toString(16).padStart(2, '0')}${i.toString(16).padStart(6, '0')}${'0'.repeat(24)}`;
+
 const phoneOf = (drillIndex: number, i: number): string =>
   `+1${200 + drillIndex}55${String(i).padStart(5, '0')}`;
 
@@ -128,7 +131,7 @@ async function sendLoad(ctx: DrillContext, plan: LoadPlan): Promise<LoadResult> 
     if (due > Date.now()) await sleep(due - Date.now());
     if (i === faultIndex && plan.fault) faultPromise = plan.fault();
     const phone = phoneOf(ctx.index, i);
-    const sid = `SM${ctx.index.toString(16).padStart(2, '0')}${i.toString(16).padStart(6, '0')}${'0'.repeat(24)}`;
+    const sid = sidOf(ctx.index, i);
     phones.push(phone);
     postedAt.set(phone, Date.now());
     sids.push(sid);
@@ -420,6 +423,19 @@ const DRILLS: Drill[] = [
           rate: ctx.options.rate,
           faultAt: 1,
           fault: async () => {
+            // Every text stored first: this drill kills the send path, not webhooks (on a loaded
+            // machine the last posts are still being answered, and a restart slower than the
+            // edge's retry budget would lose the ones not yet stored).
+            const sids = Array.from({ length: messages }, (_, i) => sidOf(ctx.index, i));
+            const storing = Date.now();
+            while (Date.now() - storing < 60_000) {
+              const { rows } = await stack.pool.query<{ n: string }>(
+                `SELECT count(*) AS n FROM messages WHERE provider_sid = ANY($1)`,
+                [sids],
+              );
+              if (Number(rows[0]?.n ?? 0) >= messages) break;
+              await sleep(100);
+            }
             // At least 3 sends held at once, or (replies trickling in slowly) at least one after 20 s.
             const started = Date.now();
             const enough = (): boolean =>
