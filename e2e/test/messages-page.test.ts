@@ -384,6 +384,37 @@ describe('with seeded conversations', () => {
     await page.getByTestId('user-detail').getByRole('heading', { name: '(503) 555-0202' }).waitFor();
   });
 
+  it("selects the row when its phone link is clicked: a new-tab click keeps this page's selection", async () => {
+    await openMessages();
+    const row = rowOf(seed.conversationIds.succulents);
+    await row.waitFor();
+    expect(await row.getAttribute('data-state')).toBeNull();
+    expect(await page.getByTestId('no-selection').count()).toBe(1);
+
+    // Ctrl/Cmd-click: the link opens the user in a new tab, and the click reaches the row.
+    const [opened] = await Promise.all([
+      context.waitForEvent('page'),
+      row.getByTestId('conversation-phone').click({ modifiers: ['ControlOrMeta'] }),
+    ]);
+    await page
+      .locator(`[data-conversation-id="${seed.conversationIds.succulents}"][data-state="selected"]`)
+      .waitFor();
+    expect(new URL(page.url()).pathname).toBe('/admin/messages');
+    expect(await page.locator('[data-testid="conversation-row"][data-state="selected"]').count()).toBe(1);
+    expect(await row.getByTestId('conversation-last4').getAttribute('aria-pressed')).toBe('true');
+    // The conversation's messages open in the pane.
+    await pane().getByRole('heading', { name: '(503) 555-0202' }).waitFor();
+    await pane().getByTestId('message').first().waitFor();
+    expect(await pane().getByTestId('message').count()).toBe(3);
+    expect(await page.getByTestId('no-selection').count()).toBe(0);
+
+    // The new tab is the Users screen searching the number.
+    await opened.waitForURL((url) => url.pathname === '/admin/users');
+    expect(new URL(opened.url()).searchParams.get('search')).toBe(phoneOf('southwest'));
+    await opened.getByTestId('user-detail').getByRole('heading', { name: '(503) 555-0202' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
   it("shows test users' conversations in Test Data Mode, without delivery icons", async () => {
     await openMessages();
     await rows().first().waitFor();

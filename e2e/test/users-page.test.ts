@@ -1,4 +1,5 @@
 // The Users screen (/admin/users) in Chromium against the real api-gateway and seeded data.
+import { readFileSync } from 'node:fs';
 import {
   type Browser,
   type BrowserContext,
@@ -7,6 +8,7 @@ import {
   openPage,
   type Page,
 } from '@sprout/testing/browser';
+import { parseCsv } from '../src/helpers';
 import {
   advanceClock,
   DELIVERIES_KEY_OUTCOMES,
@@ -402,6 +404,82 @@ describe('with seeded users', () => {
     ]);
     expect(await thread.getByTestId('message').count()).toBe(14);
     expect(await checkA11y(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it("downloads the selected user's conversations with their messages as CSV", async () => {
+    const userId = seed.userIds.pnw;
+    await openUsers();
+    await page.getByRole('button', { name: '(503) 555-0201' }).click();
+    await detail().getByRole('heading', { name: '(503) 555-0201' }).waitFor();
+    await page.getByRole('tab', { name: 'Conversations' }).click();
+    const link = detail().getByTestId('download-csv');
+    await link.waitFor();
+    expect(await link.innerText()).toBe('Download CSV');
+    expect(await link.getAttribute('href')).toBe(`/api/admin/users/${userId}/conversations/export`);
+
+    const before = new Date().toISOString().slice(0, 10);
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    const csv = readFileSync(await download.path(), 'utf8');
+    const after = new Date().toISOString().slice(0, 10);
+    // Named after the user and the (UTC) day it was taken.
+    expect([before, after].map((day) => `user-${userId}-conversations-${day}.csv`)).toContain(
+      download.suggestedFilename(),
+    );
+
+    const [header, ...lines] = parseCsv(csv);
+    expect(header).toEqual([
+      'conversation_id',
+      'conversation_start_time',
+      'conversation_end_time',
+      'conversation_summary',
+      'phone_number',
+      'message_id',
+      'created_at',
+      'direction',
+      'status',
+      'content',
+      'cost',
+      'token_usage',
+      'model_used',
+    ]);
+    const column = (name: string) => (header ?? []).indexOf(name);
+    const field = (name: string) => lines.map((line) => line[column(name)]);
+    // Every message of the user's two conversations, the older (garlic) first, each oldest first.
+    const messagesOf = async (conversationId: string) =>
+      stack.db.dataSource.query<{ id: string; content: string }[]>(
+        'SELECT id, content FROM messages WHERE conversation_id = $1 ORDER BY created_at, id',
+        [conversationId],
+      );
+    const expected = [
+      ...(await messagesOf(seed.conversationIds.garlic)).map((m) => ({
+        conversation: seed.conversationIds.garlic,
+        ...m,
+      })),
+      ...(await messagesOf(seed.conversationIds.deliveries)).map((m) => ({
+        conversation: seed.conversationIds.deliveries,
+        ...m,
+      })),
+    ];
+    expect(expected).toHaveLength(24);
+    expect(lines.every((line) => line.length === header?.length)).toBe(true);
+    expect(
+      lines.map((line) => ({
+        conversation: line[column('conversation_id')],
+        id: line[column('message_id')],
+        content: line[column('content')],
+      })),
+    ).toEqual(expected);
+    expect(field('content')).toContain('Curling after a cold night is usually stress, not disease.');
+    expect(new Set(field('conversation_summary'))).toEqual(
+      new Set(['Planning a fall garlic bed', 'Tomato leaves curling after a cold night on the balcony']),
+    );
+    expect(new Set(field('phone_number'))).toEqual(new Set([P.pnw]));
+    // Nothing of anyone else.
+    for (const other of [P.southwest, P.midwest, P.northeast, P.newcomer, phoneOf('tester')])
+      expect(csv).not.toContain(other);
+    expect(csv).not.toContain(seed.conversationIds.succulents);
+    expect(csv).not.toMatch(/succulent|compost|basil/i);
     expect(errors).toEqual([]);
   });
 
