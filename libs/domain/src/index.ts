@@ -61,3 +61,4 @@ export {
   type SpendReservation,
   type SpendSnapshot,
 } from './queries/spending';
+export { replyIdFor, replyIdSql } from './messages/reply-id';

@@ -11,6 +11,7 @@ import {
   type MessageMedia,
   User,
   recordInbound,
+  replyIdFor,
 } from '@sprout/domain';
 import { findFreePort } from '@sprout/platform';
 import {
@@ -22,7 +23,6 @@ import {
 } from '@sprout/testing';
 import { createApp } from '../src/app';
 import { type AiResponderConfig } from '../src/config';
-import { replyIdFor } from '../src/pipeline/reply-id';
 import { PipelineService } from '../src/pipeline/pipeline.service';
 
 export type Responder = Awaited<ReturnType<typeof createApp>>;

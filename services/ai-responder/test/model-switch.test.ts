@@ -1,12 +1,11 @@
 // A change made in Model Management reaches the very next reply on every replica (issue 11): the
 // api-gateway commits it and announces it on the Redis channel; each ai-responder drops its copy
 // of ai_models. Here the change is written and announced as the gateway does.
-import { AiModel, LlmCall, MODEL_CATALOG_CHANNEL } from '@sprout/domain';
+import { AiModel, LlmCall, MODEL_CATALOG_CHANNEL, replyIdFor } from '@sprout/domain';
 import { costOf } from '@sprout/llm';
 import { Redis } from 'ioredis';
 import { type Harness, type Responder, newPhone, startHarness, storeInbound } from './harness';
 import { PipelineService } from '../src/pipeline/pipeline.service';
-import { replyIdFor } from '../src/pipeline/reply-id';
 
 describe('a model change takes effect on the next reply', () => {
   let h: Harness;

@@ -1,11 +1,18 @@
 // The reply pipeline step by step, with no OpenAI key: the offline advisor is the primary model.
 import { countersOf } from '@sprout/testing';
-import { Conversation, LlmCall, Message, SurveyCampaign, SurveyDelivery, User } from '@sprout/domain';
+import {
+  Conversation,
+  LlmCall,
+  Message,
+  SurveyCampaign,
+  SurveyDelivery,
+  User,
+  replyIdFor,
+} from '@sprout/domain';
 import { analyzeSms, answerComplianceKeyword } from '@sprout/sms';
 import { JobQueues } from '@sprout/platform';
 import { ZIP_QUESTION } from '../src/location/location-rules';
 import { PipelineService } from '../src/pipeline/pipeline.service';
-import { replyIdFor } from '../src/pipeline/reply-id';
 import { type Harness, eventually, exchange, newPhone, startHarness, storeInbound } from './harness';
 
 describe('reply pipeline (no OpenAI key)', () => {

@@ -1,6 +1,6 @@
 // Faults: a worker killed mid-job, a transaction that fails after the model call, a crash after
 // the commit; and MMS replies that wait for their image.analyze children (a BullMQ flow).
-import { Conversation, LlmCall, Message } from '@sprout/domain';
+import { Conversation, LlmCall, Message, replyIdFor } from '@sprout/domain';
 import {
   type RunningWorkers,
   JobQueues,
@@ -14,7 +14,6 @@ import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { PipelineService } from '../src/pipeline/pipeline.service';
-import { replyIdFor } from '../src/pipeline/reply-id';
 import { type Harness, type Responder, eventually, startHarness, storeInbound } from './harness';
 
 describe('resilience', () => {

@@ -1,9 +1,8 @@
 // Survey links inside conversations (spec 001 Surveys, issue 12): who gets a campaign's link in
 // which reply, exactly once, and never while opted out, paused or after the end.
-import { Message, SurveyCampaign, SurveyDelivery } from '@sprout/domain';
+import { Message, SurveyCampaign, SurveyDelivery, replyIdFor } from '@sprout/domain';
 import { analyzeSms, answerComplianceKeyword } from '@sprout/sms';
 import { PipelineService } from '../src/pipeline/pipeline.service';
-import { replyIdFor } from '../src/pipeline/reply-id';
 import { type Harness, type Responder, exchange, newPhone, startHarness, storeInbound } from './harness';
 
 const HOUR = 60 * 60 * 1000;

@@ -92,7 +92,9 @@ export const smsGatewayConfig = defineConfig({
   smsInboundSweepAfterMs: field('SMS_INBOUND_SWEEP_AFTER_MS', integerSchema(30_000, 5_000, 60 * 60_000)),
   smsInboundSweepMaxAgeMs: field(
     'SMS_INBOUND_SWEEP_MAX_AGE_MS',
-    integerSchema(24 * 60 * 60_000, 60_000, 7 * 24 * 60 * 60_000),
+    // 3 h: past the longest a reply is held through a Twilio outage (SMS_SEND_HOLD_MS, 2 h); each
+    // sweep reads the window's messages, so a longer one costs more per sweep.
+    integerSchema(3 * 60 * 60_000, 60_000, 7 * 24 * 60 * 60_000),
   ),
   smsInboundSweepBatch: field('SMS_INBOUND_SWEEP_BATCH', integerSchema(200, 1, 10_000)),
   /** The contact the HELP / INFO answer gives (the same variable the public pages show). */

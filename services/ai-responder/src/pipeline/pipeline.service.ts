@@ -8,6 +8,7 @@ import {
   User,
   type UserProfile,
   recordOutbound,
+  replyIdFor,
 } from '@sprout/domain';
 import {
   type ProcessingContext,
@@ -38,7 +39,6 @@ import { SpendingService } from '../spending/spending.service';
 import { SummariesService } from '../summaries/summaries.service';
 import { SurveysService } from '../surveys/surveys.service';
 import { composeReply } from './compose-reply';
-import { replyIdFor } from './reply-id';
 
 /** What an MMS that carries only a picture asks (spec 001: the simulator's image-only text). */
 export const IMAGE_ONLY_QUESTION = 'What can you tell me about this image?';

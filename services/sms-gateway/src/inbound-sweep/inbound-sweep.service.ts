@@ -1,28 +1,22 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { jobDefinitions } from '@sprout/contracts';
+import { replyIdSql } from '@sprout/domain';
 import { CONFIG, JobQueues, Metrics } from '@sprout/platform';
 import { DataSource } from 'typeorm';
 import type { SmsGatewayConfig } from '../config';
 
 /**
- * The id of the reply ai-responder writes for an inbound message, in SQL: a name-based UUID
- * (version 5, SHA-1 of a namespace of ours and "reply:<inbound id>", pgcrypto's digest). It must
- * stay what services/ai-responder/src/pipeline/reply-id.ts computes (the sweep's test checks it).
- */
-export const replyIdSql = (inboundId: string): string =>
-  `(SELECT encode(set_byte(set_byte(h, 6, (get_byte(h, 6) & 15) | 80), 8, (get_byte(h, 8) & 63) | 128), 'hex')::uuid
-      FROM (SELECT substring(digest('\\x6b1f0a52c4d94e0f9a3d2f8e7c1b5a90'::bytea
-                                    || convert_to('reply:' || ${inboundId}::text, 'UTF8'), 'sha1') FROM 1 FOR 16) AS h) reply_hash)`;
-
-/**
  * What the webhook leaves to a job, still undone: a text from Twilio (not a keyword) with no reply
- * written whose sender has not opted out (sms.inbound), or a keyword's confirmation still queued
- * (sms.outbound). Read on idx_messages_created_at (a window of at most a day).
+ * written whose sender has not opted out, nor opted out or in since the text (its job may have
+ * ended 'opted-out' and been trimmed from Redis since) (sms.inbound), or a keyword's confirmation
+ * still queued (sms.outbound). Read on idx_messages_created_at over the window.
  */
 const UNDONE = `
   ((m.direction = 'inbound' AND m.kind = 'reply' AND m.provider_sid IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM messages r WHERE r.id = ${replyIdSql('m.id')})
-      AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = m.user_id AND u.opted_out))
+      AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = m.user_id AND u.opted_out)
+      AND NOT EXISTS (SELECT 1 FROM consent_events ce
+                       WHERE ce.user_id = m.user_id AND ce.created_at > m.created_at))
    OR (m.direction = 'outbound' AND m.kind = 'consent' AND m.status = 'queued'))`;
 
 export interface SweepResult {
@@ -39,7 +33,8 @@ export interface SweepResult {
  * and its queue add; the edge's or Twilio's retry then finds the MessageSid stored and, had it
  * died there too, nothing re-adds the job) and enqueues them again. Only texts older than
  * SMS_INBOUND_SWEEP_AFTER_MS (their webhook has long finished) and younger than
- * SMS_INBOUND_SWEEP_MAX_AGE_MS, at most SMS_INBOUND_SWEEP_BATCH per sweep, newest first.
+ * SMS_INBOUND_SWEEP_MAX_AGE_MS, at most SMS_INBOUND_SWEEP_BATCH per sweep, oldest first (closest to leaving the window; a
+ * backlog of queued texts does not hide an older lost one for long).
  *
  * Safe with any number of replicas sweeping at once: the job id is the webhook's (the queue's
  * definition, `inbound-<message id>`), so adding a job that is still waiting, active or retained
@@ -73,7 +68,7 @@ export class InboundSweepService {
         ? await this.dataSource.query(
             `SELECT m.id, m.direction, m.created_at FROM messages m
               WHERE m.created_at >= $1 AND m.created_at < $2 AND ${UNDONE}
-              ORDER BY m.created_at DESC LIMIT $3`,
+              ORDER BY m.created_at LIMIT $3`,
             [from, until, this.config.smsInboundSweepBatch],
           )
         : [];
