@@ -1,5 +1,6 @@
 import { Message } from '@sprout/domain';
 import { JobQueues } from '@sprout/platform';
+import { DeliveryStatusService } from '../src/delivery-status/delivery-status.service';
 import { type GatewayHarness, eventually, insertQueuedReply, nextPhone, startGateway } from './harness';
 
 describe('delivery.check: re-reading statuses from Twilio', () => {
@@ -83,6 +84,34 @@ describe('delivery.check: re-reading statuses from Twilio', () => {
     remote.status = 'queued';
     expect(await check(sent.conversationId)).toEqual({ changed: 0, checked: 1 });
     expect((await messages().findOneByOrFail({ id: sent.id })).status).toBe('sent');
+  });
+
+  it('applies concurrent callbacks of one message forward-only: the furthest status wins', async () => {
+    const reply = await insertQueuedReply(h.db.dataSource, { phoneNumber: nextPhone() });
+    const providerSid = `SMcas${reply.id.replaceAll('-', '').slice(0, 29)}`;
+    await messages().update({ id: reply.id }, { providerSid, status: 'queued' });
+    const statuses = [
+      'sent',
+      'delivered',
+      'sending',
+      'sent',
+      'queued',
+      'delivered',
+      'sent',
+      'sending',
+    ] as const;
+    const service = h.gateway.app.get(DeliveryStatusService);
+    const outcomes = await Promise.all(
+      [...statuses, ...statuses, ...statuses].map((status) => service.apply({ providerSid, status })),
+    );
+    expect(outcomes.filter((o) => o === 'unknown-message')).toEqual([]);
+    expect(outcomes.filter((o) => o === 'updated').length).toBeGreaterThanOrEqual(1);
+    const final = await messages().findOneByOrFail({ id: reply.id });
+    expect(final.status).toBe('delivered');
+    expect(final.sentAt).not.toBeNull();
+    expect(final.deliveredAt).not.toBeNull();
+    // Late callbacks after the final status change nothing.
+    expect(await service.apply({ providerSid, status: 'sent' })).toBe('unchanged');
   });
 
   it('skips a message Twilio does not know and checks nothing for a conversation without open messages', async () => {

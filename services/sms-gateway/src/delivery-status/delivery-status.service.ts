@@ -46,6 +46,30 @@ const RECONCILE_MAX_AGE_MS = 3 * 24 * 60 * 60_000;
 /** Messages re-read per scheduled run (the stalest first); the next run takes the rest. */
 const RECONCILE_BATCH = 200;
 
+/** Reads of a message's status before `apply` settles it under a lock instead. */
+const CAS_ATTEMPTS = 3;
+
+/** What a provider status changes on a message (forward-only), or null when nothing. */
+const statusChanges = (
+  message: Message,
+  update: StatusUpdate,
+  errorMessage: string | undefined,
+): Partial<Message> | null => {
+  const current = parseDeliveryStatus(message.status) ?? 'pending';
+  const next = nextStatus(current, update.status);
+  if (next === current) return null;
+  const now = new Date();
+  const changes: Partial<Message> = { status: toStoredStatus(next) };
+  if ((next === 'sent' || next === 'delivered' || next === 'read') && message.sentAt === null)
+    changes.sentAt = now;
+  if ((next === 'delivered' || next === 'read') && message.deliveredAt === null) changes.deliveredAt = now;
+  if (isFailedStatus(next)) {
+    changes.errorCode = update.errorCode ?? message.errorCode;
+    changes.errorMessage = errorMessage ?? message.errorMessage ?? (next === 'canceled' ? 'Canceled' : null);
+  }
+  return changes;
+};
+
 @Injectable()
 export class DeliveryStatusService {
   private readonly logger = new Logger(DeliveryStatusService.name);
@@ -58,9 +82,11 @@ export class DeliveryStatusService {
   ) {}
 
   /**
-   * Applies a provider status forward-only (a late "sent" after "delivered" changes nothing),
-   * under a row lock so concurrent callbacks for one message cannot move it backwards. Error
-   * 21610 (the recipient opted out at the carrier) opts the user out.
+   * Applies a provider status forward-only (a late "sent" after "delivered" changes nothing). Two
+   * statements and no transaction: read the message, then write the change only if its status is
+   * still the one read (compare and set), again from the read if a concurrent callback or the send
+   * changed it meanwhile. Error 21610 (the recipient opted out at the carrier) opts the user out,
+   * in one transaction with the status under a row lock.
    */
   async apply(update: StatusUpdate): Promise<StatusOutcome> {
     const errorMessage =
@@ -68,7 +94,23 @@ export class DeliveryStatusService {
       (isFailedStatus(update.status) && update.errorCode !== undefined
         ? await this.providerErrorMessage(update.providerSid)
         : undefined);
+    if (update.errorCode === UNSUBSCRIBED_ERROR_CODE) return this.applyWithOptOut(update, errorMessage);
 
+    const messages = this.dataSource.getRepository(Message);
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const message = await messages.findOneBy({ providerSid: update.providerSid, direction: 'outbound' });
+      if (message === null) return 'unknown-message';
+      const changes = statusChanges(message, update, errorMessage);
+      if (changes === null) return 'unchanged';
+      const written = await messages.update({ id: message.id, status: message.status }, changes);
+      if (written.affected === 1) return 'updated';
+    }
+    // Still racing after CAS_ATTEMPTS reads: settle it under the row lock.
+    return this.applyWithOptOut(update, errorMessage);
+  }
+
+  /** `apply` under a row lock in one transaction, with the carrier opt-out (error 21610) if any. */
+  private applyWithOptOut(update: StatusUpdate, errorMessage: string | undefined): Promise<StatusOutcome> {
     return this.dataSource.transaction(async (manager) => {
       const message = await manager
         .createQueryBuilder(Message, 'm')
@@ -79,22 +121,8 @@ export class DeliveryStatusService {
       if (message === null) return 'unknown-message';
       if (update.errorCode === UNSUBSCRIBED_ERROR_CODE)
         await this.consent.optOutByProvider(manager, message.userId, message.id);
-
-      const current = parseDeliveryStatus(message.status) ?? 'pending';
-      const next = nextStatus(current, update.status);
-      if (next === current) return 'unchanged';
-
-      const now = new Date();
-      const changes: Partial<Message> = { status: toStoredStatus(next) };
-      if ((next === 'sent' || next === 'delivered' || next === 'read') && message.sentAt === null)
-        changes.sentAt = now;
-      if ((next === 'delivered' || next === 'read') && message.deliveredAt === null)
-        changes.deliveredAt = now;
-      if (isFailedStatus(next)) {
-        changes.errorCode = update.errorCode ?? message.errorCode;
-        changes.errorMessage =
-          errorMessage ?? message.errorMessage ?? (next === 'canceled' ? 'Canceled' : null);
-      }
+      const changes = statusChanges(message, update, errorMessage);
+      if (changes === null) return 'unchanged';
       await manager.update(Message, { id: message.id }, changes);
       return 'updated';
     });
