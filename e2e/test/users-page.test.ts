@@ -8,7 +8,7 @@ import {
   openPage,
   type Page,
 } from '@sprout/testing/browser';
-import { parseCsv } from '../src/helpers';
+import { parseCsv } from '@sprout/testing';
 import {
   advanceClock,
   DELIVERIES_KEY_OUTCOMES,

@@ -3,6 +3,7 @@
 // admin in the log, phone numbers masked there.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LOGGER } from '@sprout/platform';
+import { parseCsv } from '@sprout/testing';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { EXPORT_BATCH_ROWS, csvField } from '../src/admin-conversations/conversations-export.service';
@@ -82,35 +83,6 @@ afterAll(async () => {
 
 const get = (url: string, withCookie = true) =>
   app.inject({ method: 'GET', url, headers: withCookie ? { cookie } : {} });
-
-/** CSV text to rows of fields (RFC 4180, the subset the export writes). */
-const parseCsv = (text: string): string[][] => {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text[i];
-    if (quoted && ch === '"' && text[i + 1] === '"') {
-      field += '"';
-      i += 1;
-    } else if (ch === '"') {
-      quoted = !quoted;
-    } else if (!quoted && ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (!quoted && ch === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i += 1;
-    } else {
-      field += ch;
-    }
-  }
-  return rows;
-};
 
 describe('conversations list export', () => {
   it('streams every real conversation, newest activity first, as a CSV attachment', async () => {
