@@ -764,7 +764,21 @@ export async function runDrills(options: DrillOptions): Promise<DrillReport> {
   return { rows, table };
 }
 
-function parseOptions(argv: string[]): DrillOptions | 'list' {
+const USAGE = `npm run drills -- [options]
+  --quick              60 texts per drill, 10 s bursts, 60 s outage, 15 s model failure
+  --messages=N         texts per drill (300)
+  --rate=N             texts per second (20)
+  --outage=S           Twilio outage drill length in seconds (600)
+  --model-failure=S    model failing drill length in seconds (60)
+  --burst=S            Twilio 429/500 burst length in seconds (30)
+  --only=a,b           only these drills (see --list)
+  --data=private|shared  private Postgres and Redis (default when installed) or the shared servers
+  --out=FILE           the report (bench-results/drills.md)
+  --list               the drills and what each injects
+  --help               this text
+`;
+
+function parseOptions(argv: string[]): DrillOptions | 'list' | 'help' {
   const flags = new Map<string, string>();
   for (const arg of argv) {
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
@@ -782,8 +796,11 @@ function parseOptions(argv: string[]): DrillOptions | 'list' {
     'data',
     'out',
     'list',
+    'help',
   ];
-  for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`Unknown option --${name}`);
+  for (const name of flags.keys())
+    if (!known.includes(name)) throw new Error(`Unknown option --${name}\n\n${USAGE}`);
+  if (flags.has('help')) return 'help';
   if (flags.has('list')) return 'list';
   const quick = flags.has('quick');
   const number = (name: string, fallback: number): number => {
@@ -816,6 +833,10 @@ function parseOptions(argv: string[]): DrillOptions | 'list' {
 
 export async function main(argv: string[]): Promise<void> {
   const options = parseOptions(argv);
+  if (options === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
   if (options === 'list') {
     for (const drill of DRILLS) process.stdout.write(`${drill.name.padEnd(28)} ${drill.what}\n`);
     return;
