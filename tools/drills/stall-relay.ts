@@ -5,7 +5,7 @@
 import net from 'node:net';
 
 export class StallRelay {
-  private readonly pairs = new Set<{ client: net.Socket; upstream: net.Socket }>();
+  private readonly pairs = new Set<{ client: net.Socket; upstream: net.Socket; held: boolean }>();
   private readonly server: net.Server;
   private stalled = false;
   port = 0;
@@ -13,7 +13,7 @@ export class StallRelay {
   private constructor(target: { host: string; port: number }) {
     this.server = net.createServer((client) => {
       const upstream = net.connect(target.port, target.host);
-      const pair = { client, upstream };
+      const pair = { client, upstream, held: this.stalled };
       this.pairs.add(pair);
       const close = (): void => {
         this.pairs.delete(pair);
@@ -48,9 +48,11 @@ export class StallRelay {
   /** Holds what clients write (their commands wait); Redis's answers still flow. */
   stall(): void {
     this.stalled = true;
-    for (const { client, upstream } of this.pairs) {
-      client.unpipe(upstream);
-      client.pause();
+    for (const pair of this.pairs) {
+      if (pair.held) continue;
+      pair.client.unpipe(pair.upstream);
+      pair.client.pause();
+      pair.held = true;
     }
   }
 
@@ -67,12 +69,17 @@ export class StallRelay {
     this.stalled = false;
   }
 
-  /** Lets held and new commands through again. */
+  /**
+   * Lets held and new commands through again. Only held connections are piped again: piping a
+   * flowing one a second time would send each of its commands to Redis twice.
+   */
   resume(): void {
     this.stalled = false;
-    for (const { client, upstream } of this.pairs) {
-      client.pipe(upstream);
-      client.resume();
+    for (const pair of this.pairs) {
+      if (!pair.held) continue;
+      pair.client.pipe(pair.upstream);
+      pair.client.resume();
+      pair.held = false;
     }
   }
 
