@@ -256,8 +256,12 @@ describe('per-sender pacing', () => {
 
   it('holds the rate of one number across two replicas on one Redis', async () => {
     const rate = 4; // segments per second: one every 250 ms
-    const first = await startReplica({ smsLongCodeRate: rate, smsOutboundConcurrency: 2 });
-    const second = await startReplica({ smsLongCodeRate: rate, smsOutboundConcurrency: 2 });
+    // One send at a time per replica, and Twilio answers each in 600 ms: a replica busy with one
+    // send cannot take the next one due 250 ms later, so both replicas send (a free worker may
+    // otherwise take every job on a loaded machine).
+    const first = await startReplica({ smsLongCodeRate: rate, smsOutboundConcurrency: 1 });
+    const second = await startReplica({ smsLongCodeRate: rate, smsOutboundConcurrency: 1 });
+    for (let i = 0; i < 10; i++) twilio.delayNext(600);
     const replies = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         insertQueuedReply(db.dataSource, { phoneNumber: nextPhone(), content: `Paced reply ${i}` }),

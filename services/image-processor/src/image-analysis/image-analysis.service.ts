@@ -261,9 +261,11 @@ export class ImageAnalysisService {
     latencyMs: number,
   ): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
+      // The message's row lock first: inserting the call first takes a key-share lock on it (the
+      // foreign key), and two analyses of one message holding that each then waited for the other.
+      const current = await this.lockMessage(tx, message.id);
       // The model was paid for, whatever happens to the message below.
       await tx.insert(LlmCall, this.callRow(message, answer.model, latencyMs, null, answer, cost));
-      const current = await this.lockMessage(tx, message.id);
       if (current === null || settledAt(current.media[mediaIndex]) !== undefined) return;
       const several = current.media.length > 1;
       const text = several ? `Image ${mediaIndex + 1}: ${answer.content}` : answer.content;
