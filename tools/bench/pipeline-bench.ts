@@ -974,199 +974,207 @@ const ms = (value: number | null): string =>
 const renderMarkdown = (report: any): string => {
   const out: string[] = [];
   const m = report.machine;
-  out.push(`# Pipeline benchmark (${report.options.quick ? 'quick' : 'full'})`);
+  out.push(
+    `# Pipeline benchmark (${report.options.drainOnly ? 'drain only' : report.options.quick ? 'quick' : 'full'})`,
+  );
   out.push('');
   out.push(
     `${m.date.slice(0, 16).replace('T', ' ')} UTC, ${m.cpus} cores (${m.cpuModel}), ${m.memoryGb} GB, Node ${m.node}; ` +
       `load average ${m.loadAverage1mAtStart} at start, ${m.loadAverage1mAtEnd} at end (the bench client, Postgres, Redis, ` +
       'the services and any other work share these cores). Fake Twilio, fake OpenAI answering at once.',
   );
-  if (!report.webhook) return out.join('\n');
-  out.push('');
-  out.push('## Inbound webhook (open loop; latency from the scheduled send time)');
-  out.push('');
-  out.push(
-    table(
-      [
-        'rate (req/s)',
-        'Sprout p50',
-        'p99',
-        'p99.9',
-        'answered/s',
-        'timed out',
-        'bare p50',
-        'bare p99',
-        'bare p99.9',
-        'bare answered/s',
-        'ratio p50',
-        'ratio p99',
-        'ratio p99.9',
-      ],
-      report.webhook.rates.map((r: any) => [
-        r.rate,
-        ms(r.sprout.p50),
-        ms(r.sprout.p99),
-        ms(r.sprout.p999),
-        r.sprout.achievedPerSecond,
-        `${r.sprout.timedOut}/${r.sprout.n}`,
-        ms(r.bare.p50),
-        ms(r.bare.p99),
-        ms(r.bare.p999),
-        r.bare.achievedPerSecond,
-        r.ratioP50 ?? '-',
-        r.ratioP99 ?? '-',
-        r.ratioP999 ?? '-',
-      ]),
-    ),
-  );
-  out.push('');
-  out.push(
-    table(
-      [
-        'rate',
-        'Sprout CPU-ms/request (sms-gateway + Postgres)',
-        'bare CPU-ms/request (handler + Postgres)',
-        'ratio',
-      ],
-      report.webhook.rates.map((r: any) => {
-        const a = r.cpuMsPerRequest.sprout;
-        const b = r.cpuMsPerRequest.bare;
-        return [
-          r.rate,
-          `${a.service} + ${a.postgres}`,
-          `${b.service} + ${b.postgres}`,
-          round((a.service + a.postgres) / (b.service + b.postgres), 2),
-        ];
-      }),
-    ),
-  );
-  const c = report.webhook.closedLoop;
-  out.push('');
-  out.push(
-    `Closed loop, 32 clients: Sprout ${c.sprout.perSecond} req/s (p50 ${c.sprout.p50} ms), bare ${c.bare.perSecond} req/s (p50 ${c.bare.p50} ms): **throughput ratio ${c.throughputRatio}**. ` +
-      `CPU-ms per request: Sprout ${c.sprout.cpuMsPerRequest?.total} (sms-gateway ${c.sprout.cpuMsPerRequest?.service}, Postgres ${c.sprout.cpuMsPerRequest?.postgres}), bare ${c.bare.cpuMsPerRequest?.total} (handler ${c.bare.cpuMsPerRequest?.service}, Postgres ${c.bare.cpuMsPerRequest?.postgres}).`,
-  );
-  out.push('');
-  const w = report.webhook.usage;
-  out.push(
-    `Webhook phase usage: ${Object.entries(w)
-      .map(([name, u]: [string, any]) => `${name} ${u.cpuPercent}% CPU, RSS peak ${u.rssMbPeak} MB`)
-      .join('; ')}.`,
-  );
-  out.push('');
-  if (!report.webhookSteps) return out.join('\n');
-  out.push(
-    'Webhook steps timed one by one (p50): ' +
-      report.webhookSteps.steps.map((s: any) => `${s.step} ${s.p50} ms`).join(', ') +
-      `; the webhook's p50 at 5 req/s ${report.webhookSteps.webhookP50At5PerSecond} ms, so the rest (HTTP, routing, form parsing and validation, TwiML) ${report.webhookSteps.restP50} ms.`,
-  );
-  out.push('');
-  if (!report.pipeline) return out.join('\n');
-  const p = report.pipeline;
-  out.push(`## Pipeline overhead at ${p.rate} msg/s (webhook accepted -> Twilio API call)`);
-  out.push('');
-  out.push(
-    `${p.replied}/${p.texts} replied: **p50 ${p.overheadP50} ms, p95 ${p.overheadP95} ms** (p99 ${p.overheadP99} ms); webhook p50 ${p.webhookP50} ms.`,
-  );
-  out.push('');
-  out.push(
-    table(
-      ['hop', 'n', 'p50', 'mean', 'share of mean'],
-      p.hops.map((h: any) => [h.hop, h.n, `${h.p50} ms`, `${h.mean} ms`, `${h.share}%`]),
-    ),
-  );
-  out.push('');
-  out.push(
-    `CPU-ms per text: ${Object.entries(p.cpuMsPerText)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ')}.`,
-  );
-  out.push('');
-  out.push(
-    table(
-      ['process', 'CPU (% of one core)', 'RSS peak'],
-      Object.entries(p.usage).map(([name, u]: [string, any]) => [
-        name,
-        u.cpuPercent,
-        u.rssMbPeak ? `${u.rssMbPeak} MB` : '',
-      ]),
-    ),
-  );
-  out.push('');
-  if (!report.throughput) return out.join('\n');
-  out.push('## Largest sustained replies per second (backlog drained)');
-  out.push('');
-  out.push(
-    table(
-      [
-        'workers',
-        'backlog',
-        'replied',
-        'replies/s (steady)',
-        'replies/s (overall)',
-        'CPU-ms per reply (all processes)',
-        'projected replies/s on 2 dedicated cores',
-      ],
-      report.throughput.map((t: any) => [
-        t.label + ' + 1 sms-gateway',
-        t.backlog,
-        t.replied,
-        t.repliesPerSecond,
-        t.overallPerSecond,
-        t.cpuMsPerReply.total,
-        t.projectedRepliesPerSecondOn2Cores,
-      ]),
-    ),
-  );
-  for (const t of report.throughput) {
+  // Each part is rendered when the run measured it (--drain-only measures the drain alone).
+  if (report.webhook) {
     out.push('');
-    out.push(`### ${t.label}: CPU and memory while draining`);
+    out.push('## Inbound webhook (open loop; latency from the scheduled send time)');
     out.push('');
     out.push(
       table(
-        ['process', 'CPU (% of one core)', 'CPU-ms per reply', 'RSS peak', 'RSS end'],
-        Object.entries(t.usage).map(([name, u]: [string, any]) => [
-          name,
-          u.cpuPercent,
-          t.cpuMsPerReply[name] ?? '(shared)',
-          u.rssMbPeak ? `${u.rssMbPeak} MB` : '',
-          u.rssMbEnd ? `${u.rssMbEnd} MB` : '',
+        [
+          'rate (req/s)',
+          'Sprout p50',
+          'p99',
+          'p99.9',
+          'answered/s',
+          'timed out',
+          'bare p50',
+          'bare p99',
+          'bare p99.9',
+          'bare answered/s',
+          'ratio p50',
+          'ratio p99',
+          'ratio p99.9',
+        ],
+        report.webhook.rates.map((r: any) => [
+          r.rate,
+          ms(r.sprout.p50),
+          ms(r.sprout.p99),
+          ms(r.sprout.p999),
+          r.sprout.achievedPerSecond,
+          `${r.sprout.timedOut}/${r.sprout.n}`,
+          ms(r.bare.p50),
+          ms(r.bare.p99),
+          ms(r.bare.p999),
+          r.bare.achievedPerSecond,
+          r.ratioP50 ?? '-',
+          r.ratioP99 ?? '-',
+          r.ratioP999 ?? '-',
         ]),
       ),
     );
-    if (t.statements) {
-      out.push('');
+    out.push('');
+    out.push(
+      table(
+        [
+          'rate',
+          'Sprout CPU-ms/request (sms-gateway + Postgres)',
+          'bare CPU-ms/request (handler + Postgres)',
+          'ratio',
+        ],
+        report.webhook.rates.map((r: any) => {
+          const a = r.cpuMsPerRequest.sprout;
+          const b = r.cpuMsPerRequest.bare;
+          return [
+            r.rate,
+            `${a.service} + ${a.postgres}`,
+            `${b.service} + ${b.postgres}`,
+            round((a.service + a.postgres) / (b.service + b.postgres), 2),
+          ];
+        }),
+      ),
+    );
+    const c = report.webhook.closedLoop;
+    out.push('');
+    out.push(
+      `Closed loop, 32 clients: Sprout ${c.sprout.perSecond} req/s (p50 ${c.sprout.p50} ms), bare ${c.bare.perSecond} req/s (p50 ${c.bare.p50} ms): **throughput ratio ${c.throughputRatio}**. ` +
+        `CPU-ms per request: Sprout ${c.sprout.cpuMsPerRequest?.total} (sms-gateway ${c.sprout.cpuMsPerRequest?.service}, Postgres ${c.sprout.cpuMsPerRequest?.postgres}), bare ${c.bare.cpuMsPerRequest?.total} (handler ${c.bare.cpuMsPerRequest?.service}, Postgres ${c.bare.cpuMsPerRequest?.postgres}).`,
+    );
+    out.push('');
+    const w = report.webhook.usage;
+    out.push(
+      `Webhook phase usage: ${Object.entries(w)
+        .map(([name, u]: [string, any]) => `${name} ${u.cpuPercent}% CPU, RSS peak ${u.rssMbPeak} MB`)
+        .join('; ')}.`,
+    );
+    out.push('');
+    if (report.webhookSteps) {
       out.push(
-        `SQL statements per text while draining (pg_stat_statements, top level): **${t.statements.perText}**, ` +
-          `${t.statements.execMsPerText} ms executing. Most frequent:`,
+        'Webhook steps timed one by one (p50): ' +
+          report.webhookSteps.steps.map((s: any) => `${s.step} ${s.p50} ms`).join(', ') +
+          `; the webhook's p50 at 5 req/s ${report.webhookSteps.webhookP50At5PerSecond} ms, so the rest (HTTP, routing, form parsing and validation, TwiML) ${report.webhookSteps.restP50} ms.`,
       );
+      out.push('');
+    }
+  }
+  if (report.pipeline) {
+    const p = report.pipeline;
+    out.push(`## Pipeline overhead at ${p.rate} msg/s (webhook accepted -> Twilio API call)`);
+    out.push('');
+    out.push(
+      `${p.replied}/${p.texts} replied: **p50 ${p.overheadP50} ms, p95 ${p.overheadP95} ms** (p99 ${p.overheadP99} ms); webhook p50 ${p.webhookP50} ms.`,
+    );
+    out.push('');
+    out.push(
+      table(
+        ['hop', 'n', 'p50', 'mean', 'share of mean'],
+        p.hops.map((h: any) => [h.hop, h.n, `${h.p50} ms`, `${h.mean} ms`, `${h.share}%`]),
+      ),
+    );
+    out.push('');
+    out.push(
+      `CPU-ms per text: ${Object.entries(p.cpuMsPerText)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}.`,
+    );
+    out.push('');
+    out.push(
+      table(
+        ['process', 'CPU (% of one core)', 'RSS peak'],
+        Object.entries(p.usage).map(([name, u]: [string, any]) => [
+          name,
+          u.cpuPercent,
+          u.rssMbPeak ? `${u.rssMbPeak} MB` : '',
+        ]),
+      ),
+    );
+    out.push('');
+  }
+  if (report.throughput) {
+    out.push('');
+    out.push('## Largest sustained replies per second (backlog drained)');
+    out.push('');
+    out.push(
+      table(
+        [
+          'workers',
+          'backlog',
+          'replied',
+          'replies/s (steady)',
+          'replies/s (overall)',
+          'CPU-ms per reply (all processes)',
+          'projected replies/s on 2 dedicated cores',
+        ],
+        report.throughput.map((t: any) => [
+          t.label + ' + 1 sms-gateway',
+          t.backlog,
+          t.replied,
+          t.repliesPerSecond,
+          t.overallPerSecond,
+          t.cpuMsPerReply.total,
+          t.projectedRepliesPerSecondOn2Cores,
+        ]),
+      ),
+    );
+    for (const t of report.throughput) {
+      out.push('');
+      out.push(`### ${t.label}: CPU and memory while draining`);
       out.push('');
       out.push(
         table(
-          ['per text', 'ms per text', 'statement'],
-          t.statements.top
-            .filter((r: any) => r.perText >= 0.05)
-            .map((r: any) => [
-              r.perText,
-              r.execMsPerText,
-              `\`${r.query.slice(0, 120).replace(/\|/g, '\\|')}\``,
-            ]),
+          ['process', 'CPU (% of one core)', 'CPU-ms per reply', 'RSS peak', 'RSS end'],
+          Object.entries(t.usage).map(([name, u]: [string, any]) => [
+            name,
+            u.cpuPercent,
+            t.cpuMsPerReply[name] ?? '(shared)',
+            u.rssMbPeak ? `${u.rssMbPeak} MB` : '',
+            u.rssMbEnd ? `${u.rssMbEnd} MB` : '',
+          ]),
         ),
       );
+      if (t.statements) {
+        out.push('');
+        out.push(
+          `SQL statements per text while draining (pg_stat_statements, top level): **${t.statements.perText}**, ` +
+            `${t.statements.execMsPerText} ms executing. Most frequent:`,
+        );
+        out.push('');
+        out.push(
+          table(
+            ['per text', 'ms per text', 'statement'],
+            t.statements.top
+              .filter((r: any) => r.perText >= 0.05)
+              .map((r: any) => [
+                r.perText,
+                r.execMsPerText,
+                `\`${r.query.slice(0, 120).replace(/\|/g, '\\|')}\``,
+              ]),
+          ),
+        );
+      }
+      for (const profile of t.profiles) {
+        out.push('');
+        out.push(
+          `Where ${profile.service}'s CPU went (${profile.busyMs} ms busy, CPU profile, innermost step): ` +
+            profile.steps
+              .filter((s: any) => s.share >= 1)
+              .map((s: any) => `${s.step} ${s.share}%`)
+              .join(', ') +
+            '.',
+        );
+      }
     }
-    for (const profile of t.profiles) {
-      out.push('');
-      out.push(
-        `Where ${profile.service}'s CPU went (${profile.busyMs} ms busy, CPU profile, innermost step): ` +
-          profile.steps
-            .filter((s: any) => s.share >= 1)
-            .map((s: any) => `${s.step} ${s.share}%`)
-            .join(', ') +
-          '.',
-      );
-    }
+    out.push('');
   }
-  out.push('');
   return out.join('\n');
 };
 /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-return, @typescript-eslint/restrict-template-expressions */
