@@ -142,7 +142,9 @@ export interface ReserveOutcome extends SpendSnapshot {
  * Reserves `amount` dollars (the call's worst case) when the day's budget is not reached: spent
  * plus reserved is under the limit. One call of `reserve_spend()` (migration ReserveSpendFunction):
  * admissions are serialised by an advisory lock held only while that statement runs; the
- * reservation lapses after `ttlMs` if never settled.
+ * reservation lapses after `ttlMs` if never settled. Relies on READ COMMITTED (Postgres's default):
+ * the function's reads after the lock then see every admission committed before it; under
+ * REPEATABLE READ its snapshot would predate the lock and two admissions could pass the limit.
  */
 export async function reserveSpend(
   dataSource: DataSource,
