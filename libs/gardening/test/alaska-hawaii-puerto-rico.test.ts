@@ -207,6 +207,18 @@ describe('the derive script and the areas file', () => {
     });
   });
 
+  it('keeps these zones under a configured USDA CSV that comes without their official files', () => {
+    inTempDir((dir, us) => {
+      configureZoneTable(us);
+      expect(hardinessZoneForZip('99501')).toEqual({ zone: '5b', trange: '-15 to -10', source: 'table' });
+      const ak = path.join(dir, 'phzm_ak_zipcode_2023.csv');
+      fs.writeFileSync(ak, 'zipcode,zone,trange,zonetitle\n99501,6a,-10 to -5,6a: -10 to -5\n');
+      configureZoneTable(us);
+      expect(hardinessZoneForZip('99501')?.zone).toBe('6a');
+      expect(hardinessZoneForZip('96813')?.zone).toBe('12b');
+    });
+  });
+
   it.each([
     ['a ZIP of another state', 'AK | Somewhere | 5b | 05-15 09-15 | 96813', /96813 is not a AK ZIP/],
     [
