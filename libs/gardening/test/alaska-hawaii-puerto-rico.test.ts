@@ -87,6 +87,11 @@ describe('a ZIP of Alaska, Hawaii or Puerto Rico', () => {
     expect(frostDatesFor({ zipCode: '99501', zone: '7a' })).toEqual(frostDatesFor({ zipCode: '99501' }));
   });
 
+  it('lends a ZIP the data lacks the zone of its numerical neighbour, as in the lower 48', () => {
+    expect(lookupZip('99512')).toBeNull();
+    expect(hardinessZoneForZip('99512')).toMatchObject({ zone: '5b', source: 'nearest' });
+  });
+
   it('names the area the dates belong to, without the list of towns', () => {
     expect(frostDatesFor({ zipCode: '99501' })?.place).toBe('Anchorage');
     expect(frostDatesFor({ zipCode: '00901' })?.place).toBe('San Juan metro');
