@@ -7,6 +7,7 @@ export * from './location/detect-location';
 export * from './places/zip';
 export * from './places/states';
 export * from './places/hardiness';
+export * from './places/areas';
 export * from './places/frost';
 export * from './places/season';
 

@@ -1,3 +1,4 @@
+import { preloadPlaceAreas } from './places/areas';
 import { preloadZoneTable } from './places/hardiness';
 import { getCityIndex } from './places/zip';
 import { preloadLanguageDetector } from './validation/language';
@@ -10,10 +11,12 @@ export interface PreloadReport {
 
 /**
  * Loads every lazy table now (ZIP data and city index, the hardiness zone table with its
- * nearest-ZIP index, the language model), so a service's first message is answered as fast as the
- * rest. Safe to call more than once; nothing is loaded twice.
+ * nearest-ZIP index, the areas of Alaska, Hawaii and Puerto Rico, the language model), so a
+ * service's first message is answered as fast as the rest. Safe to call more than once; nothing is
+ * loaded twice.
  */
 export function preloadGardeningData(): PreloadReport {
   getCityIndex();
+  preloadPlaceAreas();
   return { zoneTable: preloadZoneTable(), languageDetector: preloadLanguageDetector() };
 }

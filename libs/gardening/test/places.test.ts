@@ -9,6 +9,8 @@ import {
   hardinessZoneForZip,
   lookupZip,
   NEAREST_ZONE_MAX_KM,
+  placeAreaForZip,
+  placeAreaZips,
   normalizeState,
   normalizeZone,
   regionForState,
@@ -24,9 +26,14 @@ import { zipcodeEntries, type ZipcodesEntry } from '../src/places/zipcodes-data'
 
 const DERIVE_SCRIPT = path.resolve(__dirname, '../scripts/derive-zones.mjs');
 
-/** The USDA CSV (phzm_us_zipcode_2023.csv layout) of the zone table in use, rebuilt from lookups. */
+/**
+ * The USDA CSV (phzm_us_zipcode_2023.csv layout) of the zone table in use, rebuilt from lookups,
+ * without the ZIPs of the Alaska, Hawaii, Puerto Rico and Virgin Islands areas file.
+ */
 function tableAsUsdaCsv(): string {
+  const areaZips = new Set(placeAreaZips());
   const rows = zoneTableZips()
+    .filter((zip) => !areaZips.has(zip))
     .sort()
     .map((zip) => {
       const zone = hardinessZoneForZip(zip);
@@ -152,7 +159,6 @@ describe('frostDatesForZone', () => {
     '9a',
     '9b',
     '10a',
-    '10b',
   ];
 
   it('gives MM-DD dates that get earlier (spring) and later (fall) as zones warm', () => {
@@ -183,11 +189,13 @@ describe('frostDatesForZone', () => {
   it('takes the middle of the halves for a whole zone and accepts "Zone 7B"', () => {
     const whole = frostDatesForZone('7');
     expect(whole?.lastSpringFrost).toBe('03-31');
+    // Zone 10 may be 10a, which has a frost in most winters.
+    expect(frostDatesForZone('10')).toEqual(frostDatesForZone('10a'));
     expect(frostDatesForZone('Zone 7B')).toEqual(frostDatesForZone('7b'));
   });
 
-  it('is frost-free from zone 11', () => {
-    for (const zone of ['11a', '11b', '12a', '13b', '11']) {
+  it('is frost-free from zone 10b (the coldest night of an average winter stays above 35 F)', () => {
+    for (const zone of ['10b', '11a', '11b', '12a', '13b', '11']) {
       expect(frostDatesForZone(zone)).toEqual({
         lastSpringFrost: 'frost-free',
         firstFallFrost: 'frost-free',
@@ -219,7 +227,8 @@ describe('hardinessZoneForZip', () => {
 
   it('holds exactly the USDA 2023 file: rebuilt from lookups, it has the checksum the header records', () => {
     const zips = zoneTableZips();
-    expect(zips.length).toBe(39_921);
+    // The contiguous-US file plus the Alaska, Hawaii, Puerto Rico and Virgin Islands areas.
+    expect(zips.length).toBe(39_921 + placeAreaZips().length);
     expect(zips.every((zip) => hardinessZoneForZip(zip)?.source === 'table')).toBe(true);
     const csv = tableAsUsdaCsv();
     const recorded = /phzm_us_zipcode_2023\.csv: 39921 ZIPs, sha256 ([0-9a-f]{64})/.exec(
@@ -240,11 +249,21 @@ describe('hardinessZoneForZip', () => {
         cwd: dir,
         stdio: 'pipe',
       });
-      // The compact file read back (as a configured table) answers like the CSV it came from.
+      // The compact file read back (as a configured table) answers like the CSV it came from, and
+      // like the areas file for the ZIPs of Alaska, Hawaii, Puerto Rico and the Virgin Islands.
       configureZoneTable(csv);
-      const fromCsv = zoneTableZips().map((zip) => [zip, hardinessZoneForZip(zip)]);
+      const fromCsv = new Map(zoneTableZips().map((zip) => [zip, hardinessZoneForZip(zip)]));
       configureZoneTable(out);
-      expect(zoneTableZips().map((zip) => [zip, hardinessZoneForZip(zip)])).toEqual(fromCsv);
+      for (const zip of zoneTableZips()) {
+        const area = placeAreaForZip(zip);
+        const expected = area
+          ? { zone: area.zone, trange: zoneTemperatureRange(area.zone), source: 'table' }
+          : fromCsv.get(zip);
+        expect([zip, hardinessZoneForZip(zip)]).toEqual([zip, expected]);
+      }
+      // A configured CSV without the Alaska, Hawaii and Puerto Rico files keeps the areas' zones.
+      expect(zoneTableZips().length).toBe(fromCsv.size);
+      expect(fromCsv.get('99501')).toEqual({ zone: '5b', trange: '-15 to -10', source: 'table' });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -321,8 +340,9 @@ describe('hardinessZoneForZip', () => {
     expect(zone?.nearestZip?.startsWith('972')).toBe(true);
   });
 
-  it('does not invent zones far from any table ZIP (Alaska without its table)', () => {
-    expect(hardinessZoneForZip('99501')).toBeNull();
+  it('does not invent zones far from any table ZIP (Guam, on no USDA map)', () => {
+    expect(lookupZip('96910')?.state).toBe('GU');
+    expect(hardinessZoneForZip('96910')).toBeNull();
   });
 
   it('returns null for malformed ZIPs', () => {

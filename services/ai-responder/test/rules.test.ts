@@ -3,6 +3,7 @@ import { analyzeSms } from '@sprout/sms';
 import { toPlainSms } from '../src/answering/answering.service';
 import { buildSystemPrompt, buildUserTurn, delimitGardenerText } from '../src/answering/system-prompt';
 import {
+  locationConfirmation,
   locationOfDetection,
   locationOfHint,
   locationOfZip,
@@ -131,6 +132,37 @@ describe('location rules', () => {
     expect(locationOfZip('00000')).toBeNull();
     expect(locationOfDetection(detectLocation('I live in Toronto'))).toBeNull();
     expect(locationOfDetection(detectLocation("I'm in Ohio"))).toEqual({ state: 'OH', region: 'Midwest' });
+  });
+
+  it('gives an Alaska ZIP its own frost dates and a Hawaii one its wet and dry seasons', () => {
+    const anchorage = locationOfZip('99501');
+    expect(anchorage).toMatchObject({
+      city: 'Anchorage',
+      state: 'AK',
+      region: 'Alaska',
+      hardinessZone: '5b',
+    });
+    if (!anchorage) throw new Error('99501 is Anchorage');
+    // Not zone 5b's Apr 20 to Oct 15: Anchorage's season is a month shorter at each end.
+    expect(locationConfirmation(anchorage)).toContain(
+      'Anchorage, AK (zone 5b; average last frost around May 15, first around Sep 15)',
+    );
+    const honolulu = buildSystemPrompt({
+      gardener: {
+        zipCode: '96813',
+        city: 'Honolulu',
+        state: 'HI',
+        region: 'Hawaii',
+        hardinessZone: '12b',
+        locationRefused: false,
+        profile: {},
+      },
+      now: new Date('2026-01-15T12:00:00Z'),
+      maxChars: 380,
+      earlierSummary: null,
+    });
+    expect(honolulu).toContain('Frost dates: frost-free most years.');
+    expect(honolulu).toContain('Season now: wet season');
   });
 
   it("reads Twilio's hint: ZIP first, then city and state", () => {

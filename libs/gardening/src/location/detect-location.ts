@@ -118,7 +118,14 @@ const WORDLIKE_CITY_ALIASES = new Set([
   'lexington',
   'irvine',
   'dc',
+  'nome',
+  'kodiak',
 ]);
+
+/** Streets and places elsewhere that carry a city's name ("Ponce de Leon Ave" in Atlanta). */
+const NOT_THE_CITY_AFTER: Readonly<Record<string, RegExp>> = {
+  ponce: /^\s+(?:de\s+leon|city|inlet)\b/,
+};
 
 /** Token text: lower case, periods dropped ("N.C." -> "nc", "St." -> "st"). */
 function tokenize(text: string): Token[] {
@@ -175,8 +182,10 @@ function detectZip(text: string, flat: string): LocationDetection | null {
     const after = flat.slice(m.index + m[0].length, m.index + m[0].length + 20);
     if (NOT_ZIP_BEFORE.test(before) || NOT_ZIP_AFTER.test(after)) continue;
     const info = lookupZip(zip);
+    // A ZIP exists when the ZIP data or the zone table holds it (a zone borrowed from a
+    // neighbouring ZIP proves nothing: "99999" is no ZIP).
     const zone = info ? null : hardinessZoneForZip(zip);
-    if (!info && !zone) continue;
+    if (!info && zone?.source !== 'table') continue;
     const whole = flat.replace(/[^a-z0-9]/g, '').length <= 9;
     const cued = whole || ZIP_CUE_BEFORE.test(before) || /^\s*(?:here|is my zip|zip)\b/.test(after);
     const zoneInfo = zone ?? hardinessZoneForZip(zip);
@@ -582,6 +591,7 @@ function detectCityAlone(text: string, flat: string): LocationDetection | null {
     const found = CITY_BY_ALIAS.get(alias);
     if (!found) continue;
     const end = m.index + m[0].length;
+    if (NOT_THE_CITY_AFTER[alias]?.test(flat.slice(end, end + 20))) continue;
     if (WORDLIKE_CITY_ALIASES.has(alias)) {
       const raw = text.slice(m.index, end);
       const capitalised = /^[A-Z]/.test(raw);
@@ -654,6 +664,13 @@ const VAGUE_PATTERNS: readonly RegExp[] = [
   /^\W*(?:the\s+)?(?:coast|mountains|country|city|suburbs|valley|desert)\W*$/,
 ];
 
+/**
+ * Place names as the ZIP data spells them: Latin letters without accents ("Mayagüez", "Bayamón")
+ * and Hawaiian words without the okina ("Hawaiʻi", "Kauaʻi").
+ */
+const foldPlaceLetters = (text: string): string =>
+  text.normalize('NFD').replace(/[\u0300-\u036f\u02bb]/g, '');
+
 /** Whether the message declines to give a location ("I'd rather not say", "none of your business"). */
 export function isLocationRefusal(text: string): boolean {
   const flat = flatten(normalizeText(analysisWindow(text)));
@@ -670,7 +687,7 @@ export function isLocationRefusal(text: string): boolean {
  * ANALYSIS_MAX_CHARS characters are read.
  */
 export function detectLocation(text: string): LocationDetection {
-  const normalized = normalizeText(analysisWindow(text));
+  const normalized = foldPlaceLetters(normalizeText(analysisWindow(text)));
   if (normalized === '') return { ...NONE };
   const flat = flatten(normalized);
   const tokens = tokenize(normalized);

@@ -1,3 +1,6 @@
+import { placeAreaForZip } from './areas';
+import { hardinessZoneForZip } from './hardiness';
+
 /** Approximate frost dates for a hardiness zone. */
 export interface FrostDates {
   /** Average last spring frost as "MM-DD", or "frost-free". */
@@ -11,6 +14,7 @@ export interface FrostDates {
 /**
  * Commonly published average frost dates by half zone (50% probability dates, rounded). Zones are
  * a winter-cold measure, so these are rough: coastal and high-elevation gardens differ by weeks.
+ * From 10b the coldest night of an average winter stays above 35 F: no frost date to give.
  */
 const FROST_BY_HALF_ZONE: Readonly<Record<string, readonly [string, string]>> = {
   '1a': ['06-10', '08-10'],
@@ -32,7 +36,12 @@ const FROST_BY_HALF_ZONE: Readonly<Record<string, readonly [string, string]>> = 
   '9a': ['02-25', '11-30'],
   '9b': ['02-12', '12-08'],
   '10a': ['01-30', '12-15'],
-  '10b': ['01-15', '12-26'],
+};
+
+const FROST_FREE: FrostDates = {
+  lastSpringFrost: 'frost-free',
+  firstFallFrost: 'frost-free',
+  growingSeasonDays: 365,
 };
 
 /** "7b", "7B", "zone 7b", "7" -> "7b" / "7"; null when not a zone 1-13. */
@@ -58,15 +67,14 @@ function fromDayOfYear(day: number): string {
 
 /**
  * Approximate average last spring and first fall frost for a USDA zone ("7b", or a whole zone "7",
- * which takes the middle of its halves). Zones 11 and warmer are frost-free. Null for anything that
- * is not a zone.
+ * which takes the middle of its halves; "10" takes 10a's). Zones 10b and warmer are frost-free.
+ * Null for anything that is not a zone. Where the place is known, `frostDatesFor` is truer.
  */
 export function frostDatesForZone(zone: string): FrostDates | null {
   const normalized = normalizeZone(zone);
   if (!normalized) return null;
   const number = parseInt(normalized, 10);
-  if (number >= 11)
-    return { lastSpringFrost: 'frost-free', firstFallFrost: 'frost-free', growingSeasonDays: 365 };
+  if (number >= 11 || normalized === '10b') return { ...FROST_FREE };
   const halves = /[ab]$/.test(normalized) ? [normalized] : [`${number}a`, `${number}b`];
   const pairs = halves.map((h) => FROST_BY_HALF_ZONE[h]).filter((p): p is readonly [string, string] => !!p);
   if (pairs.length === 0) return null;
@@ -77,4 +85,41 @@ export function frostDatesForZone(zone: string): FrostDates | null {
     firstFallFrost: fromDayOfYear(fall),
     growingSeasonDays: fall - spring,
   };
+}
+
+/** Frost dates with where they come from. */
+export interface PlaceFrostDates extends FrostDates {
+  /** "place": the dates of the ZIP's own area; "zone": the zone's average dates. */
+  source: 'place' | 'zone';
+  /** For source "place": the area, e.g. "Anchorage", "San Juan metro". */
+  place?: string;
+}
+
+/**
+ * The frost dates to tell a gardener. A ZIP of Alaska, Hawaii, Puerto Rico or the Virgin Islands
+ * takes its area's own dates (or frost-free): there a zone misleads, as maritime Juneau (6b) has a
+ * shorter, cooler season than a 6b garden in Missouri. Elsewhere the zone's dates: the zone given,
+ * else the ZIP's. Null when neither tells.
+ */
+export function frostDatesFor(input: {
+  zipCode?: string | null;
+  zone?: string | null;
+}): PlaceFrostDates | null {
+  const area = input.zipCode ? placeAreaForZip(input.zipCode) : null;
+  if (area) {
+    // "San Juan metro (San Juan, Carolina, ...)": the towns in brackets are for the file's reader.
+    const place = area.name.replace(/\s*\([^)]*\)/g, '');
+    if (area.frost === 'frost-free') return { ...FROST_FREE, source: 'place', place };
+    const [spring, fall] = area.frost;
+    return {
+      lastSpringFrost: spring,
+      firstFallFrost: fall,
+      growingSeasonDays: dayOfYear(fall) - dayOfYear(spring),
+      source: 'place',
+      place,
+    };
+  }
+  const zone = input.zone?.trim() || (input.zipCode ? hardinessZoneForZip(input.zipCode)?.zone : null);
+  const dates = zone ? frostDatesForZone(zone) : null;
+  return dates ? { ...dates, source: 'zone' } : null;
 }

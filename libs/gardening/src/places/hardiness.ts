@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { placeAreaForZip, placeAreaZips } from './areas';
 import { zipcodeEntries } from './zipcodes-data';
 
 /** File name of the USDA 2023 ZIP table for the contiguous US (PRISM Climate Group, Oregon State). */
@@ -55,7 +56,8 @@ let table: ZoneTable | null | undefined;
 
 /**
  * Sets the zone table: a USDA ZIP-code CSV (zipcode, zone, trange, ...; Alaska, Hawaii and Puerto
- * Rico companion files in the same folder are read too) or a table in the shipped compact format.
+ * Rico companion files in the same folder are read too, and where they are missing the zones of
+ * the areas file stand in) or a table in the shipped compact format.
  * `null` disables the table (every zone is then unknown); `undefined` returns to the shipped table.
  * Services pass their configured HARDINESS_ZONES_PATH; this package reads no environment. The table
  * is (re)read lazily on the next lookup.
@@ -163,6 +165,14 @@ function loadTable(): ZoneTable | null {
         parseCsv(fs.readFileSync(companionPath, 'utf8'), byZip, interned);
       } catch {
         // A damaged companion file only loses its own state's ZIPs.
+      }
+    }
+    // Without their official files, Alaska, Hawaii, Puerto Rico and the Virgin Islands keep the
+    // zones of the areas file (which the shipped table holds too).
+    if (byZip.size > 0) {
+      for (const zip of placeAreaZips()) {
+        const area = byZip.has(zip) ? null : placeAreaForZip(zip);
+        if (area) byZip.set(zip, intern(interned, area.zone, zoneTemperatureRange(area.zone)));
       }
     }
   }

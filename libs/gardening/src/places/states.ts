@@ -138,6 +138,9 @@ const NAME_TO_CODE = new Map<string, string>(
 );
 NAME_TO_CODE.set('washington dc', 'DC');
 NAME_TO_CODE.set('virgin islands', 'VI');
+NAME_TO_CODE.set('us virgin islands', 'VI');
+// The Hawaiian spelling, with the okina typed as an apostrophe.
+NAME_TO_CODE.set("hawai'i", 'HI');
 
 /** Abbreviations people write besides the postal codes ("Tenn.", "Calif", "Mass"...). */
 const INFORMAL_ABBREVIATIONS: Readonly<Record<string, string>> = {

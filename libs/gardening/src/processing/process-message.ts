@@ -1,6 +1,6 @@
-import { frostDatesForZone, normalizeZone } from '../places/frost';
+import { frostDatesFor, normalizeZone } from '../places/frost';
 import { hardinessZoneForZip } from '../places/hardiness';
-import { seasonFor } from '../places/season';
+import { localSeasonFor } from '../places/season';
 import { regionForState } from '../places/states';
 import { lookupZip } from '../places/zip';
 import { formatMonthDay } from '../text/dates';
@@ -50,7 +50,8 @@ const SKIPPED_TYPES = new Set<ValidationResult['responseType']>([
  * Prepares an inbound message for the model (spec 001 "input processing"): validates it and, for a
  * question worth answering, appends a bracketed context suffix with the location (a ZIP also gives
  * city, state, region and, when no zone is given, its USDA zone), the hardiness zone with its
- * approximate frost dates, the season at `now`, the soil type and the experience level.
+ * approximate frost dates (an Alaska ZIP's own), the season at `now` (wet or dry in the tropics),
+ * the soil type and the experience level.
  * Profile commands (ZIP 98101, ZONE 7b...), SMS keywords (STOP, HELP...), very short texts, small
  * talk and invalid messages skip processing.
  */
@@ -103,17 +104,18 @@ export function processMessage(
     if (zone) {
       parts.push(`USDA zone: ${zone}`);
       enhancements.push(`Added hardiness zone: ${zone}${givenZone ? '' : ' (from ZIP)'}`);
-      const frost = frostDatesForZone(zone);
-      if (frost) {
-        const frostText =
-          frost.lastSpringFrost === 'frost-free'
-            ? 'frost-free'
-            : `last spring ~${formatMonthDay(frost.lastSpringFrost)}, first fall ~${formatMonthDay(frost.firstFallFrost)}`;
-        parts.push(`Frost: ${frostText}`);
-        enhancements.push(`Added frost dates: ${frostText}`);
-      }
     }
-    const season = seasonFor(now, place?.latitude);
+    // The ZIP's own dates where a zone misleads (Alaska), else the zone's.
+    const frost = frostDatesFor({ zipCode: zipInput || null, zone });
+    if (frost) {
+      const frostText =
+        frost.lastSpringFrost === 'frost-free'
+          ? 'frost-free'
+          : `last spring ~${formatMonthDay(frost.lastSpringFrost)}, first fall ~${formatMonthDay(frost.firstFallFrost)}`;
+      parts.push(`Frost: ${frostText}`);
+      enhancements.push(`Added frost dates: ${frostText}`);
+    }
+    const season = localSeasonFor(now, place);
     parts.push(`Season: ${season}`);
     enhancements.push(`Added season: ${season}`);
     const soil = context.soil_type ? (normalizeSoilType(context.soil_type) ?? context.soil_type.trim()) : '';

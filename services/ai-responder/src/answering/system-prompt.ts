@@ -2,9 +2,9 @@ import type { UserProfile } from '@sprout/domain';
 import {
   POISON_CONTROL_NUMBER,
   formatMonthDay,
-  frostDatesForZone,
+  frostDatesFor,
+  localSeasonFor,
   lookupZip,
-  seasonFor,
   stateName,
 } from '@sprout/gardening';
 
@@ -51,10 +51,11 @@ const locationLine = (g: GardenerContext): string => {
     : 'Location: unknown. Give advice that works broadly and say when timing depends on local frost dates.';
 };
 
-const zoneLines = (zone: string | null): string[] => {
+const zoneLines = (zone: string | null, zipCode: string | null): string[] => {
   if (zone === null) return [];
   const lines = [`USDA hardiness zone: ${zone}.`];
-  const frost = frostDatesForZone(zone);
+  // An Alaska ZIP's own frost dates: its zone's would promise a far longer season.
+  const frost = frostDatesFor({ zipCode, zone });
   if (frost?.lastSpringFrost === 'frost-free') lines.push('Frost dates: frost-free most years.');
   else if (frost)
     lines.push(
@@ -88,12 +89,13 @@ const profileLines = (profile: UserProfile): string[] => {
  * gardener: location, region, zone, frost dates, season and profile.
  */
 export const buildSystemPrompt = ({ gardener, now, maxChars, earlierSummary }: SystemPromptInput): string => {
-  const latitude = gardener.zipCode ? lookupZip(gardener.zipCode)?.latitude : undefined;
+  // Wet or dry season in the tropics (Hawaii, Puerto Rico), else the hemisphere's season.
+  const place = (gardener.zipCode ? lookupZip(gardener.zipCode) : null) ?? { state: gardener.state };
   const today = now.toISOString().slice(0, 10);
   const about = [
     locationLine(gardener),
-    ...zoneLines(gardener.hardinessZone),
-    `Season now: ${seasonFor(now, latitude)} (today is ${today}).`,
+    ...zoneLines(gardener.hardinessZone, gardener.zipCode),
+    `Season now: ${localSeasonFor(now, place)} (today is ${today}).`,
     ...profileLines(gardener.profile),
     ...(earlierSummary ? [`Earlier conversation: ${earlierSummary.slice(0, 600)}`] : []),
   ];

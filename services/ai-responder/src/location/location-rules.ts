@@ -1,7 +1,7 @@
 import {
   type LocationDetection,
   formatMonthDay,
-  frostDatesForZone,
+  frostDatesFor,
   hardinessZoneForZip,
   lookupZip,
   normalizeState,
@@ -110,9 +110,10 @@ export const ZIP_QUESTION = "What's your ZIP code? I'll time my advice to your l
 export const REFUSAL_ACKNOWLEDGEMENT =
   "No problem, I'll keep my advice general. Ask me anything about your plants, lawn or garden.";
 
-const frostPhrase = (zone: string | null): string | null => {
+// An Alaska ZIP has dates of its own: its zone's would promise a far longer season.
+const frostPhrase = (zone: string | null, zipCode: string | null): string | null => {
   if (zone === null) return null;
-  const frost = frostDatesForZone(zone);
+  const frost = frostDatesFor({ zipCode, zone });
   if (frost === null) return null;
   if (frost.lastSpringFrost === 'frost-free') return 'frost-free most years';
   return `average last frost around ${formatMonthDay(frost.lastSpringFrost)}, first around ${formatMonthDay(frost.firstFallFrost)}`;
@@ -121,7 +122,7 @@ const frostPhrase = (zone: string | null): string | null => {
 /** The reply to a message that only gave a location. */
 export const locationConfirmation = (location: KnownLocation): string => {
   const zone = location.hardinessZone;
-  const frost = frostPhrase(zone);
+  const frost = frostPhrase(zone, location.zipCode);
   if (location.zipCode) {
     const place =
       location.city && location.state ? `${location.city}, ${location.state}` : `ZIP ${location.zipCode}`;
