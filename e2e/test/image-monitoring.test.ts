@@ -30,9 +30,8 @@ beforeAll(async () => {
       bullmqPrefix: stack.redis.prefix,
       logLevel: 'silent',
       port: 0,
-      // The stack serves its samples on loopback: that one host:port, not all of loopback.
-      imageFetchSandboxMediaHosts: [new URL(stack.baseUrl).host],
     },
+    // The shipped defaults: the console's sample URLs are read in place, loopback never fetched.
     {},
   );
   browser = await launchBrowser();
@@ -159,7 +158,7 @@ it('Testing: a sample photo is analysed offline; the defaults are a plant questi
     destructive: false,
   });
   const analysis = await page.getByTestId('image-test-analysis').innerText();
-  expect(analysis).toContain('Offline photo check: 96×72 PNG, 1.8 KB. About 85% green foliage');
+  expect(analysis).toContain('Offline photo check: 96x72 PNG, 1.8 KB. About 85% green foliage');
   expect(analysis).toContain("I can't identify plants offline; what plant is it and what changed?");
 
   await openTab('Recent Images');

@@ -65,6 +65,11 @@ export interface UserProfile {
 export interface MessageMedia {
   url: string;
   contentType: string;
+  /**
+   * 'admin': typed in the console (image test, simulator), fetched from any public host; absent:
+   * an MMS's Twilio media URL, fetched from Twilio's media hosts only.
+   */
+  source?: 'admin';
 }
 
 /**

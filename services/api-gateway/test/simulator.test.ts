@@ -578,7 +578,10 @@ describe('POST /api/simulator/message', () => {
         .getRepository(Message)
         .findOneByOrFail({ userId: user.id, direction: 'inbound' });
       expect(inbound.content).toBe(IMAGE_ONLY_MESSAGE);
-      expect(inbound.media).toEqual([{ url: 'https://example.com/plant.png', contentType: 'image/jpeg' }]);
+      // Typed in the console: image-processor fetches it under the admin URL policy (any public host).
+      expect(inbound.media).toEqual([
+        { url: 'https://example.com/plant.png', contentType: 'image/jpeg', source: 'admin' },
+      ]);
       expect(inbound.imageContentType).toBe('image/jpeg');
       const body: SimulatorMessageResponse = res.json();
       expect(body.reply?.content).toBe(`Reply to: ${IMAGE_ONLY_MESSAGE}`);
@@ -603,7 +606,7 @@ describe('POST /api/simulator/message', () => {
         .findOneByOrFail({ userId: user.id, direction: 'inbound' });
       expect(inbound).toMatchObject({
         content: 'Is this ripe?',
-        media: [{ url: 'https://example.com/fruit.png', contentType: 'image/png' }],
+        media: [{ url: 'https://example.com/fruit.png', contentType: 'image/png', source: 'admin' }],
       });
     });
   });

@@ -7,6 +7,7 @@ import {
   openAiConfigFields,
   parseHostList,
   portField,
+  publicBaseUrlField,
   stringSchema,
   twilioConfigFields,
 } from '@sprout/platform';
@@ -60,6 +61,8 @@ export const imageProcessorConfig = defineConfig({
    * TWILIO_API_BASE_URL endpoint (the fake Twilio) is one already; no other port of that host is.
    */
   imageFetchSandboxMediaHosts: field('IMAGE_FETCH_SANDBOX_MEDIA_HOSTS', hostListSchema('', true)),
+  /** The stack's public origin: console-typed URLs of its own sample images are read in place. */
+  publicBaseUrl: publicBaseUrlField,
   /** Images one replica analyses at once (each a fetch and a model call). */
   imageAnalyzeConcurrency: field('IMAGE_ANALYZE_CONCURRENCY', integerSchema(4, 1, 100)),
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { LlmCall, Message } from '@sprout/domain';
 import {
   HostNotAllowedError,
+  IMAGE_SAMPLES_DIR,
   JobQueues,
   Metrics,
   type ServiceApp,
@@ -43,7 +44,7 @@ const JPEG = Buffer.from(
   'hex',
 );
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
-const LEAF_JPG = readFileSync(join(__dirname, '../../api-gateway/assets/image-samples/leaf.jpg'));
+const LEAF_JPG = readFileSync(join(IMAGE_SAMPLES_DIR, 'leaf.jpg'));
 const ACCOUNT_SID = `AC${'1'.repeat(32)}`;
 const AUTH_TOKEN = 'image-test-auth-token';
 
@@ -148,8 +149,9 @@ describe('image analysis', () => {
     urls: string[],
     content = 'What is wrong with my tomato leaves?',
     direction = 'inbound',
+    source?: 'admin',
   ) => {
-    const media = urls.map((url) => ({ url, contentType: 'image/jpeg' }));
+    const media = urls.map((url) => ({ url, contentType: 'image/jpeg', ...(source ? { source } : {}) }));
     const [row] = await ds.query<Array<{ id: string }>>(
       `INSERT INTO "messages" ("user_id", "conversation_id", "direction", "content", "status", "media")
        VALUES ($1, $2, $3, $4, 'received', $5::jsonb) RETURNING "id"`,
@@ -275,7 +277,9 @@ describe('image analysis', () => {
     expect(defaults.imageFetchAllowedHosts).toEqual(TWILIO_MEDIA_HOSTS.split(','));
     expect(defaults.imageFetchSandboxMediaHosts).toEqual([]);
     const source = new ImageSource(defaults);
-    await expect(source.fetch(`${publicImages.url}/plant.jpg`)).rejects.toBeInstanceOf(HostNotAllowedError);
+    await expect(source.fetch({ url: `${publicImages.url}/plant.jpg` })).rejects.toBeInstanceOf(
+      HostNotAllowedError,
+    );
     expect(hits).toHaveLength(0);
   });
 
@@ -305,7 +309,7 @@ describe('image analysis', () => {
 
     const result = await keyless.analyze({ messageId: id, mediaIndex: 0 });
 
-    const analysisText = `Offline photo check: 96×72 JPEG, 1.4 KB. About 85% green foliage, 0% yellow or brown, 0% dark spots; well lit. The leaves look mostly green, a good sign. ${OFFLINE_IMAGE_QUESTION}`;
+    const analysisText = `Offline photo check: 96x72 JPEG, 1.4 KB. About 85% green foliage, 0% yellow or brown, 0% dark spots; well lit. The leaves look mostly green, a good sign. ${OFFLINE_IMAGE_QUESTION}`;
     expect(result).toMatchObject({
       status: 'processed',
       analysis: analysisText,
@@ -328,6 +332,42 @@ describe('image analysis', () => {
     const [call] = await imageCalls(id);
     expect(call).toMatchObject({ model: OFFLINE_IMAGE_MODEL, totalTokens: 0, cost: 0, error: null });
     expect(call?.latencyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('analyses a console image offline in the default configuration: the stack sample is read in place', async () => {
+    // No variables at all: no OpenAI key, Twilio's media hosts, PUBLIC_BASE_URL http://localhost:8080.
+    const defaults = loadConfig(imageProcessorConfig, {});
+    expect(defaults.openaiApiKey).toBeUndefined();
+    const model = (visionModelProvider as { useFactory: (c: ImageProcessorConfig) => unknown }).useFactory(
+      defaults,
+    ) as OfflineImageAnalyzer;
+    const keyless = new ImageAnalysisService(
+      ds,
+      new ImageSource(defaults),
+      model,
+      defaults,
+      createLogger({ name: 'image-test', level: 'silent' }),
+      new Metrics('image-test', false),
+    );
+    const sample = 'http://localhost:8080/api/image-samples/leaf.jpg';
+
+    // Typed in the console (image test, simulator): the admin URL policy.
+    const typed = await inbound([sample], 'What can you tell me about this plant?', 'inbound', 'admin');
+    const result = await keyless.analyze({ messageId: typed, mediaIndex: 0 });
+    expect(result).toMatchObject({
+      status: 'processed',
+      model: OFFLINE_IMAGE_MODEL,
+      contentType: 'image/jpeg',
+    });
+    expect(result.analysis).toMatch(/^Offline photo check: 96x72 JPEG, 1\.4 KB\. About 85% green foliage/);
+    expect((await message(typed)).imageAnalysis).toBe(result.analysis);
+
+    // The same URL as an MMS's media: Twilio's hosts only, refused before DNS.
+    const mms = await inbound([sample]);
+    const refused = await keyless.analyze({ messageId: mms, mediaIndex: 0 });
+    expect(refused).toMatchObject({ status: 'failed', analysis: null });
+    expect(refused.error).toMatch(/Refused to fetch localhost:8080: not an allowed host/);
+    expect(hits).toHaveLength(0);
   });
 
   it('retries a passing model failure, records it on the final attempt, and succeeds later', async () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
+import { IMAGE_SAMPLES_DIR } from '@sprout/platform';
 import {
   OFFLINE_IMAGE_MODEL,
   OFFLINE_IMAGE_QUESTION,
@@ -10,9 +11,8 @@ import {
 } from '../src/image-analysis/offline/offline-image-analyzer';
 import { type Rgb, readImage } from '../src/image-analysis/offline/pixels';
 
-const SAMPLES = join(__dirname, '../../api-gateway/assets/image-samples');
-const LEAF_JPG = readFileSync(join(SAMPLES, 'leaf.jpg'));
-const LEAF_PNG = readFileSync(join(SAMPLES, 'leaf.png'));
+const LEAF_JPG = readFileSync(join(IMAGE_SAMPLES_DIR, 'leaf.jpg'));
+const LEAF_PNG = readFileSync(join(IMAGE_SAMPLES_DIR, 'leaf.png'));
 
 const chunk = (type: string, data: Buffer): Buffer => {
   const length = Buffer.alloc(4);
@@ -99,7 +99,7 @@ describe('offline image analyser', () => {
 
   it('describes a green leaf with its size, shares, a suggestion and the question back', () => {
     expect(describeImage(readImage(LEAF_JPG, 'image/jpeg'))).toBe(
-      `Offline photo check: 96×72 JPEG, 1.4 KB. About 85% green foliage, 0% yellow or brown, 0% dark spots; well lit. The leaves look mostly green, a good sign. ${OFFLINE_IMAGE_QUESTION}`,
+      `Offline photo check: 96x72 JPEG, 1.4 KB. About 85% green foliage, 0% yellow or brown, 0% dark spots; well lit. The leaves look mostly green, a good sign. ${OFFLINE_IMAGE_QUESTION}`,
     );
   });
 
@@ -185,7 +185,7 @@ describe('offline image analyser', () => {
     ]);
     const text = describeImage(readImage(gif, 'image/gif'));
     expect(text).toBe(
-      `Offline photo check: 320×240 GIF, 30 B. I can't read the colours of this GIF offline. ${OFFLINE_IMAGE_QUESTION}`,
+      `Offline photo check: 320x240 GIF, 30 B. I can't read the colours of this GIF offline. ${OFFLINE_IMAGE_QUESTION}`,
     );
     const webp = Buffer.alloc(30);
     webp.write('RIFF', 0, 'latin1');
@@ -212,7 +212,7 @@ describe('offline image analyser', () => {
       ],
     });
     expect(result).toEqual({
-      content: expect.stringContaining('96×72 PNG, 1.8 KB. About 85% green foliage') as unknown,
+      content: expect.stringContaining('96x72 PNG, 1.8 KB. About 85% green foliage') as unknown,
       promptTokens: 0,
       completionTokens: 0,
       model: OFFLINE_IMAGE_MODEL,

@@ -147,7 +147,8 @@ export const imagesApi = {
     tag: 'image monitoring',
     summary: 'Record a test image message and analyse it through the image.analyze queue',
     description:
-      'The image is fetched by image-processor through the SSRF-safe fetcher. 422 when the fetch is ' +
+      'The image is fetched by image-processor through the SSRF-safe fetcher from any public host (the ' +
+      "stack's own /api/image-samples/ are read in place). 422 when the fetch is " +
       'refused or the analysis fails (the message keeps the error); 504 when no answer comes in time.',
     body: ImageProcessingTestRequest,
     answer: answer<ImageProcessingTestResponse>('The analysis, tokens used and cost'),

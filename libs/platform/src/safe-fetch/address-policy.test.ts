@@ -59,6 +59,36 @@ describe('address policy', () => {
     expect(blockedReason(address)).toBeNull();
   });
 
+  // Every class an admin URL or a redirect may not reach, with the reason it is named by.
+  it.each([
+    ['169.254.169.254', 'link-local (cloud metadata)'],
+    ['169.254.0.1', 'link-local (cloud metadata)'],
+    ['fd00:ec2::254', 'unique local (includes fd00::/8 metadata)'],
+    ['fd00::', 'unique local (includes fd00::/8 metadata)'],
+    ['fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'unique local (includes fd00::/8 metadata)'],
+    ['100.64.0.0', 'carrier-grade NAT'],
+    ['100.127.255.255', 'carrier-grade NAT'],
+    ['0.0.0.0', 'this network'],
+    ['0.1.2.3', 'this network'],
+    ['::', 'unspecified'],
+    ['10.0.0.1', 'private'],
+    ['172.16.0.1', 'private'],
+    ['192.168.0.1', 'private'],
+    ['127.0.0.1', 'loopback'],
+    ['::1', 'loopback'],
+    ['fe80::1', 'link-local'],
+    ['224.0.0.1', 'multicast'],
+    ['ff02::1', 'multicast'],
+    ['::ffff:10.0.0.1', 'private (IPv4 10.0.0.1 inside IPv6)'],
+    ['::ffff:0a00:0001', 'private (IPv4 10.0.0.1 inside IPv6)'],
+    ['::ffff:169.254.169.254', 'link-local (cloud metadata) (IPv4 169.254.169.254 inside IPv6)'],
+    ['::ffff:100.64.0.1', 'carrier-grade NAT (IPv4 100.64.0.1 inside IPv6)'],
+    ['::ffff:0.0.0.0', 'this network (IPv4 0.0.0.0 inside IPv6)'],
+    ['::ffff:127.0.0.1', 'loopback (IPv4 127.0.0.1 inside IPv6)'],
+  ])('refuses %s as %s', (address, reason) => {
+    expect(blockedReason(address)).toBe(reason);
+  });
+
   it('names the reason, including for IPv4 hidden inside IPv6', () => {
     expect(blockedReason('169.254.169.254')).toContain('metadata');
     expect(blockedReason('::ffff:10.0.0.1')).toBe('private (IPv4 10.0.0.1 inside IPv6)');

@@ -47,6 +47,12 @@ export interface SafeFetchOptions {
    * without opening that address on any other port.
    */
   privateEndpoints?: readonly string[];
+  /**
+   * Answers the caller serves itself, without DNS or a connection (the stack's own sample images):
+   * asked for the first URL and every redirect; its answer passes the same status, type and size
+   * checks, and a redirect it gives is validated like any other.
+   */
+  local?: LocalResponder;
   /** Resolves a hostname to its addresses; the system resolver by default. */
   resolve?: (hostname: string) => Promise<string[]>;
   /** Cancels the fetch (e.g. on shutdown). */
@@ -61,10 +67,20 @@ export interface SafeFetchResponse {
   contentType: string | null;
   headers: IncomingHttpHeaders;
   body: Buffer;
-  /** The validated IP the last hop connected to. */
-  address: string;
+  /** The validated IP the last hop connected to; null when `local` answered it. */
+  address: string | null;
   redirects: number;
 }
+
+/** What a `local` responder answers for a URL, as an HTTP server would. */
+export interface LocalResponse {
+  status: number;
+  headers: { 'content-type'?: string; location?: string };
+  body: Buffer;
+}
+
+/** Answers a URL itself, or null to leave it to the network. */
+export type LocalResponder = (url: URL) => LocalResponse | null;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
@@ -167,6 +183,54 @@ type HopOutcome =
   | { kind: 'redirect'; location: string }
   | { kind: 'done'; response: Omit<SafeFetchResponse, 'url' | 'redirects'> };
 
+/** What an answer's head decides, before its body is read: follow, refuse or read on. */
+type HeadVerdict =
+  | { kind: 'redirect'; location: string }
+  | { kind: 'read' }
+  | { kind: 'refuse'; error: SafeFetchError; drain: boolean };
+
+const judgeHead = (
+  url: URL,
+  status: number,
+  location: string | undefined,
+  contentType: string | null,
+  declaredLength: number,
+  options: SafeFetchOptions,
+): HeadVerdict => {
+  if (REDIRECT_STATUSES.has(status) && location) return { kind: 'redirect', location };
+  if (status < 200 || status >= 300)
+    return { kind: 'refuse', error: new HttpStatusError(url.href, status), drain: true };
+  if (options.allowedContentTypes && !contentTypeAllowed(contentType, options.allowedContentTypes)) {
+    const error = new ContentTypeNotAllowedError(url.href, contentType, options.allowedContentTypes);
+    return { kind: 'refuse', error, drain: false };
+  }
+  if (Number.isFinite(declaredLength) && declaredLength > options.maxBytes)
+    return { kind: 'refuse', error: new ResponseTooLargeError(url.href, options.maxBytes), drain: false };
+  return { kind: 'read' };
+};
+
+const answerLocally = (url: URL, local: LocalResponse, options: SafeFetchOptions): HopOutcome => {
+  const contentType = mediaType(local.headers['content-type']);
+  const verdict = judgeHead(
+    url,
+    local.status,
+    local.headers.location,
+    contentType,
+    local.body.length,
+    options,
+  );
+  if (verdict.kind === 'redirect') return verdict;
+  if (verdict.kind === 'refuse') throw verdict.error;
+  const headers: IncomingHttpHeaders = {
+    'content-length': String(local.body.length),
+    ...(local.headers['content-type'] === undefined ? {} : { 'content-type': local.headers['content-type'] }),
+  };
+  return {
+    kind: 'done',
+    response: { status: local.status, contentType, headers, body: local.body, address: null },
+  };
+};
+
 const requestOnce = (
   url: URL,
   address: string,
@@ -213,27 +277,27 @@ const requestOnce = (
         reject(error instanceof SafeFetchError ? error : new FetchNetworkError(url.href, error));
       });
       const status = res.statusCode ?? 0;
-      const location = res.headers.location;
-      if (REDIRECT_STATUSES.has(status) && location) {
-        res.resume();
-        cleanup();
-        resolve({ kind: 'redirect', location });
-        return;
-      }
-      if (status < 200 || status >= 300) {
-        res.resume();
-        cleanup();
-        reject(new HttpStatusError(url.href, status));
-        return;
-      }
       const contentType = mediaType(res.headers['content-type']);
-      if (options.allowedContentTypes && !contentTypeAllowed(contentType, options.allowedContentTypes)) {
-        fail(new ContentTypeNotAllowedError(url.href, contentType, options.allowedContentTypes));
+      const verdict = judgeHead(
+        url,
+        status,
+        res.headers.location,
+        contentType,
+        Number(res.headers['content-length']),
+        options,
+      );
+      if (verdict.kind === 'redirect') {
+        res.resume();
+        cleanup();
+        resolve(verdict);
         return;
       }
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > options.maxBytes) {
-        fail(new ResponseTooLargeError(url.href, options.maxBytes));
+      if (verdict.kind === 'refuse') {
+        if (verdict.drain) {
+          res.resume();
+          cleanup();
+          reject(verdict.error);
+        } else fail(verdict.error);
         return;
       }
       const chunks: Buffer[] = [];
@@ -283,7 +347,8 @@ const sameOrigin = (a: URL, b: URL): boolean => a.origin === b.origin;
  * link-local, CGNAT, multicast, unique-local and metadata ranges, for the first URL and every
  * redirect; the connection pinned to the checked address (no DNS rebinding); the body size capped
  * while streaming; the content type checked against an allow-list; one time budget for it all.
- * Failures are SafeFetchError subclasses with a `code`.
+ * `allowedHosts`/`privateEndpoints`/`local` come from a policy (fetch-policy.ts: MMS media or
+ * admin URLs). Failures are SafeFetchError subclasses with a `code`.
  */
 export const safeFetch = async (
   input: string | URL,
@@ -307,9 +372,14 @@ export const safeFetch = async (
   for (let redirects = 0; ; redirects += 1) {
     if (options.signal?.aborted) throw new FetchAbortedError(url.href);
     if (hostAllowed !== null && !hostAllowed(url)) throw new HostNotAllowedError(url.href, url.host);
-    const address = await validatedAddress(url, isAllowedPrivate, resolve, deadline);
-    if (deadline.remaining() <= 0) throw new FetchTimeoutError(url.href, options.timeoutMs);
-    const outcome = await requestOnce(url, address, headers, options, deadline);
+    const local = options.local?.(url) ?? null;
+    let outcome: HopOutcome;
+    if (local !== null) outcome = answerLocally(url, local, options);
+    else {
+      const address = await validatedAddress(url, isAllowedPrivate, resolve, deadline);
+      if (deadline.remaining() <= 0) throw new FetchTimeoutError(url.href, options.timeoutMs);
+      outcome = await requestOnce(url, address, headers, options, deadline);
+    }
     if (outcome.kind === 'done') return { ...outcome.response, url: url.href, redirects };
     if (redirects >= options.maxRedirects) throw new TooManyRedirectsError(url.href, options.maxRedirects);
     const next = parseTarget(outcome.location, url);

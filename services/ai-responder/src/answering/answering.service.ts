@@ -116,7 +116,7 @@ export class AnsweringService {
 
   private async attempts(request: AnswerRequest): Promise<Attempt[]> {
     // The offline advisor reads the conversation from the chat messages, like any model.
-    const offline = new OfflineChatModel((chat) => this.advise(request, chat.messages.slice(0, -1)).answer);
+    const offline = new OfflineChatModel((chat) => this.offlineAnswer(request, chat.messages.slice(0, -1)));
     const openAi = this.openAi;
     if (openAi === null) {
       return [
@@ -217,12 +217,31 @@ export class AnsweringService {
   private templateOrMinimal(request: AnswerRequest): Answer {
     const none = { promptTokens: 0, completionTokens: 0, cost: 0, callId: null };
     try {
-      const text = request.imageAnalysis?.trim() || this.advise(request, request.history.turns).answer.trim();
+      const text = this.offlineAnswer(request, request.history.turns).trim();
       if (text !== '') return { ...none, text, tier: 'template', author: OFFLINE_MODEL_NAME };
     } catch (error) {
       this.logger.error(`Offline advisor failed: ${error instanceof Error ? error.message : String(error)}`);
     }
     return { ...none, text: MINIMAL_RESPONSE, tier: 'minimal', author: null };
+  }
+
+  /**
+   * The offline answer. The advisor cannot see photos: with a photo's analysis (the image model's or
+   * the offline analyser's), that analysis answers a question about the photo itself (the advisor
+   * would say it cannot see it), and follows the advisor's answer to a gardening question.
+   */
+  private offlineAnswer(request: AnswerRequest, history: readonly ChatMessage[]): string {
+    const photo = request.imageAnalysis?.trim();
+    if (!photo) return this.advise(request, history).answer;
+    let advice: Advice;
+    try {
+      advice = this.advise(request, history);
+    } catch (error) {
+      this.logger.error(`Offline advisor failed: ${error instanceof Error ? error.message : String(error)}`);
+      return photo;
+    }
+    // "general": the image question or the clarifying fallback, which the analysis replaces.
+    return advice.topic === 'general' ? photo : `${advice.answer.trim()}\n\n${photo}`;
   }
 
   private advise(request: AnswerRequest, history: readonly ChatMessage[]): Advice {

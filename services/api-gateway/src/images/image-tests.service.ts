@@ -1,39 +1,36 @@
-import type { AddressInfo } from 'node:net';
 import {
   ConflictException,
   GatewayTimeoutException,
   Inject,
   Injectable,
   Logger,
-  ServiceUnavailableException,
   UnprocessableEntityException,
 } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import {
-  IMAGE_CONTENT_TYPES,
-  IMAGE_MAX_BYTES,
-  IMAGE_MAX_REDIRECTS,
-  type ImageProcessingTestRequest,
-  type ImageProcessingTestResponse,
-  type ImageValidationTestCase,
-  type ImageValidationTestResponse,
-  sniffImageType,
+import type {
+  ImageProcessingTestRequest,
+  ImageProcessingTestResponse,
+  ImageValidationTestCase,
+  ImageValidationTestResponse,
 } from '@sprout/contracts';
 import { recordInbound } from '@sprout/domain';
-import { JobQueues, JobTimeoutError, SafeFetchError, safeFetch } from '@sprout/platform';
+import {
+  type FetchPolicy,
+  JobQueues,
+  JobTimeoutError,
+  SafeFetchError,
+  adminUrlPolicy,
+  fetchImage,
+} from '@sprout/platform';
 import { DataSource } from 'typeorm';
 import { IMAGES_CONFIG, type ImagesConfig } from './images.config';
 
 export const REAL_USER_PHONE =
   'That phone number belongs to a real user: image tests write only as test users.';
-export const NOT_LISTENING = 'The image validation suite needs the gateway to be listening.';
 export const testTimeoutMessage = (ms: number): string =>
   `The image analysis did not finish within ${Math.round(ms / 1000)} s; its result will still be recorded.`;
 
 /** A stand-in for a private host the suite must refuse before connecting (never contacted). */
 export const PRIVATE_TEST_URL = 'http://10.0.0.1/plant.jpg';
-/** Where the redirect case points (the cloud metadata address; never contacted). */
-export const METADATA_URL = 'http://169.254.169.254/latest/meta-data/';
 
 interface SuiteCase {
   name: string;
@@ -41,7 +38,11 @@ interface SuiteCase {
   expectedValid: boolean;
 }
 
-/** The fixed suite (spec 001 §7, issue 13): two real pictures the stack serves, and six refusals. */
+/**
+ * The fixed suite: two real pictures the stack serves, and six refusals.
+ * The stack's own samples are read in place by the admin URL policy, so the suite needs no
+ * network: the redirect case's target and the private address are refused before connecting.
+ */
 export const VALIDATION_CASES: readonly SuiteCase[] = [
   { name: 'JPEG served by the stack', url: (b) => `${b}/api/image-samples/leaf.jpg`, expectedValid: true },
   { name: 'PNG served by the stack', url: (b) => `${b}/api/image-samples/leaf.png`, expectedValid: true },
@@ -69,41 +70,23 @@ export const VALIDATION_CASES: readonly SuiteCase[] = [
   },
 ];
 
-/**
- * The image fetcher and validator of image-processor: safeFetch with the shared image policy
- * (types, 5 MB, redirects, no private addresses) and the bytes checked against their type.
- * `ownAddress` is the one private address allowed: the gateway's own loopback, for its samples.
- */
-export const fetchAndValidateImage = async (
-  url: string,
-  options: { timeoutMs: number; ownAddress: string },
-): Promise<{ contentType: string }> => {
-  const response = await safeFetch(url, {
-    maxBytes: IMAGE_MAX_BYTES,
-    timeoutMs: options.timeoutMs,
-    maxRedirects: IMAGE_MAX_REDIRECTS,
-    allowedContentTypes: IMAGE_CONTENT_TYPES,
-    headers: { Accept: IMAGE_CONTENT_TYPES.join(', ') },
-    allowPrivateHosts: [options.ownAddress],
-  });
-  const actual = sniffImageType(response.body);
-  if (actual === null || actual !== response.contentType) {
-    throw new Error(`The content is not a ${response.contentType ?? 'known'} image`);
-  }
-  return { contentType: actual };
-};
-
 /** POST /api/test/image-processing and /api/test/image-validation. */
 @Injectable()
 export class ImageTestsService {
   private readonly logger = new Logger(ImageTestsService.name);
 
+  /** The stack's public origin: where the suite's own cases point. */
+  private readonly origin: string;
+  private readonly policy: FetchPolicy;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly queues: JobQueues,
-    private readonly adapterHost: HttpAdapterHost,
     @Inject(IMAGES_CONFIG) private readonly config: ImagesConfig,
-  ) {}
+  ) {
+    this.origin = new URL(config.publicBaseUrl).origin;
+    this.policy = adminUrlPolicy({ publicBaseUrl: config.publicBaseUrl });
+  }
 
   /** Records the test as an MMS of a test user and waits for image-processor's analysis of it. */
   async process(request: ImageProcessingTestRequest): Promise<ImageProcessingTestResponse> {
@@ -115,7 +98,8 @@ export class ImageTestsService {
     const inbound = await recordInbound(this.dataSource, {
       from: { phoneNumber: request.phoneNumber, isTestUser: true },
       content: request.messageText,
-      media: [{ url: request.imageUrl, contentType: 'image/jpeg' }],
+      // Typed in the console: fetched under the admin URL policy, not the MMS one.
+      media: [{ url: request.imageUrl, contentType: 'image/jpeg', source: 'admin' }],
       idleTimeoutMs: this.config.conversationIdleTimeoutMs,
     });
     if (inbound === null) throw new Error('The image test message was not recorded');
@@ -158,22 +142,17 @@ export class ImageTestsService {
     };
   }
 
-  /** Runs every case through the image fetcher and validator, one after another. */
+  /** Runs every case through the image fetcher and validator (the admin URL policy), one after another. */
   async validate(): Promise<ImageValidationTestResponse> {
-    const own = this.ownOrigin();
     const testResults: ImageValidationTestCase[] = [];
     for (const testCase of VALIDATION_CASES) {
-      const imageUrl = testCase.url(own.origin);
+      const imageUrl = testCase.url(this.origin);
       let actualValid = true;
       let reason: string | null = null;
       let contentType: string | null = null;
       try {
-        contentType = (
-          await fetchAndValidateImage(imageUrl, {
-            timeoutMs: this.config.fetchTimeoutMs,
-            ownAddress: own.address,
-          })
-        ).contentType;
+        contentType = (await fetchImage(imageUrl, { ...this.policy, timeoutMs: this.config.fetchTimeoutMs }))
+          .contentType;
       } catch (error) {
         if (!(error instanceof Error)) throw error;
         actualValid = false;
@@ -194,15 +173,5 @@ export class ImageTestsService {
       passed: testResults.filter((r) => r.success).length,
       total: testResults.length,
     };
-  }
-
-  /** This gateway over loopback: the stack serves its own samples, whatever origin the browser uses. */
-  private ownOrigin(): { origin: string; address: string } {
-    const server = this.adapterHost.httpAdapter.getHttpServer() as { address(): AddressInfo | string | null };
-    const info = server.address();
-    if (info === null || typeof info === 'string') throw new ServiceUnavailableException(NOT_LISTENING);
-    const v6 = info.family === 'IPv6' && info.address !== '::';
-    const address = info.address === '0.0.0.0' || info.address === '::' ? '127.0.0.1' : info.address;
-    return { origin: `http://${v6 ? `[${address}]` : address}:${info.port}`, address };
   }
 }

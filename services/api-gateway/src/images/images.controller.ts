@@ -1,22 +1,11 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Controller, NotFoundException, Res } from '@nestjs/common';
-import { type EndpointInput, IMAGE_MAX_BYTES, api } from '@sprout/contracts';
-import { Endpoint, Input } from '@sprout/platform';
+import { type EndpointInput, api } from '@sprout/contracts';
+import { Endpoint, Input, imageSample } from '@sprout/platform';
 import type { FastifyReply } from 'fastify';
-import { ImageTestsService, METADATA_URL } from './image-tests.service';
+import { ImageTestsService } from './image-tests.service';
 import { ImagesQueryService } from './images.service';
 
-/** Shipped with the gateway: services/api-gateway/assets (from src/images and dist/images alike). */
-export const SAMPLES_DIR = path.join(__dirname, '..', '..', 'assets', 'image-samples');
-export const SAMPLE_NOT_FOUND = 'No such sample.';
-
-let oversized: Buffer | undefined;
-/** A JPEG header and then zeros: one byte over the limit. */
-const oversizedJpeg = (): Buffer => {
-  oversized ??= Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(IMAGE_MAX_BYTES - 3)]);
-  return oversized;
-};
+const SAMPLE_NOT_FOUND = 'No such sample.';
 
 @Controller()
 export class ImagesController {
@@ -45,30 +34,20 @@ export class ImagesController {
     return this.tests.validate();
   }
 
+  /** The samples as the fetcher reads them in place (libs/platform image-samples). */
   @Endpoint(api.images.sample)
   sample(
     @Input() { params }: EndpointInput<typeof api.images.sample>,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): string {
+    const sample = imageSample(params.name);
+    if (sample.status === 404) throw new NotFoundException(SAMPLE_NOT_FOUND);
     void reply.header('cache-control', 'no-store');
-    switch (params.name) {
-      case 'leaf.jpg':
-      case 'leaf.png': {
-        const type = params.name.endsWith('.png') ? 'image/png' : 'image/jpeg';
-        void reply.header('content-type', type).send(readFileSync(path.join(SAMPLES_DIR, params.name)));
-        return '';
-      }
-      case 'not-an-image.html':
-        void reply.header('content-type', 'text/html; charset=utf-8');
-        return '<!doctype html><title>Not an image</title><p>This page is not a picture.</p>';
-      case 'oversized.jpg':
-        void reply.header('content-type', 'image/jpeg').send(oversizedJpeg());
-        return '';
-      case 'redirect-to-private.jpg':
-        void reply.redirect(METADATA_URL, 302);
-        return '';
-      case 'missing.jpg':
-        throw new NotFoundException(SAMPLE_NOT_FOUND);
+    if (sample.headers.location !== undefined) {
+      void reply.redirect(sample.headers.location, sample.status);
+      return '';
     }
+    void reply.status(sample.status).header('content-type', sample.headers['content-type']).send(sample.body);
+    return '';
   }
 }

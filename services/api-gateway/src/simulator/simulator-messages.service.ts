@@ -56,10 +56,18 @@ export class SimulatorMessagesService {
   async send(request: SimulatorMessageRequest): Promise<SimulatorMessageResponse> {
     const imageUrl = request.imageUrl?.trim() || null;
     const content = request.messageContent.trim() || IMAGE_ONLY_MESSAGE;
+    // Typed in the console: image-processor fetches it under the admin URL policy (any public
+    // host, the stack's own samples read in place), not the MMS one (Twilio's hosts only).
     const media: MessageMedia[] =
       imageUrl === null
         ? []
-        : [{ url: imageUrl, contentType: request.contentType?.trim() || DEFAULT_IMAGE_CONTENT_TYPE }];
+        : [
+            {
+              url: imageUrl,
+              contentType: request.contentType?.trim() || DEFAULT_IMAGE_CONTENT_TYPE,
+              source: 'admin',
+            },
+          ];
 
     const inbound = await recordInbound(this.dataSource, {
       from: { userId: request.userId, testUserOnly: true },

@@ -8,11 +8,18 @@ import {
   costOfResult,
   defaultPriceOf,
 } from '@sprout/llm';
-import { CONFIG, LOGGER, Metrics, SafeFetchError, UnrecoverableError } from '@sprout/platform';
+import {
+  CONFIG,
+  type FetchedImage,
+  LOGGER,
+  Metrics,
+  SafeFetchError,
+  UnrecoverableError,
+} from '@sprout/platform';
 import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type ImageProcessorConfig } from '../config';
-import { type FetchedImage, ImageSource, isPermanentFetchError } from './image-source';
+import { ImageSource, isPermanentFetchError } from './image-source';
 import { VISION_MODEL } from './vision-model';
 
 /** The question asked when an MMS carries only a picture (spec: simulator image-only text). */
@@ -123,7 +130,7 @@ export class ImageAnalysisService {
 
     let image: FetchedImage;
     try {
-      image = await this.images.fetch(media.url);
+      image = await this.images.fetch(media);
     } catch (error) {
       if (!(error instanceof SafeFetchError)) throw error;
       const permanent = isPermanentFetchError(error);

@@ -1,23 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { IMAGE_CONTENT_TYPES, IMAGE_MAX_REDIRECTS, sniffImageType } from '@sprout/contracts';
+import type { MessageMedia } from '@sprout/domain';
 import {
   CONFIG,
-  ContentTypeNotAllowedError,
+  type FetchedImage,
   HttpStatusError,
+  type MediaFetchSettings,
   SafeFetchError,
+  fetchImage,
   hostPortOf,
-  safeFetch,
+  mediaFetchPolicy,
 } from '@sprout/platform';
 import { type ImageProcessorConfig } from '../config';
 
 const TWILIO_API_ORIGIN = 'https://api.twilio.com';
-
-export interface FetchedImage {
-  /** The URL finally fetched (Twilio redirects media to storage). */
-  url: string;
-  contentType: string;
-  body: Buffer;
-}
 
 /** A fetch error that will not go away by trying again (bad URL, blocked address, wrong type...). */
 export const isPermanentFetchError = (error: SafeFetchError): boolean => {
@@ -43,19 +38,18 @@ export const isPermanentFetchError = (error: SafeFetchError): boolean => {
 };
 
 /**
- * Downloads MMS images through safeFetch: only from Twilio's media hosts (and the sandbox's own
- * host:port), never an internal address otherwise, with size and type limits. Twilio
- * media URLs need the account's basic auth; it is sent only to Twilio's own API origin (or the
- * configured sandbox), never to another host, and safeFetch drops it when a redirect leaves it.
+ * Downloads message images through the SSRF-safe fetcher, with size and type limits, under the
+ * item's policy: an MMS's media only from Twilio's media hosts (and the sandbox's own host:port);
+ * a URL typed in the console (image test, simulator) from any public host, the stack's own
+ * samples read in place. Twilio media URLs need the account's basic auth; it is sent only to
+ * Twilio's own API origin (or the configured sandbox) for an MMS, never to another host, and
+ * safeFetch drops it when a redirect leaves it.
  */
 @Injectable()
 export class ImageSource {
   private readonly twilioOrigins: ReadonlySet<string>;
   private readonly authorization: string;
-  /** Every host a media URL may name: Twilio's media hosts and the sandbox's own endpoints. */
-  readonly allowedHosts: readonly string[];
-  /** The sandbox's own endpoints (host:port), the only ones fetched on a private address. */
-  readonly privateEndpoints: readonly string[];
+  private readonly settings: MediaFetchSettings;
 
   constructor(@Inject(CONFIG) private readonly config: ImageProcessorConfig) {
     const origins = [TWILIO_API_ORIGIN];
@@ -65,40 +59,31 @@ export class ImageSource {
       sandbox.push(hostPortOf(config.twilioApiBaseUrl));
     }
     this.twilioOrigins = new Set(origins);
-    this.privateEndpoints = sandbox;
-    this.allowedHosts = [...config.imageFetchAllowedHosts, ...sandbox];
+    this.settings = {
+      publicBaseUrl: config.publicBaseUrl,
+      mediaHosts: config.imageFetchAllowedHosts,
+      sandboxEndpoints: sandbox,
+    };
     this.authorization = `Basic ${Buffer.from(`${config.twilioAccountSid}:${config.twilioAuthToken}`).toString('base64')}`;
   }
 
-  headersFor(url: string): Record<string, string> {
+  private headersFor(media: Pick<MessageMedia, 'url' | 'source'>): Record<string, string> {
+    if (media.source === 'admin') return {};
     let origin: string;
     try {
-      origin = new URL(url).origin;
+      origin = new URL(media.url).origin;
     } catch {
       return {};
     }
     return this.twilioOrigins.has(origin) ? { Authorization: this.authorization } : {};
   }
 
-  async fetch(url: string): Promise<FetchedImage> {
-    const response = await safeFetch(url, {
+  async fetch(media: Pick<MessageMedia, 'url' | 'source'>): Promise<FetchedImage> {
+    return fetchImage(media.url, {
+      ...mediaFetchPolicy(media, this.settings),
       maxBytes: this.config.imageFetchMaxBytes,
       timeoutMs: this.config.imageFetchTimeoutMs,
-      maxRedirects: IMAGE_MAX_REDIRECTS,
-      allowedContentTypes: IMAGE_CONTENT_TYPES,
-      headers: { Accept: IMAGE_CONTENT_TYPES.join(', '), ...this.headersFor(url) },
-      allowedHosts: this.allowedHosts,
-      privateEndpoints: this.privateEndpoints,
+      headers: this.headersFor(media),
     });
-    // The bytes must be the picture the header claims (the validator the console's suite runs too).
-    const actual = sniffImageType(response.body);
-    if (actual === null || actual !== response.contentType) {
-      throw new ContentTypeNotAllowedError(
-        response.url,
-        `${response.contentType ?? '(none)'} whose content is not that image`,
-        IMAGE_CONTENT_TYPES,
-      );
-    }
-    return { url: response.url, contentType: actual, body: response.body };
   }
 }

@@ -55,8 +55,10 @@ const size = (bytes: number): string =>
 
 /** The SMS-length description of what the bytes honestly show, ending with a question back. */
 export const describeImage = (reading: ImageReading): string => {
+  // "x", not "×": the text becomes the SMS reply, and one character outside GSM-7 makes every
+  // segment hold 70 characters instead of 160.
   const dimensions =
-    reading.width !== null && reading.height !== null ? `${reading.width}×${reading.height} ` : '';
+    reading.width !== null && reading.height !== null ? `${reading.width}x${reading.height} ` : '';
   const parts = [`Offline photo check: ${dimensions}${reading.format}, ${size(reading.bytes)}.`];
   if (reading.samples === null || reading.samples.length === 0) {
     parts.push(`I can't read the colours of this ${reading.format} offline.`);
