@@ -8,6 +8,7 @@ export {
   AdminSession,
   AdminUser,
   AiModel,
+  AwaitingReply,
   BetaSignup,
   ConsentEvent,
   Conversation,
@@ -62,3 +63,10 @@ export {
   type SpendSnapshot,
 } from './queries/spending';
 export { replyIdFor, replyIdSql } from './messages/reply-id';
+export {
+  awaitingRepliesBetween,
+  claimAwaitingReplyAttempt,
+  expireAwaitingReplies,
+  settleAwaitingReply,
+  type AwaitingReplyRow,
+} from './queries/awaiting-replies';
