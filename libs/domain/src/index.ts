@@ -62,7 +62,7 @@ export {
   type SpendReservation,
   type SpendSnapshot,
 } from './queries/spending';
-export { replyIdFor, replyIdSql } from './messages/reply-id';
+export { replyIdFor } from './messages/reply-id';
 export {
   awaitingRepliesBetween,
   claimAwaitingReplyAttempt,

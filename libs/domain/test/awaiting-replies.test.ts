@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { createTestDatabase, type TestDatabase } from '@sprout/testing';
 import {
   AwaitingReply,
@@ -8,7 +6,6 @@ import {
   Message,
   awaitingRepliesBetween,
   claimAwaitingReplyAttempt,
-  createDataSource,
   expireAwaitingReplies,
   recordInbound,
   recordOutbound,
@@ -142,7 +139,7 @@ describe('awaiting_replies', () => {
     expect(await rowOf(owed.messageId)).toBeNull();
   });
 
-  it("is settled for a confirmation once its send is over, not while it is being sent", async () => {
+  it('is settled for a confirmation once its send is over, not while it is being sent', async () => {
     const messages = ds().getRepository(Message);
     const confirmationOf = async () => {
       const help = await text('HELP', { consent: HELP });
@@ -153,7 +150,10 @@ describe('awaiting_replies', () => {
     await messages.update({ id: sent }, { status: 'sending' });
     expect(await rowOf(sent)).not.toBeNull();
     // Twilio answers a send with status queued: the sid says it was sent.
-    await messages.update({ id: sent }, { status: 'queued', providerSid: 'SMsentconfirmation000000000000001' });
+    await messages.update(
+      { id: sent },
+      { status: 'queued', providerSid: 'SMsentconfirmation000000000000001' },
+    );
     expect(await rowOf(sent)).toBeNull();
 
     const testUsers = await confirmationOf();
@@ -178,7 +178,12 @@ describe('awaiting_replies', () => {
     const due = await text('A minute ago', { at: new Date(now - 60_000) });
     const fresh = await text('Just now');
 
-    const between = await awaitingRepliesBetween(ds(), new Date(now - 3 * 60 * 60_000), new Date(now - 30_000), 10);
+    const between = await awaitingRepliesBetween(
+      ds(),
+      new Date(now - 3 * 60 * 60_000),
+      new Date(now - 30_000),
+      10,
+    );
     expect(between.map((r) => r.messageId)).toEqual([due.messageId]);
     expect(between[0]).toMatchObject({ queue: 'sms.inbound', attempts: 0, createdAt: due.createdAt });
 
@@ -192,60 +197,5 @@ describe('awaiting_replies', () => {
     expect(expired.map((r) => r.messageId)).toEqual([old.messageId]);
     expect(await rowOf(old.messageId)).toBeNull();
     expect(await rowOf(fresh.messageId)).not.toBeNull();
-  });
-});
-
-// A database that already holds texts (a demo database, an upgrade) gets no rows from the migration.
-describe('the AwaitingReplies migration', () => {
-  const adminUrl = process.env.DATABASE_URL ?? '';
-  const name = `sprout_outbox_${randomBytes(5).toString('hex')}`;
-  let url = '';
-
-  const admin = async (sql: string): Promise<void> => {
-    const client = new Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-
-  beforeAll(async () => {
-    await admin(`CREATE DATABASE "${name}"`);
-    const u = new URL(adminUrl);
-    u.pathname = `/${name}`;
-    url = u.toString();
-  });
-  afterAll(async () => {
-    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  });
-
-  it('backfills nothing, and its down migration restores the previous record_inbound()', async () => {
-    const ds = createDataSource({ url });
-    await ds.initialize();
-    try {
-      const applied = async (): Promise<boolean> =>
-        (await ds.query(`SELECT 1 FROM migrations WHERE name = 'AwaitingReplies1797100000000'`)).length > 0;
-      await ds.runMigrations({ transaction: 'each' });
-      while (await applied()) await ds.undoLastMigration({ transaction: 'each' });
-      expect(
-        await ds.query(`SELECT pronargs FROM pg_proc WHERE proname = 'record_inbound'`),
-      ).toEqual([{ pronargs: 15 }]);
-      // Texts from Twilio stored, unanswered, before the outbox existed.
-      for (let i = 0; i < 3; i += 1) {
-        await ds.query(
-          `SELECT * FROM record_inbound(NULL, false, $1, false, now(), $2, 'Unanswered', $3, '[]', NULL, NULL, NULL, NULL, NULL, NULL)`,
-          [`+150355501${10 + i}`, IDLE, `SMbefore${String(i).padStart(26, '0')}`],
-        );
-      }
-
-      await ds.runMigrations({ transaction: 'each' });
-      expect(await applied()).toBe(true);
-      expect(await ds.query(`SELECT count(*)::int AS n FROM messages`)).toEqual([{ n: 3 }]);
-      expect(await ds.query(`SELECT count(*)::int AS n FROM awaiting_replies`)).toEqual([{ n: 0 }]);
-    } finally {
-      await ds.destroy();
-    }
   });
 });
