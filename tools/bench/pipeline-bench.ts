@@ -474,6 +474,14 @@ export const main = async (argv: string[]): Promise<void> => {
     new Queue(name, { prefix, connection: { url: redisUrl, maxRetriesPerRequest: null } });
   const inboundQueue = queue('sms.inbound');
   const outboundQueue = queue('sms.outbound');
+  /**
+   * Drops the texts queued so far, on purpose: their jobs and their awaiting_replies rows (else
+   * the inbound sweep would answer them during the next phase).
+   */
+  const dropBacklog = async (): Promise<void> => {
+    await inboundQueue.drain(true);
+    await sql.query('DELETE FROM awaiting_replies');
+  };
 
   log('starting sms-gateway, ai-responder and the bare handler (one process each)');
   const gatewayFixedPort = async (): Promise<Service> => {
@@ -689,7 +697,7 @@ export const main = async (argv: string[]): Promise<void> => {
       );
 
       // Drop the webhook phases' backlog, then let the workers run.
-      await inboundQueue.drain(true);
+      await dropBacklog();
       await inboundQueue.resume();
       await sleep(1000);
 
@@ -741,9 +749,9 @@ export const main = async (argv: string[]): Promise<void> => {
       );
     } else {
       // Webhooks of the warm-up still in flight on a loaded machine enqueue after a first drain.
-      await inboundQueue.drain(true);
+      await dropBacklog();
       await sleep(3000);
-      await inboundQueue.drain(true);
+      await dropBacklog();
       await inboundQueue.resume();
     }
 

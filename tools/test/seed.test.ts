@@ -49,6 +49,11 @@ describe('seedDemoData', () => {
     await db.drop();
   });
 
+  it('owes nobody a reply: no awaiting_replies rows, so the inbound sweep sends the demo nothing', async () => {
+    expect(await n(`SELECT count(*) AS n FROM messages WHERE direction = 'inbound'`)).toBeGreaterThan(0);
+    expect(await n(`SELECT count(*) AS n FROM awaiting_replies`)).toBe(0);
+  });
+
   it('marks the database as seeded and adds the users, plus the test users once', async () => {
     expect(await isDemoSeeded(client)).toBe(true);
     expect(await n(`SELECT count(*) AS n FROM users WHERE NOT is_test_user`)).toBe(300);

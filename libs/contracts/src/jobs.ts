@@ -13,6 +13,7 @@ export const QUEUE_NAMES = [
   'sms.outbound',
   'sms.status',
   'delivery.check',
+  'sms.inbound-sweep',
   'image.analyze',
   'conversation.summarize',
   'survey.lifecycle',
@@ -65,6 +66,8 @@ export const jobSchemas = {
     conversationId: entityId.optional(),
     requestedAt: z.iso.datetime({ offset: true }),
   }),
+  /** sms-gateway's scheduled look at the awaiting-replies outbox for texts whose job was lost. */
+  'sms.inbound-sweep': z.object({}),
   /** One media attachment of an inbound MMS. */
   'image.analyze': z.object({ messageId: entityId, mediaIndex: z.int().min(0).max(9) }),
   /** Summarise a conversation once it has gone idle. */
@@ -161,6 +164,21 @@ export const jobResultSchemas = {
   'sms.status': z.enum(['updated', 'unchanged', 'unknown-message', 'ignored']),
   /** Outbound messages whose provider status was read, and of those the ones whose status changed. */
   'delivery.check': z.object({ checked: count, changed: count }),
+  /** What one sweep did with the outbox rows it read, and the rows it gave up on. */
+  'sms.inbound-sweep': z.object({
+    /** No job in Redis: added again under the webhook's job id. */
+    enqueued: count,
+    /** The job had failed for good (its attempts used up): retried. */
+    retried: count,
+    /** The job is still waiting, delayed, running or waiting for its children. */
+    inQueue: count,
+    /** The job had completed without settling its row (an older worker): the row is dropped. */
+    settled: count,
+    /** Lost or failed again after SMS_INBOUND_SWEEP_MAX_ATTEMPTS sweeps: dropped, logged. */
+    abandoned: count,
+    /** Older than SMS_INBOUND_SWEEP_MAX_AGE_MS: dropped, logged. */
+    expired: count,
+  }),
   'image.analyze': z.object({
     status: z.enum(['processed', 'failed', 'skipped']),
     messageId: entityId,
@@ -291,6 +309,15 @@ export const jobDefinitions: { [Q in QueueName]: JobDefinition<Q> } = {
       `delivery-${p.conversationId === undefined ? 'stale' : safeId(p.conversationId)}-${Math.floor(Date.parse(p.requestedAt) / 60_000)}`,
     attempts: 3,
     backoffMs: 2_000,
+    retention: shortRetention,
+  },
+  'sms.inbound-sweep': {
+    queue: 'sms.inbound-sweep',
+    schema: jobSchemas['sms.inbound-sweep'],
+    result: jobResultSchemas['sms.inbound-sweep'],
+    // A job scheduler adds it; a failed sweep is simply the next interval's to redo.
+    attempts: 1,
+    backoffMs: 1_000,
     retention: shortRetention,
   },
   'image.analyze': {

@@ -21,6 +21,7 @@ const samples = {
   'sms.outbound': { messageId: id },
   'sms.status': { providerSid: 'SM0123456789abcdef0123456789abcdef', status: 'delivered' },
   'delivery.check': { conversationId: id, requestedAt: '2025-05-01T10:15:42.000Z' },
+  'sms.inbound-sweep': {},
   'image.analyze': { messageId: id, mediaIndex: 0 },
   'conversation.summarize': { conversationId: id },
   'survey.lifecycle': {},
@@ -34,6 +35,7 @@ const resultSamples: { [Q in QueueName]: JobResult<Q> } = {
   'sms.outbound': 'sent',
   'sms.status': 'ignored',
   'delivery.check': { checked: 3, changed: 1 },
+  'sms.inbound-sweep': { enqueued: 1, retried: 0, inQueue: 2, settled: 0, abandoned: 0, expired: 0 },
   'image.analyze': {
     status: 'processed',
     messageId: id,

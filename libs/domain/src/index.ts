@@ -8,6 +8,7 @@ export {
   AdminSession,
   AdminUser,
   AiModel,
+  AwaitingReply,
   BetaSignup,
   ConsentEvent,
   Conversation,
@@ -61,4 +62,11 @@ export {
   type SpendReservation,
   type SpendSnapshot,
 } from './queries/spending';
-export { replyIdFor, replyIdSql } from './messages/reply-id';
+export { replyIdFor } from './messages/reply-id';
+export {
+  awaitingRepliesBetween,
+  claimAwaitingReplyAttempt,
+  expireAwaitingReplies,
+  settleAwaitingReply,
+  type AwaitingReplyRow,
+} from './queries/awaiting-replies';

@@ -29,6 +29,10 @@ export const MESSAGE_KINDS = [
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
+/** The queues an awaiting_replies row can be owed by: a reply (sms.inbound) or a keyword's confirmation (sms.outbound). */
+export const AWAITING_REPLY_QUEUES = ['sms.inbound', 'sms.outbound'] as const;
+export type AwaitingReplyQueue = (typeof AWAITING_REPLY_QUEUES)[number];
+
 export const MESSAGE_ENCODINGS = ['GSM-7', 'UCS-2'] as const;
 export type MessageEncoding = (typeof MESSAGE_ENCODINGS)[number];
 

@@ -7,6 +7,7 @@ import {
   User,
   recordInbound,
   recordOutbound,
+  replyIdFor,
 } from '@sprout/domain';
 
 const HOUR = 60 * 60 * 1000;
@@ -459,5 +460,12 @@ describe('message writer', () => {
       expect(next.conversationId).toBe(question.conversationId);
       await expectCountersAgree(question.userId);
     });
+  });
+});
+
+describe('replyIdFor', () => {
+  it('derives the same reply id as when the first replies were written', () => {
+    // A changed derivation would let a repeated job write a second reply to a text answered before.
+    expect(replyIdFor('0d8b9c3e-1f2a-4b5c-8d9e-0f1a2b3c4d5e')).toBe('55334e84-2af4-5f31-9ba3-2296b14d9382');
   });
 });

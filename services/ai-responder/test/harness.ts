@@ -111,6 +111,8 @@ export interface InboundOptions {
   isTestUser?: boolean;
   /** A compliance keyword, applied and confirmed with the message (as the gateways do). */
   consent?: InboundConsent;
+  /** Owed an answer (an awaiting_replies row), as the webhook stores a text; default true. */
+  awaitingReply?: boolean;
 }
 
 /** Records an inbound SMS as sms-gateway does: user found or created, conversation continued or opened. */
@@ -125,6 +127,7 @@ export const storeInbound = async (
     media: options.media ?? [],
     locationHint: options.locationHint ?? null,
     consent: options.consent ?? null,
+    awaitingReply: options.awaitingReply ?? true,
     idleTimeoutMs: DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS,
     ...(options.at ? { at: options.at } : {}),
   });

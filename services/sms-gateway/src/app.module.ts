@@ -17,11 +17,12 @@ export class AppModule {
           name: SERVICE_NAME,
           config,
           workers: {
-            owns: ['sms.outbound', 'sms.status', 'delivery.check'],
+            owns: ['sms.outbound', 'sms.status', 'delivery.check', 'sms.inbound-sweep'],
             concurrency: {
               'sms.outbound': config.smsOutboundConcurrency,
               'sms.status': config.smsStatusConcurrency,
               'delivery.check': config.deliveryCheckConcurrency,
+              'sms.inbound-sweep': 1,
             },
             rateLimits: { 'sms.outbound': { max: config.smsSendRatePerSecond, durationMs: 1000 } },
           },

@@ -84,19 +84,21 @@ export const smsGatewayConfig = defineConfig({
   /** A reply's status counts as stale when unchanged this long (re-read, then at doubling intervals). */
   smsStatusStaleAfterMs: field('SMS_STATUS_STALE_AFTER_MS', integerSchema(5 * 60_000, 0, 24 * 60 * 60_000)),
   /**
-   * Inbound sweep: texts stored but never enqueued (a kill between the webhook's commit and its
-   * queue add) are enqueued again once older than SMS_INBOUND_SWEEP_AFTER_MS, up to
-   * SMS_INBOUND_SWEEP_MAX_AGE_MS old, at most SMS_INBOUND_SWEEP_BATCH per sweep.
+   * Inbound sweep (a scheduled job every SMS_INBOUND_SWEEP_EVERY_MS, one per deployment): rows of
+   * the awaiting-replies outbox older than SMS_INBOUND_SWEEP_AFTER_MS whose job is not in Redis
+   * are enqueued again, and whose job failed for good retried, at most SMS_INBOUND_SWEEP_MAX_ATTEMPTS
+   * times each; rows older than SMS_INBOUND_SWEEP_MAX_AGE_MS are dropped and logged; at most
+   * SMS_INBOUND_SWEEP_BATCH rows per sweep.
    */
   smsInboundSweepEveryMs: field('SMS_INBOUND_SWEEP_EVERY_MS', integerSchema(30_000, 1_000, 60 * 60_000)),
   smsInboundSweepAfterMs: field('SMS_INBOUND_SWEEP_AFTER_MS', integerSchema(30_000, 5_000, 60 * 60_000)),
   smsInboundSweepMaxAgeMs: field(
     'SMS_INBOUND_SWEEP_MAX_AGE_MS',
-    // 3 h: past the longest a reply is held through a Twilio outage (SMS_SEND_HOLD_MS, 2 h); each
-    // sweep reads the window's messages, so a longer one costs more per sweep.
+    // 3 h: past the longest a reply is held through a Twilio outage (SMS_SEND_HOLD_MS, 2 h).
     integerSchema(3 * 60 * 60_000, 60_000, 7 * 24 * 60 * 60_000),
   ),
   smsInboundSweepBatch: field('SMS_INBOUND_SWEEP_BATCH', integerSchema(200, 1, 10_000)),
+  smsInboundSweepMaxAttempts: field('SMS_INBOUND_SWEEP_MAX_ATTEMPTS', integerSchema(3, 1, 20)),
   /** The contact the HELP / INFO answer gives (the same variable the public pages show). */
   contactEmail: field(
     'CONTACT_EMAIL',

@@ -1,6 +1,7 @@
 import { AdminSession } from './admin-session.entity';
 import { AdminUser } from './admin-user.entity';
 import { AiModel } from './ai-model.entity';
+import { AwaitingReply } from './awaiting-reply.entity';
 import { BetaSignup } from './beta-signup.entity';
 import { ConsentEvent } from './consent-event.entity';
 import { Conversation } from './conversation.entity';
@@ -15,6 +16,7 @@ export {
   AdminSession,
   AdminUser,
   AiModel,
+  AwaitingReply,
   BetaSignup,
   ConsentEvent,
   Conversation,
@@ -38,5 +40,6 @@ export const ALL_ENTITIES = [
   AdminUser,
   AdminSession,
   ConsentEvent,
+  AwaitingReply,
   Setting,
 ];

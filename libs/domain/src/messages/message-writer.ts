@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type DataSource,
-  EntityManager,
-  type EntityMetadata,
-  type EntityTarget,
-  type ObjectLiteral,
-} from 'typeorm';
+import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import { type Db, managerOf } from '../db';
 import { Conversation } from '../entities/conversation.entity';
 import { User } from '../entities/user.entity';
 import { isE164 } from '../queries/users';
@@ -57,6 +52,14 @@ export interface InboundMessageInput {
   consent?: InboundConsent | null;
   /** When the message arrived; default the database's clock (fixtures and backfills pass one). */
   at?: Date;
+  /**
+   * This deployment owes the sender an answer to it: the SMS webhook and the console's simulator.
+   * The text (unless a keyword, or its sender is opted out), or its keyword's confirmation, gets an
+   * awaiting_replies row in the same statement, which the inbound sweep enqueues again should its
+   * job be lost. Off for everything else (imports, seeds, benches, fixtures): none of those is
+   * ever answered by the sweep.
+   */
+  awaitingReply?: boolean;
 }
 
 export interface InboundRecord {
@@ -131,10 +134,6 @@ export interface OutboundRecord {
   isTestUser: boolean;
 }
 
-type Db = DataSource | EntityManager;
-
-const managerOf = (db: Db): EntityManager => (db instanceof EntityManager ? db : db.manager);
-
 interface InboundRow {
   o_id: string;
   o_user_id: string;
@@ -161,7 +160,7 @@ const recordInboundOnce = async (db: Db, input: InboundMessageInput): Promise<In
   }
   const consent = input.consent ?? null;
   const rows = await managerOf(db).query<InboundRow[]>(
-    `SELECT * FROM record_inbound($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    `SELECT * FROM record_inbound($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
     [
       'userId' in from ? from.userId : null,
       'userId' in from ? (from.testUserOnly ?? false) : false,
@@ -178,6 +177,7 @@ const recordInboundOnce = async (db: Db, input: InboundMessageInput): Promise<In
       consent?.reply.content ?? null,
       consent?.reply.encoding ?? null,
       consent?.reply.segments ?? null,
+      input.awaitingReply ?? false,
     ],
   );
   const row = rows[0];
@@ -199,9 +199,10 @@ const recordInboundOnce = async (db: Db, input: InboundMessageInput): Promise<In
  * recorded before creates no one), locks them, continues or opens their conversation, stores the
  * message and, for a compliance keyword, applies it and stores its confirmation after it (one per
  * opt-out: none for an opt-out from a user already opted out); moves the user's and
- * conversation's counters. One call of the database function `record_inbound()` (migration
- * RecordInboundFunction): one round trip, its own transaction unless the caller's is open. Null
- * only when `from.userId` names no (test) user.
+ * conversation's counters; with `awaitingReply`, writes what is owed to the awaiting_replies
+ * outbox. One call of the database function `record_inbound()` (migrations RecordInboundFunction,
+ * AwaitingReplies): one round trip, its own transaction unless the caller's is open. Null only
+ * when `from.userId` names no (test) user.
  */
 export async function recordInbound(db: Db, input: InboundMessageInput): Promise<InboundRecord | null> {
   try {
@@ -243,7 +244,8 @@ const assignmentsOf = <T extends ObjectLiteral>(
  * Records an outbound message (a reply, a confirmation, a survey message) and moves its user's
  * counters (messages, tokens, cost, last message time) and its conversation's (message count,
  * last message time, model; it reopens a conversation that had ended), with the changes given,
- * in one statement. Idempotent on `id`: null when a message with that id exists (nothing written).
+ * in one statement; a reply (`inReplyTo`) settles its text's awaiting_replies row in the same
+ * statement. Idempotent on `id`: null when a message with that id exists (nothing written).
  */
 export async function recordOutbound(db: Db, input: OutboundMessageInput): Promise<OutboundRecord | null> {
   const manager = managerOf(db);
@@ -298,6 +300,8 @@ export async function recordOutbound(db: Db, input: OutboundMessageInput): Promi
        UPDATE messages SET sentiment = $15, topics = $16::text[], updated_at = now()
         WHERE id = $4::uuid AND $14::boolean AND EXISTS (SELECT 1 FROM reply)
      ),
+     -- The answered text is settled (also when its reply was written before: a repeated job).
+     settled AS (DELETE FROM awaiting_replies WHERE message_id = $4::uuid),
      user_counts AS (
        UPDATE users u
           SET total_messages = u.total_messages + 1,

@@ -9,6 +9,7 @@ import {
   type UserProfile,
   recordOutbound,
   replyIdFor,
+  settleAwaitingReply,
 } from '@sprout/domain';
 import {
   type ProcessingContext,
@@ -116,8 +117,18 @@ export class PipelineService implements OnModuleInit {
     preloadLanguageDetector();
   }
 
-  /** Answers one inbound message. `job` (the sms.inbound job) lets an MMS wait for its image analysis. */
+  /**
+   * Answers one inbound message. `job` (the sms.inbound job) lets an MMS wait for its image
+   * analysis. Whatever it answers settles the text's awaiting_replies row (the reply's statement
+   * deletes it; a deliberate silence, here): only a job that throws leaves it to the inbound sweep.
+   */
   async reply(inboundMessageId: string, job?: Job): Promise<SmsInboundJobResult> {
+    const result = await this.answer(inboundMessageId, job);
+    if (result.outcome !== 'replied') await settleAwaitingReply(this.dataSource, inboundMessageId);
+    return result;
+  }
+
+  private async answer(inboundMessageId: string, job?: Job): Promise<SmsInboundJobResult> {
     // Step 1: the user (sms-gateway found or created them with the message), and whether the reply
     // exists already, in one statement.
     const {

@@ -75,6 +75,8 @@ export class SimulatorMessagesService {
       media,
       consent: answerComplianceKeyword(content, this.appConfig.contactEmail),
       idleTimeoutMs: this.config.conversationIdleTimeoutMs,
+      // Answered whenever it can be (see replyTimeoutMessage), even when its job is lost.
+      awaitingReply: true,
     });
     if (inbound === null) throw new NotFoundException(TEST_USER_NOT_FOUND);
     if (inbound.consent !== null) return this.confirm(inbound, inbound.consent.replyMessageId);

@@ -282,6 +282,7 @@ export const QUEUE_CONSUMERS: Readonly<Record<string, string>> = {
   'sms.outbound': 'sms-gateway',
   'sms.status': 'sms-gateway',
   'delivery.check': 'sms-gateway',
+  'sms.inbound-sweep': 'sms-gateway',
   'image.analyze': 'image-processor',
   'survey.lifecycle': 'survey-scheduler',
   'monitor.health': 'monitor',

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
+import { InboundSweepProcessor } from './inbound-sweep.processor';
 import { InboundSweepService } from './inbound-sweep.service';
-import { InboundSweeper } from './inbound-sweeper';
 
 @Module({
-  providers: [InboundSweepService, InboundSweeper],
+  providers: [InboundSweepService, InboundSweepProcessor],
   exports: [InboundSweepService],
 })
 export class InboundSweepModule {}

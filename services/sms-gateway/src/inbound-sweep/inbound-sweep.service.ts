@@ -1,45 +1,42 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { jobDefinitions } from '@sprout/contracts';
-import { replyIdSql } from '@sprout/domain';
+import { type JobResult, jobDefinitions } from '@sprout/contracts';
+import {
+  type AwaitingReplyRow,
+  awaitingRepliesBetween,
+  claimAwaitingReplyAttempt,
+  expireAwaitingReplies,
+  settleAwaitingReply,
+} from '@sprout/domain';
 import { CONFIG, JobQueues, Metrics } from '@sprout/platform';
 import { DataSource } from 'typeorm';
 import type { SmsGatewayConfig } from '../config';
 
-/**
- * What the webhook leaves to a job, still undone: a text from Twilio (not a keyword) with no reply
- * written whose sender has not opted out, nor opted out or in since the text (its job may have
- * ended 'opted-out' and been trimmed from Redis since) (sms.inbound), or a keyword's confirmation
- * still queued (sms.outbound). Read on idx_messages_created_at over the window.
- */
-const UNDONE = `
-  ((m.direction = 'inbound' AND m.kind = 'reply' AND m.provider_sid IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM messages r WHERE r.id = ${replyIdSql('m.id')})
-      AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = m.user_id AND u.opted_out)
-      AND NOT EXISTS (SELECT 1 FROM consent_events ce
-                       WHERE ce.user_id = m.user_id AND ce.created_at > m.created_at))
-   OR (m.direction = 'outbound' AND m.kind = 'consent' AND m.status = 'queued'))`;
+export type SweepResult = JobResult<'sms.inbound-sweep'>;
+type Outcome = Exclude<keyof SweepResult, 'expired'>;
 
-export interface SweepResult {
-  /** Undone texts with no job in Redis: enqueued again. */
-  enqueued: number;
-  /** Undone texts whose job is still in Redis (waiting, delayed, active, or finished and retained). */
-  inQueue: number;
-  /** Undone texts that left the window since the previous sweep: left alone, logged. */
-  expired: number;
-}
+const METRIC_OUTCOMES: Record<keyof SweepResult, string> = {
+  enqueued: 'enqueued',
+  retried: 'retried',
+  inQueue: 'in-queue',
+  settled: 'settled',
+  abandoned: 'abandoned',
+  expired: 'expired',
+};
 
 /**
- * Finds inbound texts stored but never enqueued (sms-gateway killed between the webhook's commit
- * and its queue add; the edge's or Twilio's retry then finds the MessageSid stored and, had it
- * died there too, nothing re-adds the job) and enqueues them again. Only texts older than
- * SMS_INBOUND_SWEEP_AFTER_MS (their webhook has long finished) and younger than
- * SMS_INBOUND_SWEEP_MAX_AGE_MS, at most SMS_INBOUND_SWEEP_BATCH per sweep, oldest first (closest to leaving the window; a
- * backlog of queued texts does not hide an older lost one for long).
+ * Redrives what this deployment owes and has lost track of. It reads only the awaiting_replies
+ * outbox: rows record_inbound() wrote when the webhook (or the simulator) stored a text to answer
+ * or a keyword to confirm, and that nothing has settled since. A row older than
+ * SMS_INBOUND_SWEEP_AFTER_MS (its webhook has long finished) whose job is not in Redis (sms-gateway
+ * killed between the commit and the add) is enqueued again; one whose job failed for good is
+ * retried with a fresh set of attempts. Each of those counts an attempt on the row; after
+ * SMS_INBOUND_SWEEP_MAX_ATTEMPTS the row is dropped and logged, as are rows older than
+ * SMS_INBOUND_SWEEP_MAX_AGE_MS. At most SMS_INBOUND_SWEEP_BATCH rows per sweep, oldest first.
  *
- * Safe with any number of replicas sweeping at once: the job id is the webhook's (the queue's
- * definition, `inbound-<message id>`), so adding a job that is still waiting, active or retained
- * adds nothing; a job run twice finds its reply (ai-responder answers 'already-replied') and the
- * send's job id and the outbound row's status keep the reply from being sent twice.
+ * Texts nobody owes an answer (seeds, imports, benches, anything stored before the outbox) have no
+ * row, so the sweep never sends them anything. Two sweeps at once are harmless: the job id is the
+ * webhook's (`inbound-<id>`, `outbound-<id>`), and an attempt is claimed on the row before the
+ * job is touched, so one of them redrives it.
  */
 @Injectable()
 export class InboundSweepService {
@@ -54,58 +51,82 @@ export class InboundSweepService {
   ) {
     this.outcomes = metrics.counter(
       'sprout_inbound_sweep_total',
-      'Texts the inbound sweep found undone, by outcome (enqueued, in-queue, expired)',
+      'Awaiting-reply rows the inbound sweep looked at, by outcome (enqueued, retried, in-queue, settled, abandoned, expired)',
       ['outcome'],
     );
   }
 
   async sweep(now: Date = new Date()): Promise<SweepResult> {
     const { smsInboundSweepAfterMs: afterMs, smsInboundSweepMaxAgeMs: maxAgeMs } = this.config;
+    const batch = this.config.smsInboundSweepBatch;
     const from = new Date(now.getTime() - maxAgeMs);
     const until = new Date(now.getTime() - afterMs);
-    const rows: Array<{ id: string; direction: 'inbound' | 'outbound'; created_at: Date }> =
-      until > from
-        ? await this.dataSource.query(
-            `SELECT m.id, m.direction, m.created_at FROM messages m
-              WHERE m.created_at >= $1 AND m.created_at < $2 AND ${UNDONE}
-              ORDER BY m.created_at LIMIT $3`,
-            [from, until, this.config.smsInboundSweepBatch],
-          )
-        : [];
+    const result: SweepResult = { enqueued: 0, retried: 0, inQueue: 0, settled: 0, abandoned: 0, expired: 0 };
 
-    const result: SweepResult = { enqueued: 0, inQueue: 0, expired: 0 };
-    for (const row of rows) {
-      const queue = row.direction === 'inbound' ? 'sms.inbound' : 'sms.outbound';
-      const jobId = jobDefinitions[queue].jobId?.({ messageId: row.id }) ?? '';
-      if ((await this.queues.queue(queue).getJob(jobId)) !== undefined) {
-        result.inQueue += 1;
-        continue;
-      }
-      // Idempotent: a replica that added it meanwhile makes this add a no-op.
-      await this.queues.enqueue(queue, { messageId: row.id });
-      result.enqueued += 1;
-      this.logger.warn(
-        `Message ${row.id} (${row.direction}) stored ${Math.round((now.getTime() - row.created_at.getTime()) / 1000)} s ago had no ${queue} job; enqueued again`,
-      );
-    }
-
-    // The undone texts that have just left the window (since about one sweep ago) are only counted.
-    const expired: Array<{ id: string }> = await this.dataSource.query(
-      `SELECT m.id FROM messages m
-        WHERE m.created_at >= $1 AND m.created_at < $2 AND ${UNDONE}
-        ORDER BY m.created_at DESC LIMIT $3`,
-      [new Date(from.getTime() - this.config.smsInboundSweepEveryMs), from, this.config.smsInboundSweepBatch],
-    );
+    const expired = await expireAwaitingReplies(this.dataSource, from, batch);
     result.expired = expired.length;
     if (expired.length > 0) {
       this.logger.warn(
-        `${expired.length} undone message(s) older than SMS_INBOUND_SWEEP_MAX_AGE_MS left alone: ${expired.map((r) => r.id).join(', ')}`,
+        `${expired.length} text(s) older than SMS_INBOUND_SWEEP_MAX_AGE_MS still awaiting a reply, given up: ${expired.map((r) => `${r.messageId} (${r.queue})`).join(', ')}`,
       );
     }
 
-    if (result.enqueued > 0) this.outcomes.inc({ outcome: 'enqueued' }, result.enqueued);
-    if (result.inQueue > 0) this.outcomes.inc({ outcome: 'in-queue' }, result.inQueue);
-    if (result.expired > 0) this.outcomes.inc({ outcome: 'expired' }, result.expired);
+    const rows = until > from ? await awaitingRepliesBetween(this.dataSource, from, until, batch) : [];
+    for (const row of rows) {
+      try {
+        result[await this.redrive(row, now)] += 1;
+      } catch (error) {
+        // One row's trouble (Redis refused the add) does not hold up the others; the next sweep tries again.
+        this.logger.warn(
+          `Awaiting reply ${row.messageId} (${row.queue}) not redriven: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+
+    for (const [outcome, label] of Object.entries(METRIC_OUTCOMES) as Array<[keyof SweepResult, string]>) {
+      if (result[outcome] > 0) this.outcomes.inc({ outcome: label }, result[outcome]);
+    }
     return result;
+  }
+
+  private async redrive(row: AwaitingReplyRow, now: Date): Promise<Outcome> {
+    const queue = this.queues.queue(row.queue);
+    const jobId = jobDefinitions[row.queue].jobId?.({ messageId: row.messageId }) ?? '';
+    const state = await queue.getJobState(jobId);
+    const age = `stored ${Math.round((now.getTime() - row.createdAt.getTime()) / 1000)} s ago`;
+    if (state === 'completed') {
+      // Its job ran to the end without settling the row (a worker from before the outbox).
+      await settleAwaitingReply(this.dataSource, row.messageId);
+      this.logger.warn(`Message ${row.messageId} (${row.queue}) ${age}: its job had completed; row settled`);
+      return 'settled';
+    }
+    if (state !== 'failed' && state !== 'unknown') return 'inQueue';
+
+    if (row.attempts >= this.config.smsInboundSweepMaxAttempts) {
+      await settleAwaitingReply(this.dataSource, row.messageId);
+      this.logger.warn(
+        `Message ${row.messageId} (${row.queue}) ${age}: its job is ${state === 'failed' ? 'failed' : 'lost'} again after ${row.attempts} sweep attempt(s); given up`,
+      );
+      return 'abandoned';
+    }
+    const attempt = await claimAwaitingReplyAttempt(this.dataSource, row.messageId, row.attempts, now);
+    // Another sweep took this attempt, or the text was settled meanwhile.
+    if (attempt === null) return 'inQueue';
+
+    // A failed job stays in the failed set under its id, where an add with that id adds nothing.
+    const failed = state === 'failed' ? await queue.getJob(jobId) : undefined;
+    if (failed !== undefined) {
+      await failed.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+      this.logger.warn(
+        `Message ${row.messageId} (${row.queue}) ${age}: its job had failed for good; retried (sweep attempt ${attempt})`,
+      );
+      return 'retried';
+    }
+    // Idempotent: a job added meanwhile under the same id makes this add a no-op.
+    await this.queues.enqueue(row.queue, { messageId: row.messageId });
+    this.logger.warn(
+      `Message ${row.messageId} (${row.queue}) ${age} had no job; enqueued again (sweep attempt ${attempt})`,
+    );
+    return 'enqueued';
   }
 }

@@ -56,6 +56,8 @@ export class WebhooksService {
       locationHint: locationHintOf(form),
       consent: keyword,
       idleTimeoutMs: this.config.conversationIdleTimeoutMs,
+      // Owed an answer (or the keyword's confirmation): the inbound sweep redrives it if its job is lost.
+      awaitingReply: true,
     });
     if (record === null) throw new Error(`Inbound ${form.MessageSid} was not recorded`);
 

@@ -1,0 +1,36 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { inList } from '../sql';
+import { AWAITING_REPLY_QUEUES, type AwaitingReplyQueue } from '../types';
+import { Message } from './message.entity';
+
+/**
+ * The outbox of what this deployment still owes a sender: a text to answer or a keyword's
+ * confirmation to send. Written by record_inbound() with the message, deleted when it is settled;
+ * the inbound sweep reads only this table (queries/awaiting-replies.ts).
+ */
+@Entity({ name: 'awaiting_replies' })
+@Check('chk_awaiting_replies_queue', inList('queue', AWAITING_REPLY_QUEUES))
+@Index('idx_awaiting_replies_created_at', ['createdAt'])
+export class AwaitingReply {
+  /** The message the job handles: the inbound text (sms.inbound), or the confirmation (sms.outbound). */
+  @PrimaryColumn({ name: 'message_id', type: 'uuid', primaryKeyConstraintName: 'pk_awaiting_replies' })
+  messageId!: string;
+
+  @ManyToOne(() => Message, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'message_id', foreignKeyConstraintName: 'fk_awaiting_replies_message_id' })
+  message?: Relation<Message>;
+
+  @Column({ name: 'queue', type: 'varchar' })
+  queue!: AwaitingReplyQueue;
+
+  /** The message's own time (an import's `at` included), so the sweep's ages are the text's. */
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt!: Date;
+
+  /** Times the sweep enqueued or retried its job; past SMS_INBOUND_SWEEP_MAX_ATTEMPTS it gives up. */
+  @Column({ name: 'attempts', type: 'integer', default: 0 })
+  attempts!: number;
+
+  @Column({ name: 'last_attempt_at', type: 'timestamptz', nullable: true })
+  lastAttemptAt!: Date | null;
+}
