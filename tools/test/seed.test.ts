@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { API_USAGE_DISPLAY_LIMITS } from '@sprout/contracts';
 import { DEFAULT_SPENDING_LIMIT, SPENDING_LIMIT_SETTING, replyIdSql } from '@sprout/domain';
 import { complianceConfirmation } from '@sprout/sms';
 import { createTestDatabase, type TestDatabase } from '@sprout/testing';
@@ -324,6 +325,22 @@ describe('seedDemoData', () => {
     expect(
       await n(`SELECT count(*) AS n FROM messages WHERE direction = 'outbound' AND status = 'sent'
                  AND provider_sid IS NOT NULL AND created_at > now() - interval '3 days'`),
+    ).toBe(0);
+  });
+
+  it('keeps the daily model calls of 2,000 users (npm start) well under the dashboard limit of 1,000', async () => {
+    const users = await n(`SELECT count(*) AS n FROM users WHERE NOT is_test_user`);
+    const perDay = await n(`
+      SELECT count(*) / 7.0 AS n FROM llm_calls
+      WHERE model IS NOT NULL AND model <> 'offline-advisor'
+        AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '7 days'
+        AND created_at < date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`);
+    // Below 60 % (the dashboard's first alert level) at 2,000 users: 0.3 calls a user a day.
+    expect(perDay / users).toBeLessThan((0.6 * API_USAGE_DISPLAY_LIMITS.calls) / 2000);
+    // A user exists from their first text.
+    expect(
+      await n(`SELECT count(*) AS n FROM users u
+               WHERE u.created_at <> (SELECT min(m.created_at) FROM messages m WHERE m.user_id = u.id)`),
     ).toBe(0);
   });
 

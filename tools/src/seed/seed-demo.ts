@@ -285,7 +285,7 @@ async function stageRegularUsers(
      FROM generate_series($1::int, $2::int - 1) g
      JOIN seed_blocks b ON b.block = g % $6::int
      CROSS JOIN LATERAL (
-       SELECT $3::timestamptz - interval '75 minutes' - (($4::float8 * 86400 - 4500) * power(random() + 0 * g, 1.3)) * interval '1 second' AS created_at,
+       SELECT $3::timestamptz - interval '75 minutes' - (($4::float8 * 86400 - 4500) * power(random() + 0 * g, 1.0)) * interval '1 second' AS created_at,
               random() + 0 * g AS r_loc
      ) s`,
     [from, to, now, days, SEED_PHONE_LINES.first, areaCodeBlocks().length],
@@ -349,10 +349,11 @@ async function writeStagedUsers(
   const users = await count(client, `SELECT count(*) AS n FROM seed_users`);
   if (users === 0) return { users: 0, conversations: 0, messages: 0, llmCalls: 0 };
 
-  // Conversations sit in equal slots of the user's lifetime, each at most an hour long and at
-  // least 7 hours from the next: the 6-hour idle rule splits them exactly as staged. A
-  // conversation asks each of its topic's questions at most once; an opted-out user's last one
-  // ends with STOP.
+  // A user exists from their first text (that is how the product creates them): the first
+  // conversation starts then; later ones sit in equal slots of the user's lifetime, at most one a
+  // week, each at most an hour long and at least 7 hours from the next, so the 6-hour idle rule
+  // splits them exactly as staged. A conversation asks each of its topic's questions at most
+  // once; an opted-out user's last one ends with STOP.
   await client.query(
     `INSERT INTO seed_convs
      SELECT c.id, c.user_id, c.started_at,
@@ -360,7 +361,8 @@ async function writeStagedUsers(
             c.gap_s, c.topic_idx, c.phrase_start, c.sentiment, c.opt_out, c.is_test, c.zone, c.city, c.region, c.experience
      FROM (
        SELECT gen_random_uuid() AS id, u.id AS user_id,
-              u.created_at + (j * p.w / p.n + random() * CASE WHEN p.n = 1 THEN greatest(p.w - 3600, 0) ELSE p.w / p.n - 28800 END) * interval '1 second' AS started_at,
+              CASE WHEN j = 0 THEN u.created_at
+                   ELSE u.created_at + (j * p.w / p.n + random() * (p.w / p.n - 28800)) * interval '1 second' END AS started_at,
               CASE WHEN u.is_test THEN 3 ELSE 1 + floor(power(random(), 1.5) * 5)::int END AS wanted,
               90 + floor(random() * 490)::int AS gap_s,
               floor(random() * (SELECT count(*) FROM seed_topics))::int AS topic_idx,
@@ -374,7 +376,7 @@ async function writeStagedUsers(
        JOIN seed_zips z ON z.idx = u.zip_idx
        CROSS JOIN LATERAL (
          SELECT extract(epoch FROM $1::timestamptz - u.created_at)::float8 AS w,
-                greatest(1, least(u.n_conv, floor(extract(epoch FROM $1::timestamptz - u.created_at) / 50400)::int)) AS n
+                least(u.n_conv, 1 + floor(extract(epoch FROM $1::timestamptz - u.created_at) / 604800)::int) AS n
        ) p
        CROSS JOIN LATERAL generate_series(0, p.n - 1) j
      ) c
@@ -382,111 +384,116 @@ async function writeStagedUsers(
     [now],
   );
 
-  // Each text and its answer: which tier answered, what failed before it, how long each part took.
+  // Each text and its answer, in one statement: which tier answered and what failed before it
+  // (drawn), how long each part took and how the answer ended (timed), then the response time,
+  // price, the reply's id (the one ai-responder derives from the text's id: a text with a reply
+  // under that id is answered) and which wording of its question it takes (every use of a core
+  // question takes the next variant; uses are counted across runs).
   await client.query(
-    `INSERT INTO seed_exchanges (conversation_id, user_id, k, in_id, in_at, topic_idx, phrase_n, sentiment, tier,
-       prompt_tokens, completion_tokens, ok_ms, overhead_ms, fail1_n, fail2_n, image_n, image_fail_n, image_prompt_tokens,
-       image_completion_tokens, r_status, error_n, a_open, a_close, is_stop, is_test, calm, zone, city)
-     SELECT s.conversation_id, s.user_id, s.k, gen_random_uuid(), s.in_at, s.topic_idx, s.phrase_n,
-            CASE WHEN s.is_stop THEN NULL WHEN s.r_sentiment < 0.7 THEN s.sentiment ELSE 'neutral' END,
-            s.tier,
-            CASE WHEN s.tier IN ('primary', 'fallback') THEN 420 + s.k * 130 + floor(random() * 380)::int ELSE 0 END,
-            CASE WHEN s.tier IN ('primary', 'fallback') THEN 60 + floor(random() * 120)::int ELSE 0 END,
-            CASE s.tier WHEN 'primary' THEN ${lognormalSql(2000, 0.4, 900, 7000)}
-                        WHEN 'fallback' THEN ${lognormalSql(2800, 0.35, 1200, 8000)}
-                        WHEN 'template' THEN 5 + floor(random() * 40)::int ELSE 0 END,
-            CASE WHEN s.is_stop THEN 0 ELSE 150 + floor(random() * 450)::int END,
-            CASE WHEN s.tier IN ('fallback', 'template') THEN 1 + floor(random() * (SELECT count(*) FROM seed_llm_errors))::int END,
-            CASE WHEN s.tier = 'template' THEN 1 + floor(random() * (SELECT count(*) FROM seed_llm_errors))::int END,
-            CASE WHEN s.has_image THEN 1 + floor(random() * (SELECT count(*) FROM seed_images))::int END,
-            CASE WHEN s.has_image AND NOT s.calm AND random() < ${IMAGE_FAILURE_SHARE}
-                 THEN 1 + floor(random() * (SELECT count(*) FROM seed_image_failures))::int END,
-            ${SEED_IMAGE_TOKENS.base} + (ARRAY[2, 4, 4, 4, 6])[1 + floor(random() * 5)::int] * ${SEED_IMAGE_TOKENS.perTile}
-              + ${SEED_IMAGE_TOKENS.prompt} + floor(random() * 30)::int,
-            90 + floor(random() * 170)::int,
-            random(), 1 + floor(random() * (SELECT count(*) FROM seed_errors))::int,
-            floor(random() * (SELECT count(*) FROM seed_a_openers))::int,
-            floor(random() * (SELECT count(*) FROM seed_a_closers))::int,
-            s.is_stop, s.is_test, s.calm, s.zone, s.city
-     FROM (
-       SELECT c.id AS conversation_id, c.user_id, k, c.started_at + (k * c.gap_s) * interval '1 second' AS in_at,
-              c.topic_idx, 1 + (c.phrase_start + k) % t.phrase_count AS phrase_n, c.sentiment, random() AS r_sentiment,
-              c.opt_out AND k = c.exchanges - 1 AS is_stop, c.is_test, c.zone, c.city,
-              c.started_at + (k * c.gap_s) * interval '1 second' >= $1::timestamptz AS calm,
-              CASE WHEN c.opt_out AND k = c.exchanges - 1 THEN 'consent'
-                   WHEN c.is_test OR c.started_at + (k * c.gap_s) * interval '1 second' >= $1::timestamptz THEN 'primary'
-                   ELSE (SELECT CASE WHEN r < ${FALLBACK_SHARE} THEN 'fallback'
-                                     WHEN r < ${FALLBACK_SHARE + TEMPLATE_SHARE} THEN 'template' ELSE 'primary' END
-                         FROM (SELECT random() + 0 * k AS r) x) END AS tier,
-              NOT (c.opt_out AND k = c.exchanges - 1) AND random() < ${IMAGE_SHARE} AS has_image
-       FROM seed_convs c
-       JOIN seed_topics t ON t.idx = c.topic_idx
-       CROSS JOIN LATERAL generate_series(0, c.exchanges - 1) k
-     ) s`,
-    [new Date(now.getTime() - CALM_MS)],
-  );
-
-  // The parts' durations, the answer's model and price, its status and the reply's id (the one
-  // ai-responder derives from the text's id: a text with a reply under that id is answered).
-  await client.query(
-    `UPDATE seed_exchanges e SET
-       fail1_ms = CASE WHEN e.fail1_n IS NOT NULL THEN ${betweenSql('f1.min_ms', 'f1.max_ms')} END,
-       fail2_ms = CASE WHEN e.fail2_n IS NOT NULL THEN ${betweenSql('f2.min_ms', 'f2.max_ms')} END,
-       image_ms = CASE WHEN e.image_n IS NULL THEN NULL
-                       WHEN e.image_fail_n IS NULL THEN ${lognormalSql(3800, 0.3, 2200, 7000)}
-                       ELSE ${betweenSql('imf.min_ms', 'imf.max_ms')} END,
-       image_cost = CASE WHEN e.image_n IS NOT NULL AND e.image_fail_n IS NULL
-                         THEN round((e.image_prompt_tokens * $1::numeric + e.image_completion_tokens * $2::numeric) / 1000000.0, 6) END,
-       model = CASE e.tier WHEN 'primary' THEN $3 WHEN 'fallback' THEN $4 WHEN 'template' THEN 'offline-advisor' END,
-       cost = CASE e.tier
-                WHEN 'primary' THEN round((e.prompt_tokens * $1::numeric + e.completion_tokens * $2::numeric) / 1000000.0, 6)
-                WHEN 'fallback' THEN round((e.prompt_tokens * $5::numeric + e.completion_tokens * $6::numeric) / 1000000.0, 6)
-                ELSE 0 END,
-       status = CASE WHEN e.is_test THEN 'sent'
-                     WHEN e.is_stop OR e.calm THEN 'delivered'
-                     WHEN e.r_status < ${UNDELIVERED_SHARE} THEN err.status
-                     WHEN e.r_status < ${UNDELIVERED_SHARE + SENT_SHARE} AND e.in_at < $7::timestamptz THEN 'sent'
-                     ELSE 'delivered' END,
-       out_id = CASE WHEN e.is_stop THEN gen_random_uuid() ELSE ${replyIdSql('e.in_id')} END
-     FROM seed_exchanges x
-     LEFT JOIN seed_llm_errors f1 ON f1.n = x.fail1_n
-     LEFT JOIN seed_llm_errors f2 ON f2.n = x.fail2_n
-     LEFT JOIN seed_image_failures imf ON imf.n = x.image_fail_n
-     LEFT JOIN seed_errors err ON err.n = x.error_n
-     WHERE x.in_id = e.in_id`,
+    `WITH drawn AS MATERIALIZED (
+       SELECT s.conversation_id, s.user_id, s.k, gen_random_uuid() AS in_id, s.in_at, s.topic_idx, s.phrase_n,
+              CASE WHEN s.is_stop THEN NULL WHEN random() < 0.7 THEN s.sentiment ELSE 'neutral' END AS sentiment,
+              s.tier,
+              CASE WHEN s.tier IN ('primary', 'fallback') THEN 420 + s.k * 130 + floor(random() * 380)::int ELSE 0 END AS prompt_tokens,
+              CASE WHEN s.tier IN ('primary', 'fallback') THEN 60 + floor(random() * 120)::int ELSE 0 END AS completion_tokens,
+              CASE s.tier WHEN 'primary' THEN ${lognormalSql(2000, 0.4, 900, 7000)}
+                          WHEN 'fallback' THEN ${lognormalSql(2800, 0.35, 1200, 8000)}
+                          WHEN 'template' THEN 5 + floor(random() * 40)::int ELSE 0 END AS ok_ms,
+              CASE WHEN s.is_stop THEN 0 ELSE 150 + floor(random() * 450)::int END AS overhead_ms,
+              CASE WHEN s.tier IN ('fallback', 'template') THEN 1 + floor(random() * (SELECT count(*) FROM seed_llm_errors))::int END AS fail1_n,
+              CASE WHEN s.tier = 'template' THEN 1 + floor(random() * (SELECT count(*) FROM seed_llm_errors))::int END AS fail2_n,
+              CASE WHEN s.has_image THEN 1 + floor(random() * (SELECT count(*) FROM seed_images))::int END AS image_n,
+              CASE WHEN s.has_image AND NOT s.calm AND random() < ${IMAGE_FAILURE_SHARE}
+                   THEN 1 + floor(random() * (SELECT count(*) FROM seed_image_failures))::int END AS image_fail_n,
+              ${SEED_IMAGE_TOKENS.base} + (ARRAY[2, 4, 4, 4, 6])[1 + floor(random() * 5)::int] * ${SEED_IMAGE_TOKENS.perTile}
+                + ${SEED_IMAGE_TOKENS.prompt} + floor(random() * 30)::int AS image_prompt_tokens,
+              90 + floor(random() * 170)::int AS image_completion_tokens,
+              random() AS r_status, 1 + floor(random() * (SELECT count(*) FROM seed_errors))::int AS error_n,
+              floor(random() * (SELECT count(*) FROM seed_a_openers))::int AS a_open,
+              floor(random() * (SELECT count(*) FROM seed_a_closers))::int AS a_close,
+              s.is_stop, s.is_test, s.calm, s.zone, s.city
+       FROM (
+         SELECT c.id AS conversation_id, c.user_id, k, c.started_at + (k * c.gap_s) * interval '1 second' AS in_at,
+                c.topic_idx, 1 + (c.phrase_start + k) % t.phrase_count AS phrase_n, c.sentiment,
+                c.opt_out AND k = c.exchanges - 1 AS is_stop, c.is_test, c.zone, c.city,
+                c.started_at + (k * c.gap_s) * interval '1 second' >= $1::timestamptz AS calm,
+                CASE WHEN c.opt_out AND k = c.exchanges - 1 THEN 'consent'
+                     WHEN c.is_test OR c.started_at + (k * c.gap_s) * interval '1 second' >= $1::timestamptz THEN 'primary'
+                     ELSE (SELECT CASE WHEN r < ${FALLBACK_SHARE} THEN 'fallback'
+                                       WHEN r < ${FALLBACK_SHARE + TEMPLATE_SHARE} THEN 'template' ELSE 'primary' END
+                           FROM (SELECT random() + 0 * k AS r) x) END AS tier,
+                NOT (c.opt_out AND k = c.exchanges - 1) AND random() < ${IMAGE_SHARE} AS has_image
+         FROM seed_convs c
+         JOIN seed_topics t ON t.idx = c.topic_idx
+         CROSS JOIN LATERAL generate_series(0, c.exchanges - 1) k
+       ) s
+     ),
+     timed AS MATERIALIZED (
+       SELECT d.*,
+              CASE WHEN d.fail1_n IS NOT NULL THEN ${betweenSql('f1.min_ms', 'f1.max_ms')} END AS fail1_ms,
+              CASE WHEN d.fail2_n IS NOT NULL THEN ${betweenSql('f2.min_ms', 'f2.max_ms')} END AS fail2_ms,
+              CASE WHEN d.image_n IS NULL THEN NULL
+                   WHEN d.image_fail_n IS NULL THEN ${lognormalSql(3800, 0.3, 2200, 7000)}
+                   ELSE ${betweenSql('imf.min_ms', 'imf.max_ms')} END AS image_ms,
+              CASE WHEN d.is_test THEN 'sent'
+                   WHEN d.is_stop OR d.calm THEN 'delivered'
+                   WHEN d.r_status < ${UNDELIVERED_SHARE} THEN err.status
+                   WHEN d.r_status < ${UNDELIVERED_SHARE + SENT_SHARE} AND d.in_at < $2::timestamptz THEN 'sent'
+                   ELSE 'delivered' END AS status,
+              err.code AS err_code, err.message AS err_message,
+              coalesce(i.question, p.question) AS phrase_key
+       FROM drawn d
+       JOIN seed_phrases p ON p.topic_idx = d.topic_idx AND p.n = d.phrase_n
+       JOIN seed_errors err ON err.n = d.error_n
+       LEFT JOIN seed_images i ON i.n = d.image_n
+       LEFT JOIN seed_llm_errors f1 ON f1.n = d.fail1_n
+       LEFT JOIN seed_llm_errors f2 ON f2.n = d.fail2_n
+       LEFT JOIN seed_image_failures imf ON imf.n = d.image_fail_n
+     )
+     INSERT INTO seed_exchanges (conversation_id, user_id, k, in_id, out_id, in_at, out_at, response_ms, topic_idx,
+       phrase_n, phrase_key, v, sentiment, tier, model, prompt_tokens, completion_tokens, cost, ok_ms, overhead_ms,
+       fail1_n, fail1_ms, fail2_n, fail2_ms, image_n, image_fail_n, image_ms, image_prompt_tokens,
+       image_completion_tokens, image_cost, r_status, error_n, a_open, a_close, status, error_code, error_message,
+       is_stop, is_test, calm, zone, city)
+     SELECT t.conversation_id, t.user_id, t.k, t.in_id,
+            CASE WHEN t.is_stop THEN gen_random_uuid() ELSE ${replyIdSql('t.in_id')} END,
+            t.in_at, t.in_at + CASE WHEN t.is_stop THEN 3 ELSE w.ms END * interval '1 millisecond',
+            CASE WHEN NOT t.is_stop THEN w.ms END,
+            t.topic_idx, t.phrase_n, t.phrase_key,
+            CASE WHEN NOT t.is_stop
+                 THEN coalesce(u.used, 0) + row_number() OVER (PARTITION BY t.phrase_key, t.is_stop ORDER BY t.in_at, t.in_id) - 1 END,
+            t.sentiment, t.tier,
+            CASE t.tier WHEN 'primary' THEN $5 WHEN 'fallback' THEN $6 WHEN 'template' THEN 'offline-advisor' END,
+            t.prompt_tokens, t.completion_tokens,
+            CASE t.tier
+              WHEN 'primary' THEN round((t.prompt_tokens * $3::numeric + t.completion_tokens * $4::numeric) / 1000000.0, 6)
+              WHEN 'fallback' THEN round((t.prompt_tokens * $7::numeric + t.completion_tokens * $8::numeric) / 1000000.0, 6)
+              ELSE 0 END,
+            t.ok_ms, t.overhead_ms, t.fail1_n, t.fail1_ms, t.fail2_n, t.fail2_ms, t.image_n, t.image_fail_n, t.image_ms,
+            t.image_prompt_tokens, t.image_completion_tokens,
+            CASE WHEN t.image_n IS NOT NULL AND t.image_fail_n IS NULL
+                 THEN round((t.image_prompt_tokens * $3::numeric + t.image_completion_tokens * $4::numeric) / 1000000.0, 6) END,
+            t.r_status, t.error_n, t.a_open, t.a_close, t.status,
+            CASE WHEN t.status IN ('failed', 'undelivered') THEN t.err_code END,
+            CASE WHEN t.status IN ('failed', 'undelivered') THEN t.err_message END,
+            t.is_stop, t.is_test, t.calm, t.zone, t.city
+     FROM timed t
+     LEFT JOIN seed_phrase_uses u ON u.key = t.phrase_key
+     CROSS JOIN LATERAL (
+       SELECT coalesce(t.image_ms, 0) + coalesce(t.fail1_ms, 0) + coalesce(t.fail2_ms, 0) + t.ok_ms + t.overhead_ms AS ms
+     ) w`,
     [
+      new Date(now.getTime() - CALM_MS),
+      new Date(now.getTime() - RECONCILE_WINDOW_MS),
       live.input,
       live.output,
       live.name,
       fallback.name,
       fallback.input,
       fallback.output,
-      new Date(now.getTime() - RECONCILE_WINDOW_MS),
     ],
   );
-  await client.query(
-    `UPDATE seed_exchanges e SET
-       error_code = CASE WHEN e.status IN ('failed', 'undelivered') THEN err.code END,
-       error_message = CASE WHEN e.status IN ('failed', 'undelivered') THEN err.message END,
-       response_ms = CASE WHEN NOT e.is_stop THEN
-         coalesce(e.image_ms, 0) + coalesce(e.fail1_ms, 0) + coalesce(e.fail2_ms, 0) + e.ok_ms + e.overhead_ms END,
-       out_at = e.in_at + CASE WHEN e.is_stop THEN 3
-         ELSE coalesce(e.image_ms, 0) + coalesce(e.fail1_ms, 0) + coalesce(e.fail2_ms, 0) + e.ok_ms + e.overhead_ms END
-         * interval '1 millisecond',
-       phrase_key = coalesce(i.question, p.question)
-     FROM seed_errors err, seed_phrases p, seed_exchanges x
-     LEFT JOIN seed_images i ON i.n = x.image_n
-     WHERE x.in_id = e.in_id AND err.n = e.error_n AND p.topic_idx = e.topic_idx AND p.n = e.phrase_n`,
-  );
-
-  // Every use of a core question takes the next variant of its wording (uses are counted across runs).
-  await client.query(
-    `UPDATE seed_exchanges e SET v = coalesce(u.used, 0) + r.rn - 1
-     FROM (SELECT in_id, phrase_key, row_number() OVER (PARTITION BY phrase_key ORDER BY in_at, in_id) AS rn
-             FROM seed_exchanges WHERE NOT is_stop) r
-     LEFT JOIN seed_phrase_uses u ON u.key = r.phrase_key
-     WHERE r.in_id = e.in_id`,
-  );
+  await client.query('ANALYZE seed_exchanges');
   await client.query(
     `INSERT INTO seed_phrase_uses (key, used)
      SELECT phrase_key, count(*) FROM seed_exchanges WHERE NOT is_stop GROUP BY phrase_key
