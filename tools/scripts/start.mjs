@@ -103,17 +103,22 @@ async function main() {
 
   const baseEnv = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl };
   phase('migrate', runOrFail('migrations', process.execPath, ['tools/dist/migrate.js'], { env: baseEnv }));
-  phase(
-    'demo data',
-    runOrFail(
-      'seeding demo data',
-      process.execPath,
-      ['tools/dist/seed.js', '--once', '--users', String(DEMO_USERS)],
-      {
-        env: baseEnv,
-      },
-    ),
-  );
+  t = Date.now();
+  // Seeded photos point at this run's sandbox; with real Twilio credentials the seed says why it
+  // skips (SEED_DEMO_WITH_REAL_TWILIO=1 forces it) and the stack starts without demo data.
+  const seedEnv = sandbox
+    ? { ...baseEnv, TWILIO_API_BASE_URL: `http://127.0.0.1:${ports['fake-twilio']}` }
+    : baseEnv;
+  const { runSeed } = createRequire(import.meta.url)(path.join(ROOT, 'tools/dist/seed.js'));
+  try {
+    const seeded = await runSeed(['--once', '--users', String(DEMO_USERS)], seedEnv, (text) =>
+      process.stdout.write(text),
+    );
+    phase(seeded === 'refused' ? 'demo data skipped' : 'demo data', Date.now() - t);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : error;
+    throw new StackError(`seeding demo data failed (SEED_USERS=${DEMO_USERS}): ${reason}`);
+  }
 
   const publicBaseUrl = (process.env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   const admin = adminLogin();

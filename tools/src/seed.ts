@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { realTwilioRefusal } from './seed/real-twilio';
 import { isDemoSeeded, seedDemoData } from './seed/seed-demo';
 
 // npm run seed -- --users N [--days 60] [--reset] [--once]   (tools/scripts/seed.mjs runs this)
@@ -53,36 +54,59 @@ export function parseSeedArgs(argv: readonly string[]): SeedArgs {
   return args;
 }
 
-async function main(): Promise<void> {
-  const args = parseSeedArgs(process.argv.slice(2));
-  const url = process.env.DATABASE_URL;
+export type SeedOutcome = 'seeded' | 'already-seeded' | 'refused';
+
+/**
+ * One run of the seed as `npm run seed` and `npm start` make it, with the arguments and
+ * environment given: refuses (and says why) with real Twilio credentials unless forced, adds
+ * nothing with --once when demo data is there already, else seeds DATABASE_URL.
+ */
+export async function runSeed(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  write: (text: string) => void,
+): Promise<SeedOutcome> {
+  const args = parseSeedArgs(argv);
+  const url = env.DATABASE_URL;
   if (!url)
     throw new Error('DATABASE_URL is not set (npm run seed sets it; running dist/seed.js directly needs it)');
   const client = new Client({ connectionString: url, application_name: 'sprout-seed' });
   await client.connect();
   try {
     if (args.once && !args.reset && (await isDemoSeeded(client))) {
-      process.stdout.write('seed: demo data is already there (settings key demo_seeded); nothing to do\n');
-      return;
+      write('seed: demo data is already there (settings key demo_seeded); nothing to do\n');
+      return 'already-seeded';
     }
-    process.stdout.write(
-      `seed: ${args.users} users over ${args.days} days${args.reset ? ' (after a reset)' : ''}\n`,
-    );
+    const refusal = realTwilioRefusal(env);
+    if (refusal !== null) {
+      write(`seed: skipped: ${refusal}\n`);
+      return 'refused';
+    }
+    write(`seed: ${args.users} users over ${args.days} days${args.reset ? ' (after a reset)' : ''}\n`);
     const result = await seedDemoData(client, {
       users: args.users,
       days: args.days,
       reset: args.reset,
       batchSize: args.batchSize,
-      log: (line) => process.stdout.write(`seed: ${line}\n`),
+      // The sandbox's fake Twilio (npm start passes the port it reserved), never Twilio's media hosts.
+      ...(env.TWILIO_API_BASE_URL?.trim() ? { mediaBaseUrl: env.TWILIO_API_BASE_URL.trim() } : {}),
+      log: (line) => write(`seed: ${line}\n`),
     });
-    process.stdout.write(
+    write(
       `seed: done in ${result.seconds.toFixed(1)} s: ${result.users} users, ${result.conversations} conversations, ` +
         `${result.messages} messages, ${result.llmCalls} llm calls, ${result.betaSignups} beta signups, ` +
         `${result.surveyDeliveries} survey deliveries\n`,
     );
+    return 'seeded';
   } finally {
     await client.end();
   }
+}
+
+async function main(): Promise<void> {
+  const outcome = await runSeed(process.argv.slice(2), process.env, (text) => process.stdout.write(text));
+  // Asked for directly, a refusal is a failure; npm start calls runSeed and carries on.
+  if (outcome === 'refused') process.exitCode = 1;
 }
 
 if (require.main === module) {

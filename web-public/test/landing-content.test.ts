@@ -1,3 +1,4 @@
+import { formatMonthDay, frostDatesForZone, hardinessZoneForZip } from '@sprout/gardening';
 import { MESSAGE_REVEAL_DELAY_MS, sampleConversation } from '../src/components/sample-conversation';
 import { waitlistRequest, waitlistToasts } from '../src/components/waitlist';
 
@@ -13,6 +14,16 @@ describe('sample conversation', () => {
       'gardener',
       'sprout',
     ]);
+  });
+
+  it("gives the zone and last frost Sprout's own lookups give for the ZIP the gardener texts", () => {
+    const zip = /\b(\d{5})\b/.exec(sampleConversation[0]?.text ?? '')?.[1] ?? '';
+    const answer = sampleConversation[1]?.text ?? '';
+    const zone = hardinessZoneForZip(zip)?.zone;
+    expect(zone).toBeDefined();
+    expect(/\bzone (\d{1,2}[ab])\b/.exec(answer)?.[1]).toBe(zone);
+    const frost = frostDatesForZone(zone ?? '');
+    expect(answer).toContain(`last frost around ${formatMonthDay(frost?.lastSpringFrost ?? '')}`);
   });
 });
 

@@ -1,113 +1,276 @@
-// Reference data the demo seed draws from: real ZIP codes (zones from the 2023 USDA map), the
+// Reference data the demo seed draws from: ZIP codes with the area codes of their city, the
 // questions people text and the answers Sprout gives, and the texts of summaries and failures.
+// Cities, states, regions and zones are not written here: the seed asks libs/gardening, the same
+// lookups the product answers with, so a seeded gardener's zone is the one Sprout would give.
+import { IMAGE_CONTENT_TYPES } from '@sprout/contracts';
+import { ContentTypeNotAllowedError, HttpStatusError } from '@sprout/platform';
 
 export interface SeedZip {
   zip: string;
-  city: string;
-  state: string;
-  /** The broad region of the state, as the gardening lib names it. */
-  region: string;
-  /** USDA 2023 hardiness zone of the ZIP. */
-  zone: string;
-  /** A real area code of the city, for phone numbers. */
-  areaCode: string;
+  /** Area codes of the ZIP's city (its state's), for the seeded phone numbers. */
+  areaCodes: readonly string[];
 }
 
-const z = (
-  zip: string,
-  city: string,
-  state: string,
-  region: string,
-  zone: string,
-  areaCode: string,
-): SeedZip => ({
-  zip,
-  city,
-  state,
-  region,
-  zone,
-  areaCode,
-});
+const z = (zip: string, ...areaCodes: string[]): SeedZip => ({ zip, areaCodes });
 
+/**
+ * ZIPs across the contiguous states (the shipped zone table has none for Alaska and Hawaii), each
+ * with its city's area codes. An area code belongs to one ZIP only:
+ * every area code gives the seed numbers of its own (see SEED_PHONE_LINES).
+ */
 export const SEED_ZIPS: readonly SeedZip[] = [
-  z('97201', 'Portland', 'OR', 'Pacific Northwest', '8b', '503'),
-  z('97401', 'Eugene', 'OR', 'Pacific Northwest', '8b', '541'),
-  z('98101', 'Seattle', 'WA', 'Pacific Northwest', '9a', '206'),
-  z('98501', 'Olympia', 'WA', 'Pacific Northwest', '8a', '360'),
-  z('99201', 'Spokane', 'WA', 'Pacific Northwest', '7a', '509'),
-  z('94612', 'Oakland', 'CA', 'California', '10a', '510'),
-  z('95814', 'Sacramento', 'CA', 'California', '9b', '916'),
-  z('90012', 'Los Angeles', 'CA', 'California', '10b', '213'),
-  z('92101', 'San Diego', 'CA', 'California', '11a', '619'),
-  z('93721', 'Fresno', 'CA', 'California', '9b', '559'),
-  z('95060', 'Santa Cruz', 'CA', 'California', '9b', '831'),
-  z('85004', 'Phoenix', 'AZ', 'Southwest', '10a', '602'),
-  z('85701', 'Tucson', 'AZ', 'Southwest', '9b', '520'),
-  z('87102', 'Albuquerque', 'NM', 'Southwest', '7b', '505'),
-  z('89101', 'Las Vegas', 'NV', 'Southwest', '9b', '702'),
-  z('89501', 'Reno', 'NV', 'Southwest', '7b', '775'),
-  z('80202', 'Denver', 'CO', 'Mountain West', '6a', '303'),
-  z('80521', 'Fort Collins', 'CO', 'Mountain West', '5b', '970'),
-  z('84101', 'Salt Lake City', 'UT', 'Mountain West', '7b', '801'),
-  z('83702', 'Boise', 'ID', 'Mountain West', '7a', '208'),
-  z('59801', 'Missoula', 'MT', 'Mountain West', '5b', '406'),
-  z('82001', 'Cheyenne', 'WY', 'Mountain West', '5b', '307'),
-  z('78701', 'Austin', 'TX', 'South Central', '9a', '512'),
-  z('75201', 'Dallas', 'TX', 'South Central', '8b', '214'),
-  z('77002', 'Houston', 'TX', 'South Central', '9b', '713'),
-  z('78205', 'San Antonio', 'TX', 'South Central', '9a', '210'),
-  z('79901', 'El Paso', 'TX', 'South Central', '8b', '915'),
-  z('73102', 'Oklahoma City', 'OK', 'South Central', '7b', '405'),
-  z('72201', 'Little Rock', 'AR', 'South Central', '8a', '501'),
-  z('70112', 'New Orleans', 'LA', 'South Central', '9b', '504'),
-  z('60601', 'Chicago', 'IL', 'Midwest', '6b', '312'),
-  z('61820', 'Champaign', 'IL', 'Midwest', '6a', '217'),
-  z('46204', 'Indianapolis', 'IN', 'Midwest', '6b', '317'),
-  z('43215', 'Columbus', 'OH', 'Midwest', '6b', '614'),
-  z('44113', 'Cleveland', 'OH', 'Midwest', '7a', '216'),
-  z('48226', 'Detroit', 'MI', 'Midwest', '6b', '313'),
-  z('49503', 'Grand Rapids', 'MI', 'Midwest', '6a', '616'),
-  z('53703', 'Madison', 'WI', 'Midwest', '5b', '608'),
-  z('55401', 'Minneapolis', 'MN', 'Midwest', '5a', '612'),
-  z('50309', 'Des Moines', 'IA', 'Midwest', '5b', '515'),
-  z('63101', 'St. Louis', 'MO', 'Midwest', '7a', '314'),
-  z('64106', 'Kansas City', 'MO', 'Midwest', '6b', '816'),
-  z('66603', 'Topeka', 'KS', 'Midwest', '6b', '785'),
-  z('68102', 'Omaha', 'NE', 'Midwest', '6a', '402'),
-  z('57104', 'Sioux Falls', 'SD', 'Midwest', '5a', '605'),
-  z('58102', 'Fargo', 'ND', 'Midwest', '4a', '701'),
-  z('04101', 'Portland', 'ME', 'Northeast', '6a', '207'),
-  z('03301', 'Concord', 'NH', 'Northeast', '5b', '603'),
-  z('05401', 'Burlington', 'VT', 'Northeast', '5b', '802'),
-  z('02108', 'Boston', 'MA', 'Northeast', '7a', '617'),
-  z('02903', 'Providence', 'RI', 'Northeast', '7a', '401'),
-  z('06103', 'Hartford', 'CT', 'Northeast', '6b', '860'),
-  z('10001', 'New York', 'NY', 'Northeast', '7b', '212'),
-  z('12601', 'Poughkeepsie', 'NY', 'Northeast', '6b', '845'),
-  z('14202', 'Buffalo', 'NY', 'Northeast', '6b', '716'),
-  z('07102', 'Newark', 'NJ', 'Northeast', '7b', '973'),
-  z('19103', 'Philadelphia', 'PA', 'Northeast', '7b', '215'),
-  z('15222', 'Pittsburgh', 'PA', 'Northeast', '7a', '412'),
-  z('19801', 'Wilmington', 'DE', 'Mid-Atlantic', '7b', '302'),
-  z('21201', 'Baltimore', 'MD', 'Mid-Atlantic', '8a', '410'),
-  z('20001', 'Washington', 'DC', 'Mid-Atlantic', '8a', '202'),
-  z('23219', 'Richmond', 'VA', 'Mid-Atlantic', '7b', '804'),
-  z('22201', 'Arlington', 'VA', 'Mid-Atlantic', '7b', '703'),
-  z('25301', 'Charleston', 'WV', 'Mid-Atlantic', '7a', '304'),
-  z('27601', 'Raleigh', 'NC', 'Southeast', '8a', '919'),
-  z('28202', 'Charlotte', 'NC', 'Southeast', '8a', '704'),
-  z('29401', 'Charleston', 'SC', 'Southeast', '9a', '843'),
-  z('30303', 'Atlanta', 'GA', 'Southeast', '8a', '404'),
-  z('31401', 'Savannah', 'GA', 'Southeast', '9a', '912'),
-  z('32801', 'Orlando', 'FL', 'Southeast', '10a', '407'),
-  z('33130', 'Miami', 'FL', 'Southeast', '11a', '305'),
-  z('32301', 'Tallahassee', 'FL', 'Southeast', '9a', '850'),
-  z('35203', 'Birmingham', 'AL', 'Southeast', '8a', '205'),
-  z('39201', 'Jackson', 'MS', 'Southeast', '8b', '601'),
-  z('37203', 'Nashville', 'TN', 'Southeast', '7b', '615'),
-  z('37902', 'Knoxville', 'TN', 'Southeast', '7b', '865'),
-  z('40202', 'Louisville', 'KY', 'Southeast', '7a', '502'),
+  // Pacific Northwest
+  z('97201', '503', '971'),
+  z('97401', '541', '458'),
+  z('98101', '206'),
+  z('98402', '253'),
+  z('98004', '425'),
+  z('98501', '360', '564'),
+  z('99201', '509'),
+  // California
+  z('94612', '510', '341'),
+  z('94102', '415', '628'),
+  z('95113', '408', '669'),
+  z('95814', '916', '279'),
+  z('90012', '213', '323'),
+  z('90401', '310', '424'),
+  z('91502', '818', '747'),
+  z('90802', '562'),
+  z('91101', '626'),
+  z('92805', '714', '657'),
+  z('92618', '949'),
+  z('92501', '951'),
+  z('92401', '909', '840'),
+  z('92101', '619', '858'),
+  z('93721', '559'),
+  z('95060', '831'),
+  z('93301', '661'),
+  z('95404', '707'),
+  z('95202', '209'),
+  z('93001', '805', '820'),
+  z('96001', '530'),
+  z('92262', '760', '442'),
+  // Southwest
+  z('85004', '602'),
+  z('85201', '480'),
+  z('85301', '623'),
+  z('85701', '520'),
+  z('86001', '928'),
+  z('87102', '505'),
+  z('88001', '575'),
+  z('89101', '702', '725'),
+  z('89501', '775'),
+  // Mountain West
+  z('80202', '303', '720'),
+  z('80903', '719'),
+  z('80521', '970'),
+  z('84101', '801', '385'),
+  z('84770', '435'),
+  z('83702', '208', '986'),
+  z('59801', '406'),
+  z('82001', '307'),
+  // South Central
+  z('78701', '512', '737'),
+  z('75201', '214', '469', '972'),
+  z('76102', '817', '682'),
+  z('77002', '713', '281', '832', '346'),
+  z('78205', '210'),
+  z('79901', '915'),
+  z('79401', '806'),
+  z('78401', '361'),
+  z('75701', '903', '430'),
+  z('76701', '254'),
+  z('77701', '409'),
+  z('78501', '956'),
+  z('79701', '432'),
+  z('79601', '325'),
+  z('77840', '979'),
+  z('76201', '940'),
+  z('73102', '405'),
+  z('74103', '918', '539'),
+  z('73501', '580'),
+  z('72201', '501'),
+  z('72701', '479'),
+  z('72401', '870'),
+  z('70112', '504'),
+  z('70801', '225'),
+  z('71101', '318'),
+  z('70501', '337'),
+  z('70401', '985'),
+  // Midwest
+  z('60601', '312', '872'),
+  z('60614', '773'),
+  z('60201', '847', '224'),
+  z('60540', '630', '331'),
+  z('60432', '815', '779'),
+  z('60302', '708'),
+  z('61820', '217', '447'),
+  z('61602', '309'),
+  z('62220', '618', '730'),
+  z('46204', '317', '463'),
+  z('46802', '260'),
+  z('47708', '812', '930'),
+  z('46601', '574'),
+  z('46402', '219'),
+  z('47901', '765'),
+  z('43215', '614', '380'),
+  z('44113', '216'),
+  z('44308', '330', '234'),
+  z('43604', '419', '567'),
+  z('45202', '513'),
+  z('45402', '937', '326'),
+  z('44035', '440'),
+  z('45701', '740', '220'),
+  z('48226', '313'),
+  z('48104', '734'),
+  z('48084', '248', '947'),
+  z('48089', '586'),
+  z('48933', '517'),
+  z('48502', '810'),
+  z('49503', '616'),
+  z('49007', '269'),
+  z('48607', '989'),
+  z('49684', '231'),
+  z('49855', '906'),
+  z('53703', '608'),
+  z('53202', '414'),
+  z('54301', '920'),
+  z('53186', '262'),
+  z('54701', '715', '534'),
+  z('55401', '612'),
+  z('55101', '651'),
+  z('55420', '952'),
+  z('55303', '763'),
+  z('55802', '218'),
+  z('55901', '507'),
+  z('50309', '515'),
+  z('52401', '319'),
+  z('52801', '563'),
+  z('51101', '712'),
+  z('50401', '641'),
+  z('63101', '314', '557'),
+  z('64106', '816'),
+  z('65806', '417'),
+  z('65201', '573'),
+  z('63301', '636'),
+  z('66603', '785'),
+  z('67202', '316'),
+  z('66212', '913'),
+  z('67801', '620'),
+  z('68102', '402', '531'),
+  z('69101', '308'),
+  z('57104', '605'),
+  z('58102', '701'),
+  // Northeast
+  z('04101', '207'),
+  z('03301', '603'),
+  z('05401', '802'),
+  z('02108', '617', '857'),
+  z('01608', '508', '774'),
+  z('01103', '413'),
+  z('01852', '978', '351'),
+  z('01901', '781', '339'),
+  z('02903', '401'),
+  z('06103', '860', '959'),
+  z('06510', '203', '475'),
+  z('10001', '212', '646', '332', '917'),
+  z('11201', '718', '347', '929'),
+  z('12601', '845'),
+  z('14202', '716'),
+  z('14604', '585'),
+  z('13202', '315', '680'),
+  z('12207', '518'),
+  z('13901', '607'),
+  z('11550', '516'),
+  z('11788', '631', '934'),
+  z('10601', '914'),
+  z('07102', '973', '862'),
+  z('07302', '201', '551'),
+  z('08608', '609', '640'),
+  z('08901', '732', '848'),
+  z('08102', '856'),
+  z('08822', '908'),
+  z('19103', '215', '267', '445'),
+  z('15222', '412', '878'),
+  z('17101', '717', '223'),
+  z('18101', '610', '484'),
+  z('18503', '570', '272'),
+  z('16501', '814'),
+  z('15601', '724'),
+  // Mid-Atlantic
+  z('19801', '302'),
+  z('21201', '410', '443', '667'),
+  z('20850', '301', '240'),
+  z('20001', '202'),
+  z('23219', '804'),
+  z('22201', '703', '571'),
+  z('23510', '757'),
+  z('24011', '540'),
+  z('24504', '434'),
+  z('25301', '304', '681'),
+  // Southeast
+  z('27601', '919', '984'),
+  z('28202', '704', '980'),
+  z('27401', '336'),
+  z('28801', '828'),
+  z('28401', '910'),
+  z('27858', '252'),
+  z('29401', '843', '854'),
+  z('29201', '803'),
+  z('29601', '864'),
+  z('30303', '404', '678', '470'),
+  z('30060', '770'),
+  z('31401', '912'),
+  z('31201', '478'),
+  z('30901', '706', '762'),
+  z('31701', '229'),
+  z('32801', '407', '689'),
+  z('33130', '305', '786'),
+  z('32301', '850'),
+  z('33602', '813'),
+  z('33701', '727'),
+  z('32202', '904'),
+  z('33301', '954', '754'),
+  z('33401', '561'),
+  z('33901', '239'),
+  z('32601', '352'),
+  z('34236', '941'),
+  z('32114', '386'),
+  z('32901', '321'),
+  z('33801', '863'),
+  z('35203', '205'),
+  z('36602', '251'),
+  z('36104', '334'),
+  z('35801', '256', '938'),
+  z('39201', '601', '769'),
+  z('39501', '228'),
+  z('38804', '662'),
+  z('37203', '615', '629'),
+  z('37902', '865'),
+  z('38103', '901'),
+  z('37402', '423'),
+  z('38301', '731'),
+  z('37040', '931'),
+  z('40202', '502'),
+  z('40507', '859'),
+  z('42101', '270', '364'),
+  z('41501', '606'),
 ];
+
+/**
+ * The seed's phone numbers are fictional: NXX-555-0100 to NXX-555-0199 are reserved for fiction
+ * in every area code, so no seeded number can reach a person. Lines 0100 to 0129 are never seeded
+ * (texting the sandbox from one, as `npm run sms` does from +1 503 555-0123, starts a new
+ * gardener); regular demo users take 0130 to 0198, the simulator's test users 0199.
+ */
+export const SEED_PHONE_LINES = { first: 130, last: 198, testUsers: 199 } as const;
+
+/** The fictional number of a line (0100..0199) in an area code, in E.164. */
+export const fictionalPhone = (areaCode: string, line: number): string =>
+  `+1${areaCode}5550${String(line).padStart(3, '0')}`;
+
+/** E.164 numbers reserved for fiction: +1, an area code, 555, 0100 to 0199. */
+export const FICTIONAL_PHONE_PATTERN = /^\+1[2-9]\d{2}55501\d{2}$/;
 
 export interface SeedTopic {
   /** A topic of the gardening lib's taxonomy. */
@@ -212,7 +375,7 @@ export const SEED_TOPICS: readonly SeedTopic[] = [
     topic: 'pests',
     exchanges: [
       [
-        'Something is eating holes in my kale leaves',
+        'Something is eating holes in my kale leaves.',
         'Small round holes are usually cabbage worms or flea beetles. Check leaf undersides for green caterpillars and pick them off, or spray Bt, which only affects caterpillars. Row covers keep moths off.',
       ],
       [
@@ -220,7 +383,7 @@ export const SEED_TOPICS: readonly SeedTopic[] = [
         'Knock aphids off with a strong spray of water every few days, and let ladybugs and lacewings do the rest. Insecticidal soap works on heavy clusters; spray in the evening.',
       ],
       [
-        'Slugs are destroying my seedlings',
+        'Slugs are destroying my seedlings.',
         'Go out at dusk with a flashlight and hand-pick them, set beer traps sunk level with the soil, and use iron phosphate bait, which is safe around pets. Water in the morning so beds are dry at night.',
       ],
       [
@@ -236,11 +399,11 @@ export const SEED_TOPICS: readonly SeedTopic[] = [
     topic: 'diseases',
     exchanges: [
       [
-        'There is white powder on my squash leaves',
+        'There is white powder on my squash leaves.',
         'That is powdery mildew. Remove the worst leaves, improve airflow, and spray a mix of 1 part milk to 2 parts water weekly. Water the soil, not the leaves.',
       ],
       [
-        'My cucumber plants are wilting even though I water them',
+        'My cucumber plants are wilting even though I water them.',
         'Sudden wilting despite watering points to bacterial wilt, spread by cucumber beetles. Cut a stem and look for sticky strands. Remove infected plants and use row covers until flowering next time.',
       ],
       [
@@ -300,8 +463,12 @@ export const SEED_TOPICS: readonly SeedTopic[] = [
         'Mix roughly 3 parts browns (dry leaves, cardboard) with 1 part greens (kitchen scraps, grass). Keep it as damp as a wrung-out sponge and turn it every week or two. It is ready in 2-6 months.',
       ],
       [
-        'My compost pile smells bad',
+        'My compost pile smells bad.',
         'A sour smell means too many greens or too much water. Mix in dry leaves or shredded cardboard and turn it to add air. A healthy pile smells earthy.',
+      ],
+      [
+        'Can I put coffee grounds in my compost?',
+        'Yes: coffee grounds count as greens and worms love them. Mix them in with browns like dry leaves, and paper filters can go in too. Keep them under a quarter of the pile.',
       ],
     ],
     summary: 'Explained how to start and troubleshoot a compost pile.',
@@ -320,7 +487,7 @@ export const SEED_TOPICS: readonly SeedTopic[] = [
         'In zone {zone}, check the chill hours a variety needs. Apples, pears and plums suit colder zones; figs, citrus and low-chill peaches suit warmer ones. Your local nursery stocks varieties that fit.',
       ],
       [
-        'My peach tree has curled red leaves',
+        'My peach tree has curled red leaves.',
         'That is peach leaf curl. It cannot be fixed this season, but a copper spray in late fall after leaf drop, and again before buds open, prevents it next year.',
       ],
     ],
@@ -338,6 +505,10 @@ export const SEED_TOPICS: readonly SeedTopic[] = [
       [
         'How do I get rid of clover in my lawn?',
         'Clover thrives in low-nitrogen soil. Feeding the lawn and mowing at 3 inches crowds it out. Many people keep it: it stays green, feeds bees and adds nitrogen.',
+      ],
+      [
+        'How short should I mow my grass?',
+        'Mow cool-season grass at 3-4 inches and warm-season grass at 2-3 inches, and never cut more than a third of the blade at once. Taller grass shades out weeds and needs less water.',
       ],
     ],
     summary: 'Lawn care: overseeding timing and weed management.',
@@ -375,6 +546,10 @@ export const SEED_TOPICS: readonly SeedTopic[] = [
         'What wood is safe for raised beds?',
         'Untreated cedar or redwood lasts 10+ years. Modern pressure-treated lumber (ACQ) is considered safe for vegetables; avoid old railroad ties and anything treated with creosote.',
       ],
+      [
+        'What should I fill a new raised bed with?',
+        'Use about 60% screened topsoil and 40% compost, mixed well. Skip pure bagged potting mix: it shrinks and dries out fast. Top up with an inch of compost each spring.',
+      ],
     ],
     summary: 'Planned a raised bed build: depth, materials and soil mix.',
     keyOutcomes: 'Bed dimensions and soil mix decided.',
@@ -390,6 +565,10 @@ export const SEED_TOPICS: readonly SeedTopic[] = [
       [
         'How often do I water container plants?',
         'Containers dry out fast: check daily in summer and water when the top inch is dry, until water runs out the bottom. Bigger pots and self-watering containers help a lot.',
+      ],
+      [
+        'Why are the leaves on my potted tomato turning yellow?',
+        'In pots, yellow lower leaves usually mean the plant has used up the nutrients. Feed every 2 weeks with a liquid vegetable fertilizer and check that water drains freely from the bottom.',
       ],
     ],
     summary: 'Container gardening on a balcony: plant choice and watering.',
@@ -407,6 +586,10 @@ export const SEED_TOPICS: readonly SeedTopic[] = [
         'Will my plants survive a light frost?',
         'Cool-season crops like kale, broccoli, spinach and carrots handle light frost, and some taste sweeter after. Tomatoes, peppers, basil and squash are damaged at 32F, so cover or harvest them.',
       ],
+      [
+        'Can I use a bedsheet to cover plants from frost?',
+        'Yes, sheets and old blankets work well. Drape them to the ground over stakes so they do not crush the plants, anchor the edges, and take them off in the morning once it warms up.',
+      ],
     ],
     summary: 'Frost protection for tender plants.',
     keyOutcomes: 'Plants covered before the frost.',
@@ -423,6 +606,10 @@ export const SEED_TOPICS: readonly SeedTopic[] = [
         'How do I know when garlic is ready to harvest?',
         'Harvest when the lower third of the leaves have browned, usually early summer. Dig, do not pull, and cure the bulbs in a dry shady spot for 2-3 weeks.',
       ],
+      [
+        'Should I cut the flower stalks off my garlic?',
+        'Yes: snap off the curly scapes once they loop. The plant then puts its energy into the bulb, and the scapes are great in stir-fries and pesto.',
+      ],
     ],
     summary: 'Garlic planting and harvest timing.',
     keyOutcomes: 'Planting window in fall and harvest signs.',
@@ -436,8 +623,12 @@ export const SEED_TOPICS: readonly SeedTopic[] = [
         'Blueberries need acidic soil (pH 4.5-5.5), full sun and steady moisture. Plant two varieties for better pollination, mulch with pine needles, and feed with an azalea fertilizer.',
       ],
       [
-        'My strawberries are small this year',
+        'My strawberries are small this year.',
         'Strawberry plants are most productive in their second and third years. Renew the bed by thinning old plants after harvest, feed with compost, and water evenly while fruit forms.',
+      ],
+      [
+        'When should I prune my raspberries?',
+        'Cut summer-bearing canes that fruited this year to the ground right after harvest, and keep 4-5 strong new canes per foot of row. Fall-bearing types can be mowed to the ground in late winter.',
       ],
     ],
     summary: 'Berry growing: soil needs and keeping plants productive.',
@@ -448,12 +639,16 @@ export const SEED_TOPICS: readonly SeedTopic[] = [
     topic: 'seed starting',
     exchanges: [
       [
-        'My seedlings are tall and floppy',
+        'My seedlings are tall and floppy.',
         'Leggy seedlings need more light. Put grow lights 2-3 inches above them for 14-16 hours a day, and run a fan gently for sturdier stems. Repot deeper to bury some of the stem.',
       ],
       [
         'How do I harden off seedlings?',
         'Over 7-10 days, set them outside in shade for an hour, then add time and sun each day. Bring them in on cold nights. After that they are ready to transplant.',
+      ],
+      [
+        'Why did my seeds not come up?',
+        'Seeds fail when the soil is too cold, too wet or too dry, or when they are planted too deep. Sow at twice the width of the seed, keep the mix evenly moist, and use a heat mat for warm crops like peppers.',
       ],
     ],
     summary: 'Seed starting: light for seedlings and hardening off.',
@@ -464,12 +659,16 @@ export const SEED_TOPICS: readonly SeedTopic[] = [
     topic: 'houseplants',
     exchanges: [
       [
-        'My fiddle leaf fig is dropping leaves',
+        'My fiddle leaf fig is dropping leaves.',
         'Fiddle leaf figs drop leaves after moves, drafts or overwatering. Keep it in bright indirect light, water only when the top 2 inches are dry, and keep it away from heaters and doors.',
       ],
       [
         'What houseplants are hard to kill?',
         'Pothos, snake plant, ZZ plant, spider plant and peace lily forgive missed waterings and lower light. Water when the soil is dry and do not let them sit in water.',
+      ],
+      [
+        'How often should I repot my houseplants?',
+        'Most houseplants need repotting every 1-2 years, when roots circle the pot or poke out of the drainage holes. Go up only 1-2 inches in pot size, in spring.',
       ],
     ],
     summary: 'Houseplant care and low-maintenance choices.',
@@ -478,39 +677,189 @@ export const SEED_TOPICS: readonly SeedTopic[] = [
   },
 ];
 
-/** Questions sent with a photo, and what the vision model made of the picture. */
+/**
+ * How gardeners dress up the same question. A question's text is its core question with one
+ * opener, one aside and one tail: every combination is a different text, and the seed gives each
+ * use of a core question the next unused combination, so no two texts are alike (up to
+ * QUESTION_VARIANTS uses of one core question).
+ */
+export const SEED_QUESTION_OPENERS: readonly string[] = [
+  '',
+  'Hi! ',
+  'Hello! ',
+  'Hey there! ',
+  'Quick question: ',
+  'Question: ',
+  'Hi Sprout! ',
+  'Hey Sprout. ',
+  'Good morning! ',
+  'Good evening. ',
+  'Another one: ',
+  'Hi again! ',
+  'Sorry to bother you. ',
+  'Hope you can help. ',
+];
+
+export const SEED_QUESTION_ASIDES: readonly string[] = [
+  '',
+  ' Just noticed this today.',
+  ' Been wondering for a while.',
+  ' We had a lot of rain this week.',
+  ' It has been hot lately.',
+  ' It has been cool and cloudy.',
+  ' My neighbor asked me too.',
+  ' Sorry if this is basic.',
+  ' Trying to plan ahead.',
+  ' Want to get it right this year.',
+  ' Same thing happened last year.',
+  ' Checking before the weekend.',
+  ' My kids want to help.',
+  ' Trying to keep costs down.',
+  ' No rush.',
+  ' Asking before I buy anything.',
+  ' First time asking.',
+  ' Saw this after work.',
+  ' Want to do this organically.',
+  ' Getting ready for the season.',
+];
+
+export const SEED_QUESTION_TAILS: readonly string[] = [
+  '',
+  ' Thanks!',
+  ' Thank you!',
+  ' Thanks in advance.',
+  ' Any tips?',
+  ' Appreciate it!',
+  ' Thx',
+  ' Cheers!',
+  ' :)',
+  ' Thanks so much.',
+  ' TIA',
+  ' Thanks a bunch.',
+  ' Many thanks.',
+  ' Grateful for any advice.',
+];
+
+export const QUESTION_VARIANTS =
+  SEED_QUESTION_OPENERS.length * SEED_QUESTION_ASIDES.length * SEED_QUESTION_TAILS.length;
+
+/** How a model answer starts and ends (template answers, the offline advisor's, have neither). */
+export const SEED_ANSWER_OPENERS: readonly string[] = [
+  '',
+  'Good question! ',
+  'Happy to help. ',
+  'Great question. ',
+  'Sure! ',
+  'Glad you asked. ',
+  'Thanks for asking! ',
+  'Short answer: ',
+  'Here is what I would do. ',
+  'Good timing. ',
+];
+
+export const SEED_ANSWER_CLOSERS: readonly string[] = [
+  '',
+  ' Good luck!',
+  ' Happy gardening!',
+  ' Let me know how it goes.',
+  ' Feel free to text a follow-up.',
+  ' Hope that helps!',
+  ' Keep me posted.',
+  ' You have got this!',
+];
+
+/** Questions sent with a photo, what the vision model made of the picture, and the answer. */
 export const SEED_IMAGE_EXCHANGES: ReadonlyArray<
   readonly [question: string, analysis: string, answer: string]
 > = [
   [
     'What is wrong with this leaf?',
-    'Tomato leaf with concentric brown rings and yellowing margins, consistent with early blight (Alternaria).',
+    'Tomato leaf with concentric brown rings and yellowing margins, consistent with early blight (Alternaria). Remove affected leaves and keep foliage dry.',
     'From your photo this looks like early blight. Remove the spotted leaves, mulch under the plant, and water at the base. A copper spray slows its spread.',
   ],
   [
     'What plant is this?',
-    'Broad-leaved weed with a basal rosette and deeply toothed leaves: common dandelion (Taraxacum officinale).',
+    'Broad-leaved weed with a basal rosette and deeply toothed leaves: common dandelion (Taraxacum officinale). Healthy, no pests visible.',
     'That is a dandelion. Dig it out with the whole taproot, ideally after rain, or leave a few: early bees love the flowers.',
   ],
   [
     'Are these bugs bad?',
-    'Cluster of small pear-shaped green insects on a stem tip: aphids, with a ladybug larva nearby.',
+    'Cluster of small pear-shaped green insects on a stem tip: aphids, with a ladybug larva nearby feeding on them.',
     'Those are aphids, and the alligator-like bug next to them is a ladybug larva eating them. Hold off on sprays and let it work.',
   ],
   [
     'Is this squash ready to pick?',
-    'Butternut squash with uniform tan skin and a dry, corky stem: mature.',
+    'Butternut squash with uniform tan skin and a dry, corky stem: mature and ready to harvest.',
     'Yes: the tan skin and dry stem say it is ripe. Cut it with 2 inches of stem and cure it in a warm spot for 10 days before storing.',
+  ],
+  [
+    'Why are these leaves curling?',
+    'Pepper plant with upward-curling, slightly puckered leaves and no visible insects on the upper surface; pattern suggests heat or water stress, possibly mites under the leaves.',
+    'Curling like that is usually heat or uneven watering. Water deeply in the morning and check under the leaves for tiny mites; a strong spray of water knocks them off.',
+  ],
+  [
+    'Is this mold on my soil bad?',
+    'Potted seedling tray with white fuzzy growth on the soil surface: saprophytic mold from damp conditions, not harmful to the seedlings themselves.',
+    'That white fuzz is a harmless soil mold from too much moisture. Let the top dry out between waterings, add a fan for airflow, and scrape it off if it bothers you.',
   ],
 ];
 
-export const SEED_IMAGE_FAILURES: readonly string[] = [
-  'Media download failed: 404 Not Found',
-  'Unsupported media type: image/heic',
-  'Vision model timed out after 30000 ms',
+/** What the answer says when the photo could not be read (the model answers the text alone). */
+export const SEED_IMAGE_UNREAD_ANSWER =
+  'I could not see a photo with your message. Could you describe what you see, or send the picture again as a JPEG?';
+
+/**
+ * The vision call as image-processor makes it with the live model: the photo costs a base of 2,833
+ * input tokens plus 5,667 per 512-pixel tile for gpt-4o-mini (2 to 6 tiles for a phone photo),
+ * and the answer is at most 500 tokens.
+ */
+export const SEED_IMAGE_TOKENS = { base: 2833, perTile: 5667, prompt: 140 } as const;
+
+/** Twilio's error codes for outbound messages that did not arrive (21610, an opt-out, is not random). */
+/** How an analysis fails, as image-processor records it: a fetch refused (no model call) or a failed vision call. */
+export interface SeedImageFailure {
+  stage: 'fetch' | 'model';
+  /** The media's content type as Twilio reported it. */
+  contentType: string;
+  /** The error image-processor keeps (the fetch error, or the model call's). */
+  error: string;
+  minMs: number;
+  maxMs: number;
+}
+
+export const SEED_IMAGE_FAILURES: readonly SeedImageFailure[] = [
+  // Twilio deletes media after a while; the photo is gone.
+  {
+    stage: 'fetch',
+    contentType: 'image/jpeg',
+    error: new HttpStatusError('', 404).message,
+    minMs: 150,
+    maxMs: 900,
+  },
+  {
+    stage: 'fetch',
+    contentType: 'image/heic',
+    error: new ContentTypeNotAllowedError('', 'image/heic', IMAGE_CONTENT_TYPES).message,
+    minMs: 300,
+    maxMs: 1500,
+  },
+  {
+    stage: 'model',
+    contentType: 'image/jpeg',
+    error: 'OpenAI returned an empty answer (the model refused)',
+    minMs: 1500,
+    maxMs: 4000,
+  },
+  {
+    stage: 'model',
+    contentType: 'image/jpeg',
+    error:
+      "400 You uploaded an unsupported image. Please make sure your image is below 20 MB in size and is of one the following formats: ['png', 'jpeg', 'gif', 'webp'].",
+    minMs: 200,
+    maxMs: 700,
+  },
 ];
 
-/** Twilio's error codes for outbound messages that did not arrive. */
 export const SEED_TWILIO_ERRORS: ReadonlyArray<
   readonly [status: 'failed' | 'undelivered', code: string, text: string]
 > = [
@@ -519,15 +868,27 @@ export const SEED_TWILIO_ERRORS: ReadonlyArray<
   ['undelivered', '30006', 'Landline or unreachable carrier'],
   ['undelivered', '30007', 'Message filtered by carrier'],
   ['failed', '30008', 'Unknown error'],
-  ['failed', '21610', 'Attempt to send to unsubscribed recipient'],
   ['failed', '30004', 'Message blocked'],
 ];
 
-export const SEED_LLM_ERRORS: readonly string[] = [
-  '429 Rate limit reached for gpt-4o-mini in organization on requests per min',
-  'Request timed out after 20000 ms',
-  '500 The server had an error while processing your request',
-  '503 The engine is currently overloaded, please try again later',
+/**
+ * Failed model calls as ai-responder records them ("kind: message", the openai SDK's message),
+ * with how long the failed call took. {model} is the model that failed.
+ */
+export const SEED_LLM_ERRORS: ReadonlyArray<
+  readonly [kind: string, message: string, minMs: number, maxMs: number]
+> = [
+  [
+    'rate_limit',
+    '429 Rate limit reached for {model} in organization org-sprout on requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in 120ms.',
+    120,
+    600,
+  ],
+  ['server', '500 The server had an error while processing your request. Sorry about that!', 400, 2500],
+  ['server', '503 The engine is currently overloaded, please try again later.', 200, 1200],
+  // ai-responder's default LLM_TIMEOUT_MS.
+  ['timeout', 'OpenAI request timed out', 15_000, 15_060],
+  ['network', 'OpenAI unreachable: Connection error.', 20, 400],
 ];
 
 /** The AI models of a fresh install, with OpenAI's list prices (USD per million tokens). */
@@ -584,13 +945,14 @@ export const SEED_AI_MODELS = [
   },
 ] as const;
 
-export const SEED_TEST_USERS: ReadonlyArray<readonly [phone: string, name: string, zipIndex: number]> = [
-  ['+15550100001', 'Beginner on a balcony', 2],
-  ['+15550100002', 'Market gardener', 22],
-  ['+15550100003', 'Frustrated first-timer', 30],
-  ['+15550100004', 'Desert xeriscaper', 11],
-  ['+15550100005', 'Cold-climate grower', 45],
-  ['+15550100006', 'Spanish speaker', 69],
+/** The simulator's test users: name and the ZIP they garden in (their number is line 0199 of its first area code). */
+export const SEED_TEST_USERS: ReadonlyArray<readonly [name: string, zip: string]> = [
+  ['Beginner on a balcony', '98101'],
+  ['Market gardener', '78701'],
+  ['Frustrated first-timer', '60601'],
+  ['Desert xeriscaper', '85004'],
+  ['Cold-climate grower', '58102'],
+  ['Spanish speaker', '33130'],
 ];
 
 export const SEED_FIRST_NAMES: readonly string[] = [

@@ -1,4 +1,5 @@
 // The landing page's demo conversation (spec 000 §2): six messages, one revealed every 800 ms.
+// Its zone and frost date are the ones Sprout gives for the ZIP it shows (a test holds them to it).
 export const MESSAGE_REVEAL_DELAY_MS = 800;
 
 export interface SampleMessage {
@@ -13,7 +14,7 @@ export const sampleConversation: readonly SampleMessage[] = [
   },
   {
     from: 'sprout',
-    text: "Welcome! You're in zone 8b, with a last frost around mid-April. Start peas, lettuce and kale now; tomatoes and peppers go in after May 1.",
+    text: "Welcome! You're in zone 9a, with an average last frost around Feb 25. Start peas, lettuce and kale now; set out tomatoes and peppers once nights stay above 50F.",
   },
   { from: 'gardener', text: 'My tomato seedlings have yellow spots on the lower leaves. What is wrong?' },
   {
