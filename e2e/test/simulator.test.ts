@@ -310,7 +310,7 @@ describe('simulator screen', () => {
 
     // Delete the selected user: gone from the list, the selection cleared.
     // Deleting asks first: Cancel keeps the user, Delete removes them.
-    const confirmDialog = page.getByRole('dialog', { name: 'Delete Tomato Tess?' });
+    const confirmDialog = page.getByRole('alertdialog', { name: 'Delete Tomato Tess?' });
     await userRow('Tomato Tess').getByRole('button', { name: 'Delete Tomato Tess' }).click();
     await confirmDialog.getByRole('button', { name: 'Cancel' }).click();
     await confirmDialog.waitFor({ state: 'detached' });
