@@ -6,7 +6,7 @@ import { LOGGER } from '@sprout/platform';
 import { parseCsv } from '@sprout/testing';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import { EXPORT_BATCH_ROWS, csvField } from '../src/admin-conversations/conversations-export.service';
+import { EXPORT_BATCH_ROWS, csvField } from '../src/common/csv-export';
 import { ADMIN_USERNAME, login, startGateway, type TestGateway } from './support/gateway';
 
 let gw: TestGateway;
