@@ -74,7 +74,7 @@ function ApproveButton({ signup }: { signup: BetaSignupDto }) {
   const approve = useApproveBetaSignup();
   if (signup.status === 'approved') {
     return (
-      <Button size="sm" variant="outline" disabled aria-label={`${signup.email} is approved`}>
+      <Button size="sm" variant="outline" disabled aria-label={`Approved ${signup.email}`}>
         <Check aria-hidden="true" />
         Approved
       </Button>

@@ -119,7 +119,7 @@ export function UserTable({
       data-testid="users-table-scroll"
     >
       <table
-        className="w-full caption-bottom text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2"
+        className="w-full caption-bottom text-sm [&_td]:px-1.5 [&_td]:whitespace-nowrap [&_th]:px-1.5"
         data-testid="users-table"
         aria-rowcount={Math.max(total, users.length) + 1}
       >
