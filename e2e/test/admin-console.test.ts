@@ -7,11 +7,14 @@ import {
   openPage,
   type Page,
 } from '@sprout/testing/browser';
+import { signedInPage } from '../src/admin-session';
 import { toastWithTitle } from '../src/helpers';
 import { reportQuietMonitor } from '../src/monitor-report';
 import { SEEDED, seedDashboard } from '../src/seed';
 import { SEEDING_TIMEOUT_MS } from '../src/seed-insight';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, startWebStack, type WebStack } from '../src/stack';
+
+const PHONE = { width: 390, height: 844 };
 
 let stack: WebStack;
 let browser: Browser;
@@ -155,16 +158,24 @@ describe('dashboard', () => {
     expect(toast.description).toContain('signup11@example.com');
     const row = page.getByTestId('beta-signup-row').filter({ hasText: 'signup11@example.com' });
     await row.getByText('approved', { exact: true }).waitFor();
-    expect(await row.getByRole('button').count()).toBe(0);
+    // Every entry keeps its button: an approved one shows it disabled, as "Approved".
+    const approved = row.getByRole('button', { name: 'Approved signup11@example.com' });
+    expect(await approved.innerText()).toBe('Approved');
+    expect(await approved.isDisabled()).toBe(true);
+    const rows = page.getByTestId('beta-signup-row');
+    for (let i = 0; i < (await rows.count()); i += 1)
+      expect(await rows.nth(i).getByRole('button').count()).toBe(1);
+    expect(await page.getByRole('button', { name: /^Approve / }).count()).toBe(9);
     await page.waitForFunction(
       (text) => document.querySelector('[data-testid="metric-beta-signups-detail"]')?.textContent === text,
       `${pendingBefore - 1} pending`,
     );
-    const rows: { status: string }[] = await stack.db.dataSource.query(
+    const saved: { status: string }[] = await stack.db.dataSource.query(
       'SELECT status FROM beta_signups WHERE email = $1',
       ['signup11@example.com'],
     );
-    expect(rows[0]?.status).toBe('approved');
+    expect(saved[0]?.status).toBe('approved');
+    expect(await checkA11y(page)).toEqual([]);
   });
 
   it('switches between real and test user data with Test Data Mode, and remembers the choice', async () => {
@@ -223,6 +234,19 @@ describe('console shell', () => {
       const response = await page.request.get(href);
       expect({ href, status: response.status() }).toEqual({ href, status: 200 });
     }
+    expect(errors).toEqual([]);
+  });
+
+  it('names the console once on a phone, in the bar above the menu', async () => {
+    await context.close();
+    ({ context, page } = await signedInPage(browser, stack, errors, PHONE));
+    await page.goto('/admin/dashboard');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('link', { name: 'Users' }).waitFor();
+    expect(await page.getByText('Sprout Admin', { exact: true }).filter({ visible: true }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Sprout Admin' }).getAttribute('href')).toBe(
+      '/admin/dashboard',
+    );
     expect(errors).toEqual([]);
   });
 

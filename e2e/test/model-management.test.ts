@@ -352,7 +352,16 @@ describe('live and fallback', () => {
     expect(await row('gpt-4o').getByRole('button', { name: 'Delete gpt-4o' }).isEnabled()).toBe(false);
     await row('gpt-4o').getByRole('button', { name: 'Cancel editing gpt-4o' }).click();
     await row('gpt-3.5-turbo').getByRole('button', { name: 'Edit gpt-3.5-turbo' }).click();
+    // Removing asks first: Cancel keeps the model, Remove Model hides it.
+    const confirm = page.getByRole('alertdialog', { name: 'Remove gpt-3.5-turbo?' });
     await row('gpt-3.5-turbo').getByRole('button', { name: 'Delete gpt-3.5-turbo' }).click();
+    await confirm.getByText('Adding the same name again brings it back.').waitFor();
+    expect(await checkA11y(page)).toEqual([]);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect((await stored('gpt-3.5-turbo'))?.is_visible).toBe(true);
+    await row('gpt-3.5-turbo').getByRole('button', { name: 'Delete gpt-3.5-turbo' }).click();
+    await confirm.getByRole('button', { name: 'Remove Model' }).click();
     expect(await toastWithTitle(page, 'Model Removed')).toMatchObject({
       description: 'gpt-3.5-turbo is hidden from the list.',
     });
@@ -451,6 +460,57 @@ describe('spend and usage', () => {
       `SELECT value FROM settings WHERE key = 'spending_limit'`,
     );
     expect(limit?.value).toBe(100);
+  });
+
+  it("checks the limit in the field against the server's bounds, and asks before a limit of $0", async () => {
+    await openModels();
+    const field = page.getByLabel('Limit per day (USD)');
+    const save = page.getByRole('button', { name: 'Save Limit' });
+    const hint = page.getByTestId('spending-limit-hint');
+    const saves: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/admin/models/spending-limit')) saves.push(request.postData() ?? '');
+    });
+    for (const [typed, message] of [
+      ['-5', 'The limit must be 0 or more'],
+      ['1000001', 'The limit must be at most 1000000'],
+      ['abc', 'The limit must be a number of dollars'],
+      ['12abc', 'The limit must be a number of dollars'],
+      ['', 'Enter a limit in dollars, e.g. 50'],
+    ] as const) {
+      await field.fill(typed);
+      expect({ typed, hint: await hint.innerText() }).toEqual({ typed, hint: message });
+      expect(await field.getAttribute('aria-invalid')).toBe('true');
+      expect(await save.isDisabled()).toBe(true);
+      await field.press('Enter');
+    }
+    expect(saves).toEqual([]);
+
+    // $0 warns, and is saved only once confirmed.
+    await field.fill('0');
+    expect(await hint.innerText()).toContain('no model calls will be made');
+    await save.click();
+    const confirm = page.getByRole('alertdialog', { name: 'Set the daily limit to $0?' });
+    await confirm.getByText(/no model calls will be made/).waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(saves).toEqual([]);
+    await save.click();
+    await confirm.getByRole('button', { name: 'Set Limit to $0' }).click();
+    expect(await toastWithTitle(page, 'Spending Limit Updated')).toMatchObject({
+      description: 'Replies may spend up to $0.00 a day.',
+    });
+    expect(saves).toEqual([JSON.stringify({ spendingLimit: 0 })]);
+
+    await field.fill('1000000');
+    expect(await hint.innerText()).toBe('');
+    await save.click();
+    await toastWithTitle(page, 'Replies may spend up to $1,000,000.00 a day.');
+    const [limit] = await ds.query<Array<{ value: number }>>(
+      `SELECT value FROM settings WHERE key = 'spending_limit'`,
+    );
+    expect(limit?.value).toBe(1_000_000);
+    expect(errors).toEqual([]);
   });
 
   it('lists usage per model with sentiment in colour and CAAS TBD, or says there is none', async () => {

@@ -22,6 +22,7 @@ import {
   openPage,
   type Page,
 } from '@sprout/testing/browser';
+import type { Request } from 'playwright-core';
 import type { DataSource } from 'typeorm';
 import { createApp as createMonitor } from '../../services/monitor/src/app';
 import { toastWithTitle } from '../src/helpers';
@@ -115,6 +116,11 @@ async function forceHealthCheck(): Promise<number> {
   return (await answered).status();
 }
 
+/** What a request carried: its body and content type. */
+async function bodyOf(request: Request): Promise<{ body: string | null; contentType: string | undefined }> {
+  return { body: request.postData(), contentType: (await request.allHeaders())['content-type'] };
+}
+
 /** The card's availability, consecutive failures and last check as shown. */
 async function serviceShown(
   service: string,
@@ -181,7 +187,10 @@ describe('System Health', () => {
 
   it("says 'Health Check Complete' after a forced check, and turns the AI provider Unavailable at 3 failures", async () => {
     await openSystemHealth();
+    // The shared request behaviour: a call without a body sends neither a body nor a JSON type.
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/monitoring/force-health-check'));
     expect(await forceHealthCheck()).toBe(200);
+    expect(await bodyOf(await sent)).toEqual({ body: null, contentType: undefined });
     expect(await toastWithTitle(page, 'Health Check Complete')).toEqual({
       title: 'Health Check Complete',
       description: 'Service health status has been updated',
@@ -409,6 +418,24 @@ describe('with conversations', () => {
       status: 'delivered',
       responseMs: 12_000,
     });
+    // A New York ZIP and a recorded Maryland region: the fixed Pacific Northwest table is not for
+    // them. Survey links (not replies, no sender): the other figures stay as they are.
+    for (const [phone, zip, region, minutesAgo] of [
+      ['+12125550113', '10001', null, 20],
+      ['+14105550114', null, 'Mid-Atlantic', 21],
+    ] as const) {
+      const [user] = await ds.query<Array<{ id: string }>>(
+        `INSERT INTO users (phone_number, zip_code, region, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
+        [phone, zip, region, at(60 * 24)],
+      );
+      const when = at(minutesAgo);
+      if (isToday(when)) today.messages += 1;
+      await ds.query(
+        `INSERT INTO messages (user_id, conversation_id, direction, content, status, kind, created_at)
+         VALUES ($1, $2, 'outbound', 'Tell us how Sprout is doing', 'delivered', 'survey', $3)`,
+        [user!.id, await conversation(user!.id), when],
+      );
+    }
     // Model calls: a timeout moved one reply to the fallback model.
     const calls = [
       { when: at(3), model: 'gpt-4o-mini', tier: 'primary', error: 'timeout: Request timed out', cost: 0 },
@@ -451,9 +478,32 @@ describe('with conversations', () => {
     expect(await page.getByTestId('api-calls-badge').innerText()).toBe('0%');
     expect(await page.getByTestId('api-calls-badge').getAttribute('data-variant')).toBe('default');
     expect(await page.getByTestId('api-errors-value').innerText()).toBe(String(today.failedCalls));
+    // Beside the display-only limits, the display-only cost per token.
+    expect(await page.getByTestId('api-cost-per-token-value').innerText()).toBe('$0.000002');
+    // Each average says what it measures: reply time on the card, model-call time in the tab.
+    expect(await page.getByTestId('monitoring-avg-response-measures').innerText()).toBe(
+      "Text received to Sprout's reply, real users' replies today (UTC)",
+    );
+    expect(await page.getByTestId('api-average-response-measures').innerText()).toBe(
+      "AI provider call duration, today's model calls (UTC), test users included",
+    );
+    // The response-time chart: a seconds axis from 0 with its unit, the calls oldest to newest.
+    const chart = page.getByTestId('api-response-chart');
+    expect(await chart.getByTestId('api-response-y-label').innerText()).toBe('Response time (s)');
+    expect(await chart.getByTestId('api-response-y-axis').locator('span').allInnerTexts()).toEqual([
+      '0s',
+      '0.5s',
+      '1s',
+      '1.5s',
+    ]);
+    expect(await chart.getByTestId('api-response-x-axis').innerText()).toMatch(/^Oldest\s+.*\s+Newest$/);
+    expect(await chart.getByTestId('api-response-bar').count()).toBe(today.calls);
 
     await page.getByRole('tab', { name: 'Conversation Quality' }).click();
     await page.getByTestId('health-score').waitFor();
+    expect(await page.getByTestId('q-response-time-measures').innerText()).toBe(
+      "Text received to Sprout's reply, real users' replies over the last 7 days",
+    );
     expect(await page.getByTestId('q-total-users-value').innerText()).toBe('2');
     expect(await page.getByTestId('q-active-days-value').innerText()).toBe(`${today.days.size}/7`);
     expect(['Excellent', 'Good', 'Needs Attention']).toContain(
@@ -464,12 +514,21 @@ describe('with conversations', () => {
     await page.getByTestId('recent-message').first().waitFor();
     const first = page.getByTestId('recent-message').first();
     expect(await first.innerText()).toContain('(503) 555-0111');
-    expect(await first.getByTestId('message-location').innerText()).toBe('Portland, OR');
+    // The user's region from their ZIP (97201); the fixed table only for those without one.
+    expect(await first.getByTestId('message-location').innerText()).toBe('Pacific Northwest');
     expect(await first.getByTestId('message-time').innerText()).toMatch(/^\d+ (minute|minutes|seconds) ago$/);
     expect(await first.getByTestId('message-status').textContent()).toBe('delivered');
     const second = page.getByTestId('recent-message').nth(1);
     expect(await second.getByTestId('message-location').innerText()).toBe('Seattle, WA');
     expect(await second.innerText()).toContain('(206) 555-0112');
+    const locationOf = (phone: string) =>
+      page
+        .getByTestId('recent-message')
+        .filter({ hasText: phone })
+        .getByTestId('message-location')
+        .innerText();
+    expect(await locationOf('(212) 555-0113')).toBe('Northeast');
+    expect(await locationOf('(410) 555-0114')).toBe('Mid-Atlantic');
     expect(await page.locator('[data-testid="message-status"][data-delivery="failed"]').count()).toBe(6);
     expect(await page.getByRole('button', { name: 'View All' }).isVisible()).toBe(true);
     expect(await checkA11y(page)).toEqual([]);
@@ -480,7 +539,9 @@ describe('with conversations', () => {
     await page.goto('/admin/proactive-monitoring');
     await page.getByRole('heading', { name: 'Proactive Monitoring', level: 1 }).waitFor();
     const reloaded = page.waitForEvent('load');
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/monitoring/proactive/force-check'));
     await page.getByRole('button', { name: 'Force Check' }).click();
+    expect(await bodyOf(await sent)).toEqual({ body: null, contentType: undefined });
     await reloaded;
     await page.getByTestId('predictions').waitFor();
     const types = await page

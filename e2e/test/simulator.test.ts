@@ -310,7 +310,7 @@ describe('simulator screen', () => {
 
     // Delete the selected user: gone from the list, the selection cleared.
     // Deleting asks first: Cancel keeps the user, Delete removes them.
-    const confirmDialog = page.getByRole('dialog', { name: 'Delete Tomato Tess?' });
+    const confirmDialog = page.getByRole('alertdialog', { name: 'Delete Tomato Tess?' });
     await userRow('Tomato Tess').getByRole('button', { name: 'Delete Tomato Tess' }).click();
     await confirmDialog.getByRole('button', { name: 'Cancel' }).click();
     await confirmDialog.waitFor({ state: 'detached' });
@@ -471,12 +471,62 @@ describe('mobile chat', () => {
     expect(unexpectedFailures()).toEqual([]);
   });
 
-  it('says so when the test user does not exist', async () => {
+  it('says so when the test user does not exist, and offers no message box', async () => {
     await signIn();
-    await page.goto('/mobile-conversation/0b7b1c5e-2f0a-4a51-9f61-4b1d3a2f9e10');
-    await page.getByRole('heading', { name: 'Mobile chat' }).waitFor();
-    await page
-      .getByText('This test user does not exist. It may have been deleted in Conversation Testing.')
-      .waitFor();
+    // An id no user has, and one that is no id at all: neither can be chatted with.
+    for (const id of ['0b7b1c5e-2f0a-4a51-9f61-4b1d3a2f9e10', 'unknown-user']) {
+      await page.goto(`/mobile-conversation/${id}`);
+      await page.getByRole('heading', { name: 'Mobile chat' }).waitFor();
+      await page
+        .getByText('This test user does not exist. It may have been deleted in Conversation Testing.')
+        .waitFor();
+      expect(await page.getByLabel('Message', { exact: true }).isDisabled()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+      expect(await page.getByTestId('send-unavailable').innerText()).toBe(
+        'Messages cannot be sent: there is no test user with this id.',
+      );
+    }
+  });
+
+  it('disables sending, saying why, while the conversation cannot be loaded', async () => {
+    await signIn();
+    const created = await createTestUserByApi('Offline Olive');
+    let failing = true;
+    await page.route(`**/api/simulator/user/${created.id}/conversation`, (route) =>
+      failing ? route.fulfill({ status: 503, body: 'Service Unavailable' }) : route.continue(),
+    );
+    await page.goto(`/mobile-conversation/${created.id}`);
+    await page.getByText('Failed to fetch conversation').waitFor();
+    const box = page.getByLabel('Message', { exact: true });
+    expect(await box.isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    expect(await page.getByTestId('send-unavailable').innerText()).toBe(
+      'Messages cannot be sent until the conversation loads. Sprout tries again every 2 seconds.',
+    );
+    expect(await box.getAttribute('aria-describedby')).toBe('mobile-message-unavailable');
+    // Once it loads, the box is back.
+    failing = false;
+    await page.getByText('Text Sprout a gardening question.').waitFor();
+    expect(await box.isEnabled()).toBe(true);
+    expect(await page.getByTestId('send-unavailable').count()).toBe(0);
+  });
+
+  it('shows a long test-user name in full on hover wherever it is cut', async () => {
+    await signIn();
+    const name = 'Gertrude the Extremely Enthusiastic Heirloom Tomato Grower';
+    const created = await createTestUserByApi(name);
+    await page.goto('/admin/ai-simulator');
+    const listed = userRow(name).getByTestId('test-user-name');
+    await listed.waitFor();
+    expect(await listed.getAttribute('title')).toBe(name);
+    expect(await listed.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    await context.close();
+    await newPage({ width: 390, height: 844 });
+    await signIn();
+    await page.goto(`/mobile-conversation/${created.id}`);
+    const header = page.getByTestId('mobile-chat-user');
+    await header.filter({ hasText: name }).waitFor();
+    expect(await header.getAttribute('title')).toBe(name);
+    expect(await header.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
   });
 });

@@ -4,10 +4,12 @@ import {
   type Browser,
   type BrowserContext,
   checkA11y,
+  hasHorizontalScroll,
   launchBrowser,
   openPage,
   type Page,
 } from '@sprout/testing/browser';
+import { USER_EXPORT_COLUMNS } from '@sprout/contracts';
 import { parseCsv } from '@sprout/testing';
 import {
   advanceClock,
@@ -20,6 +22,7 @@ import {
   seedInsight,
   SEEDING_TIMEOUT_MS,
 } from '../src/seed-insight';
+import { signedInPage } from '../src/admin-session';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, startWebStack, type WebStack } from '../src/stack';
 
 let stack: WebStack;
@@ -300,6 +303,92 @@ describe('with seeded users', () => {
 
     await search.fill('');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="user-row"]').length === 5);
+  });
+
+  it('fits a 1440 px screen: every column, Last Message included, and a long region in full on hover', async () => {
+    const long = 'Texas Hill Country and the Edwards Plateau';
+    await stack.db.dataSource.query('UPDATE users SET region = $1 WHERE phone_number = $2', [
+      long,
+      P.newcomer,
+    ]);
+    try {
+      await context.close();
+      ({ context, page } = await signedInPage(browser, stack, errors, { width: 1440, height: 900 }));
+      await openUsers();
+      await rows().first().waitFor();
+      const scroller = page.getByTestId('users-table-scroll');
+      const overflow = await scroller.evaluate((el) => el.scrollWidth - el.clientWidth);
+      expect(overflow).toBe(0);
+      const box = await scroller.boundingBox();
+      const lastHeader = await page.locator('th[data-column="lastMessageAt"]').boundingBox();
+      expect((lastHeader?.x ?? 0) + (lastHeader?.width ?? 0)).toBeLessThanOrEqual(
+        (box?.x ?? 0) + (box?.width ?? 0),
+      );
+      const region = rows()
+        .filter({ has: page.locator(`[data-value="${P.newcomer}"]`) })
+        .locator('[data-column="region"] span');
+      expect(await region.getAttribute('title')).toBe(long);
+      expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+      expect(await hasHorizontalScroll(page)).toBe(false);
+    } finally {
+      await stack.db.dataSource.query('UPDATE users SET region = NULL WHERE phone_number = $1', [P.newcomer]);
+    }
+  });
+
+  it('downloads the users the table lists, in its order and with its search, as CSV', async () => {
+    const formula = '=HYPERLINK("http://example.com","click")';
+    await stack.db.dataSource.query('UPDATE users SET region = $1 WHERE phone_number = $2', [
+      formula,
+      P.newcomer,
+    ]);
+    try {
+      await openUsers();
+      await rows().first().waitFor();
+      await page.locator('thead').getByRole('button', { name: 'Messages', exact: true }).click();
+      await page.waitForFunction(
+        () =>
+          document.querySelector('th[data-column="totalMessages"]')?.getAttribute('aria-sort') ===
+          'ascending',
+      );
+      const link = page.locator('[data-testid="download-csv"][href^="/api/admin/users/export"]');
+      await page.waitForFunction(() =>
+        document
+          .querySelector('a[href^="/api/admin/users/export"]')
+          ?.getAttribute('href')
+          ?.includes('sort=totalMessages'),
+      );
+      expect(await link.getAttribute('href')).toBe(
+        '/api/admin/users/export?showTestUsers=false&sort=totalMessages&order=asc',
+      );
+      const shown = await phonesShown();
+      const before = new Date().toISOString().slice(0, 10);
+      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      const after = new Date().toISOString().slice(0, 10);
+      expect([before, after].map((day) => `users-real-${day}.csv`)).toContain(download.suggestedFilename());
+      const [header, ...lines] = parseCsv(readFileSync(await download.path(), 'utf8'));
+      expect(header).toEqual([...USER_EXPORT_COLUMNS]);
+      const column = (name: string) => (header ?? []).indexOf(name);
+      expect(lines.map((line) => line[column('phone_number')])).toEqual(shown);
+      const newcomer = lines.find((line) => line[column('phone_number')] === P.newcomer);
+      // A formula in free text is neutralised, not run by the spreadsheet.
+      expect(newcomer?.[column('region')]).toBe(`'${formula}`);
+      expect(lines.find((line) => line[column('phone_number')] === P.pnw)?.[column('engagement')]).toBe(
+        'High',
+      );
+
+      // The search goes with it.
+      await page.getByRole('searchbox', { name: 'Search users by phone number' }).fill('0203');
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="user-row"]').length === 1);
+      expect(await link.getAttribute('href')).toBe(
+        '/api/admin/users/export?search=0203&showTestUsers=false&sort=totalMessages&order=asc',
+      );
+      const [searched] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      const [, ...matched] = parseCsv(readFileSync(await searched.path(), 'utf8'));
+      expect(matched.map((line) => line[column('phone_number')])).toEqual([P.midwest]);
+      expect(errors).toEqual([]);
+    } finally {
+      await stack.db.dataSource.query('UPDATE users SET region = NULL WHERE phone_number = $1', [P.newcomer]);
+    }
   });
 
   it('opens /users?search={phone} as the Users screen with that search', async () => {

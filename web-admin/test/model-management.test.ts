@@ -2,6 +2,7 @@ import type { ModelDto } from '@sprout/contracts';
 import { matchRoutes } from 'react-router';
 import {
   changedFields,
+  checkSpendingLimit,
   draftOf,
   formatCost,
   formatPrice,
@@ -133,5 +134,25 @@ describe('the screen', () => {
       updateFailedFallback: 'Failed to update model',
     });
     expect(modelToasts.updateOneFailedFallback('abc')).toBe('Failed to update model abc');
+  });
+});
+
+describe('the spending-limit field', () => {
+  it("takes the server's bounds from the contract and says what is wrong", () => {
+    expect(checkSpendingLimit('50')).toEqual({ ok: true, value: 50 });
+    expect(checkSpendingLimit(' 12.5 ')).toEqual({ ok: true, value: 12.5 });
+    expect(checkSpendingLimit('0')).toEqual({ ok: true, value: 0 });
+    expect(checkSpendingLimit('1000000')).toEqual({ ok: true, value: 1_000_000 });
+    expect(checkSpendingLimit('-5')).toEqual({ ok: false, message: 'The limit must be 0 or more' });
+    expect(checkSpendingLimit('1000001')).toEqual({
+      ok: false,
+      message: 'The limit must be at most 1000000',
+    });
+    for (const text of ['abc', '12abc', '1e3', '0x10', '--1'])
+      expect(checkSpendingLimit(text)).toEqual({
+        ok: false,
+        message: 'The limit must be a number of dollars',
+      });
+    expect(checkSpendingLimit('  ')).toEqual({ ok: false, message: 'Enter a limit in dollars, e.g. 50' });
   });
 });

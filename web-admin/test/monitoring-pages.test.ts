@@ -2,8 +2,8 @@ import { healthScoreBand, responseTimeBarPercent, usageBadgeVariant } from '@spr
 import { matchRoutes } from 'react-router';
 import { QueryKeys } from '../src/query-keys';
 import { MONITORING_REFRESH_MS } from '../src/hooks/useMonitoring';
-import { DEFAULT_LOCATION, guessLocation } from '../src/pages/monitoring/location-guess';
-import { deliveryStateOf } from '../src/pages/monitoring/parts';
+import { DEFAULT_LOCATION, guessLocation, locationOf } from '../src/pages/monitoring/location-guess';
+import { deliveryStateOf, secondsAxis } from '../src/pages/monitoring/parts';
 import { SMS_SENDING_NORMAL, SMS_SENDING_UNKNOWN, smsSendingView } from '../src/pages/monitoring/sms-sending';
 import { routes } from '../src/routes';
 
@@ -46,6 +46,27 @@ describe('location guess (spec 001 §9)', () => {
     expect(guessLocation('+12085550100', '83702')).toBe('Boise, ID');
     expect(guessLocation('+14155550100', '94117')).toBe(DEFAULT_LOCATION);
     expect(DEFAULT_LOCATION).toBe('Pacific Northwest');
+  });
+
+  it('is only for users without a known region: a New York or Maryland user shows theirs', () => {
+    expect(locationOf({ phoneNumber: '+12125550100', zipCode: '10001', region: 'Northeast' })).toBe(
+      'Northeast',
+    );
+    expect(locationOf({ phoneNumber: '+14105550100', zipCode: null, region: 'Mid-Atlantic' })).toBe(
+      'Mid-Atlantic',
+    );
+    expect(locationOf({ phoneNumber: '+12065550100', zipCode: null, region: null })).toBe('Seattle, WA');
+    expect(locationOf({ phoneNumber: '+12125550100', zipCode: null, region: null })).toBe(DEFAULT_LOCATION);
+  });
+});
+
+describe('the response-time axis', () => {
+  it('counts in round seconds from 0 up to the slowest call, at most 4 steps', () => {
+    expect(secondsAxis(1500)).toEqual({ ticks: [0, 0.5, 1, 1.5], top: 1.5 });
+    expect(secondsAxis(3100)).toEqual({ ticks: [0, 1, 2, 3, 4], top: 4 });
+    expect(secondsAxis(12_000)).toEqual({ ticks: [0, 5, 10, 15], top: 15 });
+    expect(secondsAxis(80)).toEqual({ ticks: [0, 0.1], top: 0.1 });
+    expect(secondsAxis(0)).toEqual({ ticks: [0, 0.1], top: 0.1 });
   });
 });
 

@@ -52,6 +52,7 @@ export { Badge, badgeVariants, type BadgeProps } from './components/badge';
 export { Button, buttonVariants, type ButtonProps } from './components/button';
 export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './components/card';
 export { Collapsible, CollapsibleContent, CollapsibleTrigger } from './components/collapsible';
+export { ConfirmDialog, type ConfirmDialogProps } from './components/confirm-dialog';
 export {
   Dialog,
   DialogClose,

@@ -2,18 +2,17 @@
 // through a cursor (more rows than one fetch batch), the list's search and test-data choice, the
 // admin in the log, phone numbers masked there.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LOGGER } from '@sprout/platform';
 import { parseCsv } from '@sprout/testing';
-import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import { EXPORT_BATCH_ROWS, csvField } from '../src/admin-conversations/conversations-export.service';
+import { EXPORT_BATCH_ROWS, csvField } from '../src/common/csv-export';
+import { captureCsvExportLogs, type LoggedExport } from './support/csv-log';
 import { ADMIN_USERNAME, login, startGateway, type TestGateway } from './support/gateway';
 
 let gw: TestGateway;
 let app: NestFastifyApplication;
 let ds: DataSource;
 let cookie: string;
-let logged: Array<{ fields: unknown; message: unknown }>;
+let logged: LoggedExport[];
 
 const MANY = EXPORT_BATCH_ROWS * 2 + 7;
 let rosa: string;
@@ -33,11 +32,7 @@ beforeAll(async () => {
   app = gw.app;
   ds = gw.db.dataSource;
   cookie = await login(app);
-  logged = [];
-  const logger = app.get<Logger>(LOGGER);
-  jest.spyOn(logger, 'info').mockImplementation((fields: unknown, message: unknown) => {
-    if (typeof message === 'string' && message.startsWith('CSV export')) logged.push({ fields, message });
-  });
+  logged = captureCsvExportLogs(app);
 
   // Many real users with one conversation each, about tomatoes, newest last.
   await ds.query(

@@ -322,7 +322,7 @@ describe("the provider's model list", () => {
   it("without a key lists our price table's models and checks no name", async () => {
     const res = await call('GET', '/api/admin/models/openai-models');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ models: pricedModelNames(), source: 'price-table' });
+    expect(res.json()).toEqual({ models: pricedModelNames(), source: 'price-table', namesChecked: false });
     expect((await add({ name: 'my-local-model' })).created).toBe(true);
   });
 
@@ -331,6 +331,7 @@ describe("the provider's model list", () => {
     expect(first.json()).toEqual({
       models: [...openai.models].sort(),
       source: 'openai',
+      namesChecked: true,
     } satisfies OpenAiModelsResponse);
     await call('GET', '/api/admin/models/openai-models', undefined, keyed, keyedCookie);
     expect(openai.requests.filter((r) => r.path === '/v1/models')).toHaveLength(1);
@@ -353,7 +354,7 @@ describe("the provider's model list", () => {
     openai.failNext({ status: 500, times: 2 });
     const res = await call('GET', '/api/admin/models/openai-models', undefined, fresh, freshCookie);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ models: [], source: 'openai' });
+    expect(res.json()).toEqual({ models: [], source: 'openai', namesChecked: false });
     const added = await call('POST', '/api/admin/models', { name: 'gpt-9-preview' }, fresh, freshCookie);
     expect(added.statusCode).toBe(200);
   });

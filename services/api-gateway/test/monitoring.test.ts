@@ -361,7 +361,8 @@ describe('on seeded data', () => {
 
     alice = await addUser('+15035550101', '97201', new Date(now.getTime() - 30 * DAY));
     bob = await addUser('+12065550102', null, new Date(now.getTime() - 2 * DAY));
-    const tess = await addUser('+15005550103', null, new Date(now.getTime() - 2 * DAY), true);
+    // A Baltimore ZIP: the region comes from it, not from the Pacific Northwest table.
+    const tess = await addUser('+15005550103', '21201', new Date(now.getTime() - 2 * DAY), true);
     convA = await addConversation(alice);
     convB = await addConversation(bob);
     const convT = await addConversation(tess, true);
@@ -460,7 +461,9 @@ describe('on seeded data', () => {
     });
   });
 
-  it('GET /api/admin/messages: newest first with phone and ZIP, bounded, test data on request', async () => {
+  it('GET /api/admin/messages: newest first with phone, ZIP and region, bounded, test data on request', async () => {
+    // A region recorded on the user (one they named) is theirs whatever their number says.
+    await ds.query(`UPDATE users SET region = 'Northeast' WHERE id = $1`, [bob]);
     const all = await get<MonitoringMessage[]>('/api/admin/messages');
     expect(all.status).toBe(200);
     expect(all.body.map((m) => m.id)).toEqual(['b3', 'b2', 'b1', 'a4', 'a3', 'a2', 'a1'].map((k) => ids[k]));
@@ -471,14 +474,22 @@ describe('on seeded data', () => {
       status: 'delivered',
       createdAt: today(0.22).toISOString(),
       isTestUser: false,
-      user: { id: bob, phoneNumber: '+12065550102', zipCode: null },
+      user: { id: bob, phoneNumber: '+12065550102', zipCode: null, region: 'Northeast' },
     });
-    expect(all.body[3]?.user).toEqual({ id: alice, phoneNumber: '+15035550101', zipCode: '97201' });
+    expect(all.body[3]?.user).toEqual({
+      id: alice,
+      phoneNumber: '+15035550101',
+      zipCode: '97201',
+      region: 'Pacific Northwest',
+    });
 
     const two = await get<MonitoringMessage[]>('/api/admin/messages?limit=2');
     expect(two.body.map((m) => m.id)).toEqual([ids.b3, ids.b2]);
     const test = await get<MonitoringMessage[]>('/api/admin/messages?showTestData=true');
     expect(test.body.map((m) => m.id)).toEqual([ids.t2, ids.t1]);
+    expect(test.body[0]?.user).toMatchObject({ zipCode: '21201', region: 'Mid-Atlantic' });
+    await ds.query(`UPDATE users SET region = NULL WHERE id = $1`, [bob]);
+    expect((await get<MonitoringMessage[]>('/api/admin/messages?limit=1')).body[0]?.user.region).toBeNull();
     expect((await get('/api/admin/messages?limit=500')).status).toBe(400);
   });
 

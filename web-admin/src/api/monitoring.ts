@@ -45,7 +45,7 @@ export function getServiceHealth(): Promise<ServiceHealthReport> {
 }
 
 export function forceHealthCheck(): Promise<ForceHealthCheckResponse> {
-  return callEndpoint(m.forceHealthCheck, { body: {} }, { failureMessage: FORCE_HEALTH_CHECK_FAILED });
+  return callEndpoint(m.forceHealthCheck, {}, { failureMessage: FORCE_HEALTH_CHECK_FAILED });
 }
 
 export function getProactiveSystemHealth(): Promise<ProactiveSystemHealth> {
@@ -61,7 +61,7 @@ export function getTrends(): Promise<TrendsResponse> {
 }
 
 export function forceProactiveCheck(): Promise<ProactiveForceCheckResponse> {
-  return callEndpoint(m.proactiveForceCheck, { body: {} });
+  return callEndpoint(m.proactiveForceCheck, {});
 }
 
 export function getFallbackReport(): Promise<FallbackReport> {
@@ -73,7 +73,7 @@ export function getQueues(): Promise<QueuesResponse> {
 }
 
 export function retryFailedJob(job: { queue: string; jobId: string }): Promise<QueueJobActionResponse> {
-  return callEndpoint(m.retryJob, { params: job, body: {} });
+  return callEndpoint(m.retryJob, { params: job });
 }
 
 export function removeFailedJob(job: { queue: string; jobId: string }): Promise<QueueJobActionResponse> {

@@ -2,6 +2,7 @@ import { callEndpoint, callEndpointWithHeaders } from '@sprout/ui';
 import {
   type AdminUserListItem,
   type EndpointRequest,
+  endpointUrl,
   USER_NEXT_CURSOR_HEADER,
   USER_TOTAL_COUNT_CAPPED_HEADER,
   USER_TOTAL_COUNT_HEADER,
@@ -55,4 +56,11 @@ export function getUserDetail(id: string): Promise<UserDetail> {
     { params: { id } },
     { failureMessage: 'Failed to load user details' },
   );
+}
+
+export type UserExportQuery = NonNullable<EndpointRequest<typeof api.users.export>['query']>;
+
+/** The CSV download of the users the table lists: its search, test-data choice, sort and order. */
+export function usersExportUrl(query: UserExportQuery): string {
+  return endpointUrl(api.users.export, { query });
 }

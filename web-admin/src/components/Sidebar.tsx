@@ -5,15 +5,21 @@ import { sidebarEntries } from '../navigation';
 import { AdminUserBadge } from './AdminUserBadge';
 import { TestDataModeSwitch } from './TestDataModeSwitch';
 
-export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
+/**
+ * The admin navigation. `showBrand` false: the menu opens under a bar that already says
+ * "Sprout Admin" (phones), so it is not said twice.
+ */
+export function Sidebar({ onNavigate, showBrand = true }: { onNavigate?: () => void; showBrand?: boolean }) {
   return (
     <div className="flex h-full flex-col gap-4 p-4">
-      <a href="/admin/dashboard" className="flex items-center gap-2 px-2 text-lg font-bold text-brand-dark">
-        <span className="flex size-8 items-center justify-center rounded-lg bg-primary text-primary-foreground">
-          <Sprout className="size-5" aria-hidden="true" />
-        </span>
-        Sprout Admin
-      </a>
+      {showBrand && (
+        <a href="/admin/dashboard" className="flex items-center gap-2 px-2 text-lg font-bold text-brand-dark">
+          <span className="flex size-8 items-center justify-center rounded-lg bg-primary text-primary-foreground">
+            <Sprout className="size-5" aria-hidden="true" />
+          </span>
+          Sprout Admin
+        </a>
+      )}
       <nav aria-label="Admin" className="flex-1 overflow-y-auto">
         <ul className="flex flex-col gap-0.5" data-testid="sidebar-nav">
           {sidebarEntries.map(({ label, path, icon: Icon }) => (

@@ -10,6 +10,7 @@ export function StatCard({
   detail,
   testId,
   tone = 'default',
+  measures,
 }: {
   title: string;
   icon: LucideIcon;
@@ -17,6 +18,8 @@ export function StatCard({
   detail: ReactNode;
   testId: string;
   tone?: 'default' | 'warning';
+  /** What the figure measures, when its title alone could be read more than one way. */
+  measures?: string;
 }) {
   return (
     <Card data-testid={testId}>
@@ -36,6 +39,11 @@ export function StatCard({
         <p className="mt-1 text-xs text-muted-foreground" data-testid={`${testId}-detail`}>
           {detail}
         </p>
+        {measures !== undefined && (
+          <p className="mt-2 border-t pt-2 text-xs text-muted-foreground" data-testid={`${testId}-measures`}>
+            {measures}
+          </p>
+        )}
       </CardContent>
     </Card>
   );

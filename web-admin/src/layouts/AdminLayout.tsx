@@ -29,10 +29,10 @@ export function AdminLayout() {
         className="border-b border-border bg-sidebar md:hidden"
       >
         <div className="flex items-center justify-between px-4 py-3">
-          <span className="flex items-center gap-2 font-bold text-brand-dark">
+          <a href="/admin/dashboard" className="flex items-center gap-2 font-bold text-brand-dark">
             <Sprout className="size-5 text-primary" aria-hidden="true" />
             Sprout Admin
-          </span>
+          </a>
           <CollapsibleTrigger asChild>
             <Button variant="outline" size="sm" aria-label="Menu">
               <Menu aria-hidden="true" />
@@ -40,7 +40,7 @@ export function AdminLayout() {
           </CollapsibleTrigger>
         </div>
         <CollapsibleContent>
-          <Sidebar onNavigate={() => setMenuOpen(false)} />
+          <Sidebar showBrand={false} onNavigate={() => setMenuOpen(false)} />
         </CollapsibleContent>
       </Collapsible>
       <main className="min-w-0 flex-1 p-4 sm:p-6 lg:p-8">

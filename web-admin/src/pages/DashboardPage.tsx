@@ -19,7 +19,7 @@ import {
   TableRow,
   toast,
 } from '@sprout/ui';
-import { DollarSign, MessageSquare, UserCheck, Users } from 'lucide-react';
+import { Check, DollarSign, MessageSquare, UserCheck, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import type { BetaSignupDto } from '@sprout/contracts';
 import { PageHeader } from '../components/PageHeader';
@@ -69,9 +69,17 @@ function MetricCards() {
   );
 }
 
+/** Every entry has its Approve button; an approved one shows it disabled, as "Approved". */
 function ApproveButton({ signup }: { signup: BetaSignupDto }) {
   const approve = useApproveBetaSignup();
-  if (signup.status !== 'pending') return null;
+  if (signup.status === 'approved') {
+    return (
+      <Button size="sm" variant="outline" disabled aria-label={`Approved ${signup.email}`}>
+        <Check aria-hidden="true" />
+        Approved
+      </Button>
+    );
+  }
   return (
     <Button
       size="sm"

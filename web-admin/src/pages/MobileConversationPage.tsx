@@ -1,6 +1,7 @@
 import {
   ApiError,
   Button,
+  cn,
   Dialog,
   DialogContent,
   DialogDescription,
@@ -66,7 +67,15 @@ function MobileChat({ userId }: { userId: string }) {
   }
 
   const user = conversation?.user;
-  const notFound = isError && error instanceof ApiError && error.status === 404;
+  // 404: no such test user (deleted, say); 400: the link's id is not a user id at all.
+  const notFound = isError && error instanceof ApiError && (error.status === 404 || error.status === 400);
+  // Nothing to send into until the conversation has loaded; when it could not be, say why.
+  const cannotSend = notFound || conversation === undefined;
+  const whyNot = notFound
+    ? 'Messages cannot be sent: there is no test user with this id.'
+    : isError && conversation === undefined
+      ? 'Messages cannot be sent until the conversation loads. Sprout tries again every 2 seconds.'
+      : null;
 
   return (
     <main className="mx-auto flex h-dvh w-full max-w-md flex-col bg-background sm:border-x sm:border-border">
@@ -85,7 +94,11 @@ function MobileChat({ userId }: { userId: string }) {
         </span>
         <h1 className="min-w-0 flex-1 leading-tight">
           <span className="block text-xs font-medium text-muted-foreground">Mobile chat</span>
-          <span className="block truncate font-semibold" data-testid="mobile-chat-user">
+          <span
+            className="block truncate font-semibold"
+            title={user?.testUserName}
+            data-testid="mobile-chat-user"
+          >
             {user?.testUserName ?? 'Test user'}
           </span>
         </h1>
@@ -157,10 +170,22 @@ function MobileChat({ userId }: { userId: string }) {
         )}
       </div>
 
+      {whyNot !== null && (
+        <p
+          id="mobile-message-unavailable"
+          className="border-t border-border bg-muted/60 px-3 pt-2 text-xs text-muted-foreground"
+          data-testid="send-unavailable"
+        >
+          {whyNot}
+        </p>
+      )}
       <form
         onSubmit={onSubmit}
         noValidate
-        className="flex items-end gap-2 border-t border-border bg-background p-3"
+        className={cn(
+          'flex items-end gap-2 bg-background p-3',
+          whyNot === null ? 'border-t border-border' : 'bg-muted/60',
+        )}
         data-testid="message-form"
       >
         <Label htmlFor="mobile-message" className="sr-only">
@@ -175,14 +200,15 @@ function MobileChat({ userId }: { userId: string }) {
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => sendOnEnter(e, submit)}
-          disabled={notFound}
+          disabled={cannotSend}
+          aria-describedby={whyNot === null ? undefined : 'mobile-message-unavailable'}
         />
         <Button
           type="submit"
           size="icon"
           className="rounded-full"
           aria-label="Send"
-          disabled={send.isPending || notFound}
+          disabled={send.isPending || cannotSend}
         >
           <Send aria-hidden="true" />
         </Button>

@@ -105,7 +105,16 @@ export interface MonitoringMessage {
   status: MessageStatusValue | null;
   createdAt: IsoDateTime;
   isTestUser: boolean;
-  user: { id: string; phoneNumber: string; zipCode: string | null };
+  user: {
+    id: string;
+    phoneNumber: string;
+    zipCode: string | null;
+    /**
+     * The user's region as the Users screen shows it (learned from the conversation, or recorded
+     * from their ZIP), else their ZIP's; null when none is known.
+     */
+    region: string | null;
+  };
 }
 
 export const CONVERSATION_PAGE_SIZE = 20;

@@ -48,6 +48,11 @@ export interface OpenAiModelsResponse {
   models: string[];
   /** 'openai': the provider's list for our key; 'price-table': no key, the models we have prices for. */
   source: 'openai' | 'price-table';
+  /**
+   * Whether a new model's name is checked against the provider when it is saved: true only with
+   * an API key and the provider's list read. False: any well-formed name is saved as typed.
+   */
+  namesChecked: boolean;
 }
 
 /** The banner shows at this share of the daily limit (spec 001 §9: 80%). */
@@ -237,7 +242,9 @@ export const modelsApi = {
     access: 'admin',
     tag: TAG,
     summary: "The provider's model names (cached a few minutes); without an API key, our price table's",
-    description: 'A provider failure is logged and answers an empty list.',
+    description:
+      'A provider failure is logged and answers an empty list. namesChecked says whether the ' +
+      'server checks a new name against the provider (an API key and the list read).',
     answer: answer<OpenAiModelsResponse>('Model names'),
   }),
   create: endpoint({

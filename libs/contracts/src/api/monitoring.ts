@@ -78,6 +78,8 @@ export const FALLBACK_CHAIN: readonly FallbackTierInfo[] = [
 
 /** Display-only daily limits of the API Monitoring tab (spec 001 §9: 1000 calls and $10). */
 export const API_USAGE_DISPLAY_LIMITS = { calls: 1000, cost: 10 } as const;
+/** The cost per token the API Monitoring tab shows beside those limits (spec 001 §9): display only. */
+export const API_DISPLAY_COST_PER_TOKEN = 0.000002;
 
 /** Health score bands (spec 001 §4): 80 and above Excellent, 60 to 79 Good, else Needs Attention. */
 export const HEALTH_SCORE_BANDS = { excellent: 80, good: 60 } as const;

@@ -107,6 +107,34 @@ export const USER_NEXT_CURSOR_HEADER = 'x-next-cursor';
 
 const ShowTestUsersQuery = z.object({ showTestUsers: testDataFlag() });
 
+/** What the Users table shows: the kind of users, the phone search, the sort and its order. */
+const UserListView = z.object({
+  /** Phone digits: "+1503" prefix or "5550123" anywhere. */
+  search: searchParam(USER_SEARCH_MAX_LENGTH),
+  showTestUsers: testDataFlag(),
+  /** Absent: the default sort and order (USER_DEFAULT_SORT). */
+  sort: z.enum(USER_SORT_KEYS, { error: `must be one of ${USER_SORT_KEYS.join(', ')}` }).optional(),
+  /** Absent: asc, or desc for the default sort. */
+  order: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).optional(),
+});
+
+/** The columns of the users CSV export, in order (its header row). */
+export const USER_EXPORT_COLUMNS = [
+  'user_id',
+  'phone_number',
+  'test_user_name',
+  'region',
+  'zip_code',
+  'status',
+  'total_messages',
+  'engagement',
+  'sentiment',
+  'total_cost',
+  'profile_completion',
+  'joined_at',
+  'last_message_at',
+] as const;
+
 export const usersApi = {
   stats: endpoint({
     method: 'GET',
@@ -131,14 +159,7 @@ export const usersApi = {
       '`cursor` with the same sort, order, search and showTestUsers. X-Total-Count holds the number ' +
       'of users of the chosen kind, or with a search the matches counted up to 1000 ' +
       '(X-Total-Count-Capped: true beyond).',
-    query: z.object({
-      /** Phone digits: "+1503" prefix or "5550123" anywhere. */
-      search: searchParam(USER_SEARCH_MAX_LENGTH),
-      showTestUsers: testDataFlag(),
-      /** Absent: the default sort and order (USER_DEFAULT_SORT). */
-      sort: z.enum(USER_SORT_KEYS, { error: `must be one of ${USER_SORT_KEYS.join(', ')}` }).optional(),
-      /** Absent: asc, or desc for the default sort. */
-      order: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).optional(),
+    query: UserListView.extend({
       /** X-Next-Cursor of the previous page; empty or absent: the first page. */
       cursor: z
         .string({ error: 'must be text' })
@@ -153,6 +174,20 @@ export const usersApi = {
       [USER_TOTAL_COUNT_CAPPED_HEADER]: "'true' when the search matched more than were counted",
       [USER_NEXT_CURSOR_HEADER]: "The next page's cursor; absent on the last page",
     },
+  }),
+  export: endpoint({
+    method: 'GET',
+    path: '/api/admin/users/export',
+    access: 'admin',
+    tag: 'admin users',
+    summary: 'CSV of every user the table lists for this search, test-data choice, sort and order',
+    description:
+      'All matching users (not a page), in the list’s order, streamed as they are read; phone numbers ' +
+      'included. Free-text fields that start like a spreadsheet formula get a leading quote. The ' +
+      'export is logged with the admin who took it.',
+    query: UserListView,
+    // text/csv on success only (set by the handler): errors stay JSON.
+    answer: answer<void>('A CSV attachment (text/csv), one user a line after the header row'),
   }),
   detail: endpoint({
     method: 'GET',

@@ -63,12 +63,19 @@ export interface EndpointInput<D extends EndpointDefinition> {
   body: SchemaOutput<D['body']>;
 }
 
-/** What a client sends: only the parts the endpoint has, before parsing (so `showTestData: true`). */
+/**
+ * What a client sends: only the parts the endpoint has, before parsing (so `showTestData: true`).
+ * A body the endpoint may go without (its schema accepts undefined) may be left out: nothing is sent.
+ */
 export type EndpointRequest<D extends EndpointDefinition> = (D['params'] extends z.ZodType
   ? { params: SchemaInput<D['params']> }
   : { params?: undefined }) &
   (D['query'] extends z.ZodType ? { query?: SchemaInput<D['query']> } : { query?: undefined }) &
-  (D['body'] extends z.ZodType ? { body: SchemaInput<D['body']> } : { body?: undefined });
+  (D['body'] extends z.ZodType
+    ? undefined extends SchemaInput<D['body']>
+      ? { body?: SchemaInput<D['body']> }
+      : { body: SchemaInput<D['body']> }
+    : { body?: undefined });
 
 /** The endpoint's answer type. */
 export type EndpointAnswer<D extends EndpointDefinition> = D['answer'] extends AnswerOf<infer T> ? T : never;

@@ -75,9 +75,9 @@ export interface CallOptions {
 
 /**
  * Calls an endpoint of the contract table with credentials: its method, its path with the
- * parameters filled in, its query string, and the body as JSON when it has one (`{}` when the
- * endpoint takes nothing). A non-OK answer
- * raises an ApiError (`STATUS: body`, or `failureMessage`).
+ * parameters filled in, its query string, and a JSON body with its content type only when the
+ * request gives one (a POST without one goes out bodiless). A non-OK answer raises an ApiError
+ * (`STATUS: body`, or `failureMessage`).
  */
 export async function callEndpointWithHeaders<D extends EndpointDefinition>(
   definition: D,

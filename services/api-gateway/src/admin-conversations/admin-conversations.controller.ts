@@ -2,15 +2,14 @@ import { BadRequestException, Controller, NotFoundException, Req, Res } from '@n
 import {
   CONVERSATION_OFFSET_MAX,
   CONVERSATION_PAGE_SIZE,
-  CSV_CONTENT_TYPE,
   type EndpointInput,
   USER_PANEL_PAGE_SIZE,
   api,
 } from '@sprout/contracts';
 import { Endpoint, Input, asJson } from '@sprout/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Readable } from 'node:stream';
 import { SessionService } from '../auth/session.service';
+import { CsvExporter } from '../common/csv-export';
 import { AdminConversationsQueryService, parseCursor } from './admin-conversations.service';
 import { ConversationsExportService } from './conversations-export.service';
 import { MessageStatsService } from './message-stats.service';
@@ -25,6 +24,7 @@ export class AdminConversationsController {
     private readonly messageStats: MessageStatsService,
     private readonly exports: ConversationsExportService,
     private readonly sessions: SessionService,
+    private readonly csv: CsvExporter,
   ) {}
 
   @Endpoint(api.conversations.export)
@@ -33,12 +33,12 @@ export class AdminConversationsController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const csv = this.exports.conversations({
+    const rows = this.exports.conversations({
       admin: this.admin(request),
       testData: query.showTestData,
       search: query.search,
     });
-    await this.sendCsv(reply, csv, `conversations-${query.showTestData ? 'test' : 'real'}`);
+    await this.csv.send(reply, rows, `conversations-${query.showTestData ? 'test' : 'real'}`);
   }
 
   @Endpoint(api.conversations.exportUser)
@@ -47,23 +47,14 @@ export class AdminConversationsController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const csv = await this.exports.userConversations(this.admin(request), params.id);
-    if (csv === null) throw new NotFoundException(USER_NOT_FOUND);
-    await this.sendCsv(reply, csv, `user-${params.id}-conversations`);
+    const rows = await this.exports.userConversations(this.admin(request), params.id);
+    if (rows === null) throw new NotFoundException(USER_NOT_FOUND);
+    await this.csv.send(reply, rows, `user-${params.id}-conversations`);
   }
 
   /** Who takes the export, for the log (the guard resumed the session). */
   private admin(request: FastifyRequest): string {
     return this.sessions.current(request)?.username ?? 'unknown';
-  }
-
-  private async sendCsv(reply: FastifyReply, csv: Readable, name: string): Promise<void> {
-    const date = new Date().toISOString().slice(0, 10);
-    await reply
-      .header('content-type', CSV_CONTENT_TYPE)
-      .header('content-disposition', `attachment; filename="${name}-${date}.csv"`)
-      .header('cache-control', 'no-store')
-      .send(csv);
   }
 
   @Endpoint(api.conversations.list)

@@ -1,23 +1,10 @@
-import { Readable } from 'node:stream';
-import { Inject, Injectable } from '@nestjs/common';
-import { LOGGER, maskPhoneNumbers } from '@sprout/platform';
-import type { Logger } from 'pino';
+import type { Readable } from 'node:stream';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { escapeLike, phonePattern } from '../admin-users/search';
+import { escapeLike, maskSearch, phonePattern } from '../admin-users/search';
+import { type CsvColumn, CsvExporter } from '../common/csv-export';
 
-/** Rows fetched from the cursor per round trip: memory stays at one batch whatever the export's size. */
-export const EXPORT_BATCH_ROWS = 500;
-
-type Row = Record<string, unknown>;
-
-/** A CSV column: its header and the row field it shows; free text is guarded against spreadsheet formulas. */
-interface Column {
-  header: string;
-  field: string;
-  text?: boolean;
-}
-
-const CONVERSATION_COLUMNS: Column[] = [
+const CONVERSATION_COLUMNS: CsvColumn[] = [
   { header: 'conversation_id', field: 'id' },
   { header: 'user_id', field: 'user_id' },
   { header: 'phone_number', field: 'phone_number' },
@@ -34,7 +21,7 @@ const CONVERSATION_COLUMNS: Column[] = [
   { header: 'summary', field: 'summary', text: true },
 ];
 
-const MESSAGE_COLUMNS: Column[] = [
+const MESSAGE_COLUMNS: CsvColumn[] = [
   { header: 'conversation_id', field: 'conversation_id' },
   { header: 'conversation_start_time', field: 'started_at' },
   { header: 'conversation_end_time', field: 'ended_at' },
@@ -50,28 +37,6 @@ const MESSAGE_COLUMNS: Column[] = [
   { header: 'model_used', field: 'model_used', text: true },
 ];
 
-/** One CSV field (RFC 4180): quoted when needed; text starting like a formula gets a leading quote. */
-export const csvField = (value: unknown, text = false): string => {
-  if (value === null || value === undefined) return '';
-  let out =
-    value instanceof Date
-      ? value.toISOString()
-      : Array.isArray(value)
-        ? value.join('; ')
-        : typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
-          ? String(value)
-          : JSON.stringify(value);
-  if (text && /^[=+\-@\t\r]/.test(out)) out = `'${out}`;
-  return /[",\r\n]/.test(out) ? `"${out.replace(/"/g, '""')}"` : out;
-};
-
-const csvLine = (columns: Column[], row: Row): string =>
-  `${columns.map((c) => csvField(row[c.field], c.text)).join(',')}\r\n`;
-
-/** A search for the log: part of a phone number keeps its first four characters only. */
-const maskSearch = (search: string): string =>
-  phonePattern(search) === null ? maskPhoneNumbers(search) : `${search.trim().slice(0, 4)}***`;
-
 /** Who exports what: the admin's name, the test-data choice and the list's search. */
 export interface ExportScope {
   admin: string;
@@ -80,16 +45,14 @@ export interface ExportScope {
 }
 
 /**
- * CSV exports of the Messages screen's list and of one user's conversations with their messages.
- * Rows come through a server-side cursor on one pooled connection, a batch at a time, and go out
- * as the reply reads them: never the whole result in memory. Each export is logged with the admin
- * who took it (phone numbers masked).
+ * CSV exports of the Messages screen's list and of one user's conversations with their messages,
+ * streamed by the CsvExporter; each is logged with the admin who took it (phone numbers masked).
  */
 @Injectable()
 export class ConversationsExportService {
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly csv: CsvExporter,
   ) {}
 
   /** Every conversation of the chosen kind matching the search (the list's rule), newest activity first. */
@@ -111,7 +74,7 @@ export class ConversationsExportService {
       FROM conversations c JOIN users u ON u.id = c.user_id
      WHERE c.is_test_user = $1 ${conditions.map((c) => `AND ${c}`).join(' ')}
      ORDER BY c.last_message_at DESC, c.id DESC`;
-    return this.stream(CONVERSATION_COLUMNS, sql, params, {
+    return this.csv.stream(CONVERSATION_COLUMNS, sql, params, {
       admin,
       export: 'conversations',
       showTestData: testData,
@@ -129,35 +92,6 @@ export class ConversationsExportService {
       LEFT JOIN messages m ON m.conversation_id = c.id
      WHERE c.user_id = $1
      ORDER BY c.started_at, c.id, m.created_at, m.id`;
-    return this.stream(MESSAGE_COLUMNS, sql, [userId], { admin, export: 'user-conversations', userId });
-  }
-
-  private stream(columns: Column[], sql: string, params: unknown[], log: Row): Readable {
-    const { dataSource, logger } = this;
-    async function* lines(): AsyncGenerator<string> {
-      const runner = dataSource.createQueryRunner();
-      let rows = 0;
-      let finished = false;
-      logger.info(log, 'CSV export started');
-      try {
-        await runner.connect();
-        await runner.startTransaction('REPEATABLE READ');
-        await runner.query(`DECLARE export_cursor NO SCROLL CURSOR FOR ${sql}`, params);
-        yield `${columns.map((c) => c.header).join(',')}\r\n`;
-        for (;;) {
-          const batch = (await runner.query(`FETCH ${EXPORT_BATCH_ROWS} FROM export_cursor`)) as Row[];
-          if (batch.length === 0) break;
-          rows += batch.length;
-          yield batch.map((row) => csvLine(columns, row)).join('');
-        }
-        finished = true;
-      } finally {
-        // Also when the client goes away mid-download: the stream is destroyed and this runs.
-        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-        await runner.release();
-        logger.info({ ...log, rows, finished }, finished ? 'CSV export finished' : 'CSV export stopped');
-      }
-    }
-    return Readable.from(lines());
+    return this.csv.stream(MESSAGE_COLUMNS, sql, [userId], { admin, export: 'user-conversations', userId });
   }
 }

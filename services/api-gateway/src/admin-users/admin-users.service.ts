@@ -28,7 +28,7 @@ export const RECENT_ACTIVITY_DAYS = 30;
 const MESSAGE_METRICS = `('messages_inbound', 'messages_reply', 'messages_proactive')`;
 
 /** A profile field that is a string with something in it, else NULL. */
-const profileText = (key: string): string =>
+export const profileText = (key: string): string =>
   `CASE WHEN jsonb_typeof(u.profile -> '${key}') = 'string' AND btrim(u.profile ->> '${key}', E' \\t\\r\\n') <> ''
         THEN u.profile ->> '${key}' END`;
 

@@ -1,3 +1,5 @@
+import { maskPhoneNumbers } from '@sprout/platform';
+
 // How the admin screens turn a search box into index-friendly LIKE patterns.
 
 /** Characters people type in a phone number besides digits. */
@@ -31,3 +33,7 @@ export const phonePattern = (search: string): PhonePattern | null => {
 
 /** pg_trgm indexes need at least three characters to narrow a substring search. */
 export const TRIGRAM_MIN_LENGTH = 3;
+
+/** A search for the log: part of a phone number keeps its first four characters only. */
+export const maskSearch = (search: string): string =>
+  phonePattern(search) === null ? maskPhoneNumbers(search) : `${search.trim().slice(0, 4)}***`;

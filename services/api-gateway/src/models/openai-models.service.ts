@@ -17,6 +17,9 @@ interface Kept {
   until: number;
 }
 
+/** A list read from the provider, with names in it, is what a new name is checked against. */
+const checks = (kept: Kept): boolean => kept.loaded && kept.names.length > 0;
+
 /**
  * The model names the Add Model dialog checks a name against. With OPENAI_API_KEY: the provider's
  * list for that key, through the openai SDK, kept a few minutes and shared by concurrent callers;
@@ -41,16 +44,17 @@ export class OpenAiModelsService {
   }
 
   async list(): Promise<OpenAiModelsResponse> {
-    if (this.client === null) return { models: pricedModelNames(), source: 'price-table' };
+    if (this.client === null)
+      return { models: pricedModelNames(), source: 'price-table', namesChecked: false };
     const kept = await this.read(this.client);
-    return { models: [...kept.names], source: 'openai' };
+    return { models: [...kept.names], source: 'openai', namesChecked: checks(kept) };
   }
 
   /** The names a new model must be one of; null when nothing can be checked (no key, or no list). */
   async validNames(): Promise<ReadonlySet<string> | null> {
     if (this.client === null) return null;
     const kept = await this.read(this.client);
-    return kept.loaded && kept.names.length > 0 ? new Set(kept.names) : null;
+    return checks(kept) ? new Set(kept.names) : null;
   }
 
   private read(client: OpenAiChatModel): Promise<Kept> {

@@ -17,9 +17,11 @@ import {
   type WeeklyQualityMetrics,
   failureThresholds,
 } from '@sprout/contracts';
+import { lookupZip, regionForState } from '@sprout/gardening';
 import { OFFLINE_MODEL_NAME } from '@sprout/llm';
 import { queryPrepared } from '@sprout/platform';
 import { DataSource } from 'typeorm';
+import { profileText } from '../admin-users/admin-users.service';
 import { DashboardService, startOfUtcDay } from '../dashboard/dashboard.service';
 import { healthScoreOf, usageAlerts } from './usage-rules';
 
@@ -37,6 +39,12 @@ const round = (value: number, decimals: number): number => {
 
 const isTier = (value: string): value is FallbackTier =>
   (FALLBACK_TIERS as readonly string[]).includes(value);
+
+/** The broad region of a known US ZIP (its state's), as the reply pipeline records it; else null. */
+const regionOfZip = (zip: string | null): string | null => {
+  const place = zip === null ? null : lookupZip(zip);
+  return place === null ? null : regionForState(place.state);
+};
 
 /** Why the chain passed the live model when no failed call says so. */
 const reasonWithoutFailure = (tier: FallbackTier): string =>
@@ -66,7 +74,10 @@ export class MonitoringFiguresService {
     return { activeUsers, messagesToday, avgResponseTime, todaysCost };
   }
 
-  /** The newest messages with their user's phone and ZIP (index on is_test_user, created_at). */
+  /**
+   * The newest messages with their user's phone, ZIP and region: the region the Users screen
+   * shows (learned, or recorded from their ZIP), else their ZIP's (index on is_test_user, created_at).
+   */
   async recentMessages(limit: number, testData: boolean): Promise<MonitoringMessage[]> {
     const rows = await queryPrepared<{
       id: string;
@@ -78,10 +89,12 @@ export class MonitoringFiguresService {
       user_id: string;
       phone_number: string;
       zip_code: string | null;
+      region: string | null;
     }>(
       this.dataSource,
       `SELECT m.id, m.content, m.direction, m.status, m.created_at, m.is_test_user,
-              u.id AS user_id, u.phone_number, u.zip_code
+              u.id AS user_id, u.phone_number, u.zip_code,
+              coalesce(${profileText('region')}, u.region) AS region
          FROM messages m JOIN users u ON u.id = m.user_id
         WHERE m.is_test_user = $1
         ORDER BY m.created_at DESC
@@ -95,7 +108,12 @@ export class MonitoringFiguresService {
       status: row.status,
       createdAt: new Date(row.created_at).toISOString(),
       isTestUser: row.is_test_user,
-      user: { id: row.user_id, phoneNumber: row.phone_number, zipCode: row.zip_code },
+      user: {
+        id: row.user_id,
+        phoneNumber: row.phone_number,
+        zipCode: row.zip_code,
+        region: row.region ?? regionOfZip(row.zip_code),
+      },
     }));
   }
 

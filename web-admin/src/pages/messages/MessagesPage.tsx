@@ -13,7 +13,7 @@ import { SearchBox } from '../../components/SearchBox';
 import { MessageStatCards } from './MessageStatCards';
 import { ConversationList, ConversationPager } from './ConversationList';
 import { ConversationPane } from './ConversationPane';
-import { DownloadCsvButton } from './DownloadCsvButton';
+import { DownloadCsvButton } from '../../components/DownloadCsvButton';
 import { messagesTexts } from './texts';
 
 /** /admin/messages: stat cards, the searchable paged conversation list and the selected conversation. */

@@ -48,22 +48,38 @@ export function AddModelDialog({
   const [fields, setFields] = useState<Fields>(EMPTY);
   const [listWanted, setListWanted] = useState(false);
   const valid = useOpenAiModels(listWanted);
+  // The name the admin chose to save although it could not be checked.
+  const [confirmedName, setConfirmedName] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const name = fields.name.trim();
-  // Only the provider's own list says what OpenAI has; the offline price table does not.
-  const notFound =
-    name !== '' &&
-    valid.data?.source === 'openai' &&
-    valid.data.models.length > 0 &&
-    !valid.data.models.includes(name);
+  const known = valid.data?.models.includes(name) ?? false;
+  // Only the provider's own list says what OpenAI has (the server then refuses other names).
+  const notFound = name !== '' && valid.data?.namesChecked === true && !known;
+  // Without a key (or the provider's list) the server saves any name: a typo goes unnoticed.
+  const unchecked = listWanted && !valid.isPending && valid.data?.namesChecked !== true;
+  const uncheckedReason =
+    valid.data?.source === 'price-table' ? modelTexts.namesUncheckedNoKey : modelTexts.namesUncheckedNoList;
 
   const close = (next: boolean) => {
-    if (!next) setFields(EMPTY);
+    if (!next) {
+      setFields(EMPTY);
+      setConfirming(false);
+      setConfirmedName(null);
+    }
     onOpenChange(next);
   };
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (name === '') return;
+    if (valid.data?.namesChecked !== true && !known && confirmedName !== name) {
+      setConfirming(true);
+      return;
+    }
+    save();
+  }
+
+  function save() {
     create.mutate(
       {
         name,
@@ -102,6 +118,12 @@ export function AddModelDialog({
   const set = (key: keyof Fields) => (value: string) =>
     setFields((current) => ({ ...current, [key]: value }));
 
+  function saveUnchecked() {
+    setConfirmedName(name);
+    setConfirming(false);
+    save();
+  }
+
   return (
     <Dialog open={open} onOpenChange={close}>
       <DialogContent data-testid="add-model-dialog">
@@ -124,7 +146,10 @@ export function AddModelDialog({
               aria-describedby="model-name-hint"
               value={fields.name}
               onFocus={() => setListWanted(true)}
-              onChange={(e) => set('name')(e.target.value)}
+              onChange={(e) => {
+                setConfirming(false);
+                set('name')(e.target.value);
+              }}
             />
             <datalist id="valid-model-names">
               {(valid.data?.models ?? []).map((m) => (
@@ -141,6 +166,10 @@ export function AddModelDialog({
                 <span className="text-muted-foreground">{modelTexts.loadingValidModels}</span>
               ) : notFound ? (
                 <span className="text-destructive">{modelTexts.modelNotFound}</span>
+              ) : unchecked ? (
+                <span className="text-amber-700" data-testid="model-names-unchecked">
+                  {uncheckedReason}
+                </span>
               ) : null}
             </p>
           </div>
@@ -187,14 +216,35 @@ export function AddModelDialog({
             </div>
           </div>
         </form>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => close(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="add-model-form" disabled={name === '' || create.isPending}>
-            Add Model
-          </Button>
-        </DialogFooter>
+        {confirming ? (
+          <div
+            role="alert"
+            className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950"
+            data-testid="confirm-unchecked-name"
+          >
+            <p>
+              <span className="font-semibold">Save &ldquo;{name}&rdquo; as typed?</span>{' '}
+              {modelTexts.unknownNameQuestion}
+            </p>
+            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+              <Button variant="outline" onClick={() => setConfirming(false)}>
+                Check the Name
+              </Button>
+              <Button onClick={saveUnchecked} disabled={create.isPending}>
+                Save Anyway
+              </Button>
+            </div>
+          </div>
+        ) : (
+          <DialogFooter>
+            <Button variant="outline" onClick={() => close(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" form="add-model-form" disabled={name === '' || create.isPending}>
+              Add Model
+            </Button>
+          </DialogFooter>
+        )}
       </DialogContent>
     </Dialog>
   );

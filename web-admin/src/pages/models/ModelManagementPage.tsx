@@ -6,6 +6,7 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
+  ConfirmDialog,
   LoadingText,
   serverMessage,
   toast,
@@ -61,6 +62,8 @@ export default function ModelManagementPage() {
   const [busyId, setBusyId] = useState<string | null>(null);
   const [addOpen, setAddOpen] = useState(false);
   const [liveChange, setLiveChange] = useState<(LiveChange & { model: ModelDto }) | null>(null);
+  // The model whose removal waits for the admin's confirmation.
+  const [removing, setRemoving] = useState<ModelDto | null>(null);
 
   const list = models.data ?? [];
   const pending = list.flatMap((model) => {
@@ -157,10 +160,11 @@ export default function ModelManagementPage() {
     });
   }
 
-  function onRemove(model: ModelDto) {
+  function removeModel(model: ModelDto) {
     remove.mutate(model.id, {
       ...whileBusy(model),
       onSuccess: () => {
+        setRemoving(null);
         dropDrafts([model.id]);
         toast({ title: modelToasts.removed, description: `${model.name} is hidden from the list.` });
       },
@@ -233,7 +237,7 @@ export default function ModelManagementPage() {
                 onDraftChange={(model, draft) => setDrafts((current) => ({ ...current, [model.id]: draft }))}
                 onSave={saveRow}
                 onCancel={(model) => dropDrafts([model.id])}
-                onRemove={onRemove}
+                onRemove={setRemoving}
                 onSetLive={(model) => void onSetLive(model)}
                 onSetFallback={onSetFallback}
               />
@@ -248,6 +252,32 @@ export default function ModelManagementPage() {
         )}
       </div>
       <AddModelDialog open={addOpen} onOpenChange={setAddOpen} />
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => {
+          if (!open) setRemoving(null);
+        }}
+        title={`Remove ${removing?.name ?? 'model'}?`}
+        description={
+          <>
+            <p>
+              It is hidden from this list and can no longer be made live or fallback. Adding the same name
+              again brings it back.
+            </p>
+            {removing?.isFallback && (
+              <p className="mt-2 font-medium text-foreground">
+                It is the fallback model: replies have no fallback until you set another.
+              </p>
+            )}
+          </>
+        }
+        confirmLabel="Remove Model"
+        pendingLabel="Removing..."
+        pending={remove.isPending}
+        destructive
+        onConfirm={() => removing && removeModel(removing)}
+        testId="remove-model-dialog"
+      />
       <ChangeLiveModelDialog
         change={liveChange}
         pending={setLive.isPending}

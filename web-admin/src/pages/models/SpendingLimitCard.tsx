@@ -1,4 +1,4 @@
-import { MAX_SPENDING_LIMIT, type ModelStatsResponse } from '@sprout/contracts';
+import type { ModelStatsResponse } from '@sprout/contracts';
 import {
   Button,
   Card,
@@ -6,6 +6,7 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
+  ConfirmDialog,
   cn,
   formatDollars,
   Input,
@@ -15,23 +16,25 @@ import {
 } from '@sprout/ui';
 import { type FormEvent, useState } from 'react';
 import { useSetSpendingLimit } from '../../hooks/useModelMutations';
-import { formatCost, parsePrice } from './model-form';
+import { checkSpendingLimit, formatCost } from './model-form';
 import { spendPercent } from './SpendingBanner';
-import { modelToasts, PRICE_STEP } from './texts';
+import { modelTexts, modelToasts } from './texts';
 
 /** Today's spend against the daily limit, and the limit's control. */
 export function SpendingLimitCard({ stats }: { stats: ModelStatsResponse }) {
   const save = useSetSpendingLimit();
   // Null: the field shows the saved limit.
   const [typed, setTyped] = useState<string | null>(null);
+  const [confirmingZero, setConfirmingZero] = useState(false);
   const percent = Math.min(100, spendPercent(stats));
+  const check = checkSpendingLimit(typed ?? String(stats.spendingLimit));
+  const zero = check.ok && check.value === 0;
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const spendingLimit = Math.min(MAX_SPENDING_LIMIT, parsePrice(typed ?? String(stats.spendingLimit)));
+  function saveLimit(spendingLimit: number) {
     save.mutate(spendingLimit, {
       onSuccess: (saved) => {
         setTyped(null);
+        setConfirmingZero(false);
         toast({
           title: modelToasts.limitUpdated,
           description: `Replies may spend up to ${formatDollars(saved.spendingLimit, 2)} a day.`,
@@ -44,6 +47,14 @@ export function SpendingLimitCard({ stats }: { stats: ModelStatsResponse }) {
           description: serverMessage(error, 'Failed to update the spending limit'),
         }),
     });
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!check.ok || typed === null) return;
+    // A limit of $0 stops every model call: only saved once the admin says so.
+    if (check.value === 0) setConfirmingZero(true);
+    else saveLimit(check.value);
   }
 
   return (
@@ -78,25 +89,51 @@ export function SpendingLimitCard({ stats }: { stats: ModelStatsResponse }) {
             />
           </div>
         </div>
-        <form onSubmit={onSubmit} noValidate className="flex max-w-md items-end gap-2">
-          <div className="grid flex-1 gap-1.5">
-            <Label htmlFor="spending-limit">Limit per day (USD)</Label>
+        <form onSubmit={onSubmit} noValidate className="flex max-w-md flex-col gap-1.5">
+          <Label htmlFor="spending-limit">Limit per day (USD)</Label>
+          <div className="flex items-start gap-2">
+            {/* Text, not a number field: what was typed stays visible and is checked here. */}
             <Input
               id="spending-limit"
-              type="number"
+              type="text"
               inputMode="decimal"
-              min={0}
-              max={MAX_SPENDING_LIMIT}
-              step={PRICE_STEP}
+              autoComplete="off"
+              className="flex-1 aria-[invalid=true]:border-destructive"
+              aria-invalid={!check.ok}
+              aria-describedby="spending-limit-hint"
               value={typed ?? String(stats.spendingLimit)}
               onChange={(e) => setTyped(e.target.value)}
             />
+            <Button type="submit" disabled={save.isPending || typed === null || !check.ok}>
+              Save Limit
+            </Button>
           </div>
-          <Button type="submit" disabled={save.isPending || typed === null}>
-            Save Limit
-          </Button>
+          <p
+            id="spending-limit-hint"
+            className="min-h-5 text-xs"
+            aria-live="polite"
+            data-testid="spending-limit-hint"
+          >
+            {!check.ok ? (
+              <span className="text-destructive">{check.message}</span>
+            ) : zero ? (
+              <span className="font-medium text-amber-700">{modelTexts.zeroLimitWarning}</span>
+            ) : null}
+          </p>
         </form>
       </CardContent>
+      <ConfirmDialog
+        open={confirmingZero}
+        onOpenChange={setConfirmingZero}
+        title="Set the daily limit to $0?"
+        description={modelTexts.zeroLimitWarning}
+        confirmLabel="Set Limit to $0"
+        pendingLabel="Saving..."
+        pending={save.isPending}
+        destructive
+        onConfirm={() => saveLimit(0)}
+        testId="zero-limit-dialog"
+      />
     </Card>
   );
 }

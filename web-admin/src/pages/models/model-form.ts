@@ -1,4 +1,4 @@
-import { MAX_TOKENS_LIMIT, type ModelDto } from '@sprout/contracts';
+import { MAX_TOKENS_LIMIT, type ModelDto, SpendingLimitRequest } from '@sprout/contracts';
 import { formatDollars } from '@sprout/ui';
 import type { UpdateModelBody } from '../../api/models';
 
@@ -15,6 +15,26 @@ export function parseMaxTokens(text: string): number {
   const value = Number.parseInt(text, 10);
   if (!Number.isFinite(value)) return 0;
   return Math.min(MAX_TOKENS_LIMIT, Math.max(0, value));
+}
+
+/** A typed daily limit: its dollars, or what is wrong with it in the server's own words. */
+export type SpendingLimitCheck = { ok: true; value: number } | { ok: false; message: string };
+
+/** A plain decimal number, signed or not: anything else (letters, "1e3", "0x10") is not a number here. */
+const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)$/;
+
+/**
+ * The daily limit as typed, checked against the bounds the server enforces (the contract's
+ * schema, so the field and the server cannot disagree).
+ */
+export function checkSpendingLimit(text: string): SpendingLimitCheck {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: false, message: 'Enter a limit in dollars, e.g. 50' };
+  const parsed = SpendingLimitRequest.shape.spendingLimit.safeParse(
+    DECIMAL.test(trimmed) ? Number(trimmed) : Number.NaN,
+  );
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return { ok: false, message: `The limit ${parsed.error.issues[0]?.message ?? 'is not valid'}` };
 }
 
 /** Prices per million tokens: 2 decimals. */

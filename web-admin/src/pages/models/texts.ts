@@ -9,7 +9,15 @@ export const modelTexts = {
   caas: 'TBD',
   loadingValidModels: 'Loading valid OpenAI models...',
   modelNotFound: 'Model not found in OpenAI. Please check spelling.',
+  namesUncheckedNoKey:
+    'Model names cannot be checked without an OpenAI API key: a name is saved exactly as typed.',
+  namesUncheckedNoList:
+    'Model names cannot be checked now (the OpenAI model list could not be read): a name is saved exactly as typed.',
+  unknownNameQuestion:
+    'It is not a model we know, and without the OpenAI model list a misspelled name cannot be caught. Replies fail if it is made live and does not exist.',
   pricingUrl: 'https://openai.com/api/pricing/',
+  zeroLimitWarning:
+    'With a limit of $0 no model calls will be made: every reply is a template answer until the limit is raised.',
 } as const;
 
 /** The toasts of spec 001 §8 (titles, and the fallbacks when the server gives no reason). */

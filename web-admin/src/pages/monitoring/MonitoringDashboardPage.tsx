@@ -1,4 +1,5 @@
 import {
+  API_DISPLAY_COST_PER_TOKEN,
   API_USAGE_DISPLAY_LIMITS,
   type ApiUsage,
   healthScoreBand,
@@ -39,9 +40,9 @@ import {
   useConversationQuality,
   useRecentMessages,
 } from '../../hooks/useMonitoring';
-import { guessLocation } from './location-guess';
-import { Bar, DeliveryBadge, Figure, levelBadgeVariant, secondsText } from './parts';
-import { DASHBOARD_CHANGE_TEXTS, monitoringTexts as t } from './texts';
+import { locationOf } from './location-guess';
+import { Bar, DeliveryBadge, Figure, levelBadgeVariant, secondsAxis, secondsText } from './parts';
+import { AVERAGE_MEASURES, DASHBOARD_CHANGE_TEXTS, monitoringTexts as t } from './texts';
 
 function TopCards() {
   const { data: metrics, isPending, isError } = useAdminMetrics();
@@ -68,6 +69,7 @@ function TopCards() {
         icon={Clock}
         value={value(() => secondsText(metrics?.avgResponseTime ?? 0))}
         detail={DASHBOARD_CHANGE_TEXTS.avgResponseTime}
+        measures={AVERAGE_MEASURES.replies}
       />
       <StatCard
         testId="monitoring-api-cost"
@@ -119,23 +121,79 @@ function UsageCard({
   );
 }
 
+/** Today's latest model-call durations as bars, with a seconds axis and the calls in time order. */
 function ResponseTimes({ usage }: { usage: ApiUsage }) {
-  if (usage.responseTimes.length === 0) return null;
-  const longest = Math.max(...usage.responseTimes, 1);
+  const times = usage.responseTimes;
+  if (times.length === 0) return null;
+  const { ticks, top } = secondsAxis(Math.max(...times));
+  const slowest = secondsText(Math.max(...times));
+  const fastest = secondsText(Math.min(...times));
   return (
-    <div>
-      <p className="mb-2 text-sm font-medium">Recent response times</p>
-      <div className="flex h-16 items-end gap-1" data-testid="api-response-times">
-        {usage.responseTimes.map((ms, index) => (
+    <figure className="rounded-lg border p-4" data-testid="api-response-chart">
+      <figcaption className="mb-1 text-sm font-medium">Recent response times</figcaption>
+      <p className="mb-3 text-xs text-muted-foreground">
+        How long each of today&apos;s {times.length} latest AI provider calls took, in seconds.
+      </p>
+      <div className="flex gap-2">
+        <p
+          className="flex w-4 shrink-0 items-center justify-center text-xs text-muted-foreground [writing-mode:vertical-rl] rotate-180"
+          data-testid="api-response-y-label"
+        >
+          Response time (s)
+        </p>
+        <div className="flex min-w-0 flex-1 flex-col">
+          <div className="flex">
+            <div
+              className="relative h-40 w-10 shrink-0 text-right text-xs text-muted-foreground tabular-nums"
+              aria-hidden="true"
+              data-testid="api-response-y-axis"
+            >
+              {ticks.map((tick) => (
+                <span
+                  key={tick}
+                  className="absolute right-1.5 translate-y-1/2 leading-none"
+                  style={{ bottom: `${(tick / top) * 100}%` }}
+                >
+                  {tick}s
+                </span>
+              ))}
+            </div>
+            <div
+              className="relative flex h-40 min-w-0 flex-1 items-end justify-around gap-1 border-b border-l border-foreground/40 px-1"
+              role="img"
+              aria-label={`Response times of the ${times.length} latest model calls, oldest first: from ${fastest} to ${slowest}`}
+              data-testid="api-response-times"
+            >
+              {ticks.slice(1).map((tick) => (
+                <div
+                  key={tick}
+                  className="pointer-events-none absolute inset-x-0 border-t border-dashed border-border"
+                  style={{ bottom: `${(tick / top) * 100}%` }}
+                  aria-hidden="true"
+                />
+              ))}
+              {times.map((ms, index) => (
+                <div
+                  key={index}
+                  title={`Call ${index + 1} of ${times.length}: ${secondsText(ms)}`}
+                  className="relative max-w-12 min-w-1 flex-1 rounded-t bg-primary/70"
+                  style={{ height: `${Math.max((ms / 1000 / top) * 100, 1)}%` }}
+                  data-testid="api-response-bar"
+                />
+              ))}
+            </div>
+          </div>
           <div
-            key={index}
-            title={secondsText(ms)}
-            className="w-3 rounded-t bg-primary/70"
-            style={{ height: `${Math.max((ms / longest) * 100, 4)}%` }}
-          />
-        ))}
+            className="ml-10 flex justify-between pt-1 text-xs text-muted-foreground"
+            data-testid="api-response-x-axis"
+          >
+            <span>Oldest</span>
+            <span>Model calls today, in order (latest {times.length})</span>
+            <span>Newest</span>
+          </div>
+        </div>
       </div>
-    </div>
+    </figure>
   );
 }
 
@@ -163,13 +221,20 @@ function ApiMonitoringTab() {
           percent={costShare}
         />
       </div>
-      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
         <Figure testId="api-tokens" label="Tokens" value={formatNumber(usage.tokens)} />
         <Figure testId="api-errors" label="Errors" value={formatNumber(usage.errors)} />
         <Figure
           testId="api-average-response"
           label="Average Response Time"
           value={secondsText(usage.averageResponseTime)}
+          measures={AVERAGE_MEASURES.modelCalls}
+        />
+        <Figure
+          testId="api-cost-per-token"
+          label="Cost per Token"
+          value={`$${API_DISPLAY_COST_PER_TOKEN.toFixed(6)}`}
+          measures="Display rate, fixed like the daily limits"
         />
         <Figure testId="api-date" label="Date" value={usage.date} />
       </div>
@@ -253,7 +318,12 @@ function ConversationQualityTab() {
           label="Avg Messages per User"
           value={m.avg_messages_per_user.toFixed(1)}
         />
-        <Figure testId="q-response-time" label="Avg Response Time" value={secondsText(m.avg_response_time)} />
+        <Figure
+          testId="q-response-time"
+          label="Avg Response Time"
+          value={secondsText(m.avg_response_time)}
+          measures={AVERAGE_MEASURES.weeklyReplies}
+        />
         <Figure
           testId="q-response-length"
           label="Avg Response Length"
@@ -329,7 +399,7 @@ function RecentActivityTab() {
                   </TableCell>
                   <TableCell className="whitespace-nowrap" data-testid="message-location">
                     <MapPin className="mr-1 inline size-3 text-muted-foreground" aria-hidden="true" />
-                    {guessLocation(message.user.phoneNumber, message.user.zipCode)}
+                    {locationOf(message.user)}
                   </TableCell>
                   <TableCell>
                     {/* A cell ignores max-width: the text's own box is cut to keep the table on screen. */}

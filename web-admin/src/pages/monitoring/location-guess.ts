@@ -1,5 +1,6 @@
-// Where a gardener probably is, from a fixed table of Pacific Northwest ZIPs and area codes
-// (spec 001 §9); anything else is 'Pacific Northwest'. A ZIP says more than a phone number, so it
+// Where a gardener is: the region the server knows for them (recorded, or their ZIP's), and only
+// without one a guess from a fixed table of Pacific Northwest ZIPs and area codes (spec 001 §9),
+// anything else being 'Pacific Northwest'. In the table a ZIP says more than a phone number, so it
 // is read first.
 
 export const DEFAULT_LOCATION = 'Pacific Northwest';
@@ -62,4 +63,13 @@ export function guessLocation(phoneNumber: string, zipCode: string | null | unde
   const digits = phoneNumber.replace(/\D/g, '');
   const national = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
   return AREA_CODES[national.slice(0, 3)] ?? DEFAULT_LOCATION;
+}
+
+/** The Recent Activity location: the user's known region, else the fixed table's guess. */
+export function locationOf(user: {
+  phoneNumber: string;
+  zipCode: string | null;
+  region: string | null;
+}): string {
+  return user.region ?? guessLocation(user.phoneNumber, user.zipCode);
 }

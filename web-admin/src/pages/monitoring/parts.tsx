@@ -85,14 +85,29 @@ export function DeliveryBadge({ status }: { status: string | null }) {
   );
 }
 
-/** A label and its value, as the metric grids show them. */
-export function Figure({ label, value, testId }: { label: string; value: ReactNode; testId: string }) {
+/** A label and its value, as the metric grids show them; `measures` says what it counts. */
+export function Figure({
+  label,
+  value,
+  testId,
+  measures,
+}: {
+  label: string;
+  value: ReactNode;
+  testId: string;
+  measures?: string;
+}) {
   return (
     <div className="rounded-lg border p-3" data-testid={testId}>
       <p className="text-xs text-muted-foreground">{label}</p>
       <p className="mt-1 text-lg font-semibold" data-testid={`${testId}-value`}>
         {value}
       </p>
+      {measures !== undefined && (
+        <p className="mt-1 text-xs text-muted-foreground" data-testid={`${testId}-measures`}>
+          {measures}
+        </p>
+      )}
     </div>
   );
 }
@@ -102,3 +117,16 @@ export const secondsText = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 
 /** Megabytes with one decimal. */
 export const megabytesText = (mb: number): string => `${mb.toFixed(1)} MB`;
+
+/** Round steps for a seconds axis: the smallest that splits the tallest bar into at most 4. */
+const AXIS_STEPS_SECONDS = [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600];
+
+/** The seconds axis of a chart whose tallest value is `longestMs`: its ticks (0 first) and its top. */
+export function secondsAxis(longestMs: number): { ticks: number[]; top: number } {
+  const longest = Math.max(longestMs, 0) / 1000;
+  const step =
+    AXIS_STEPS_SECONDS.find((candidate) => longest / candidate <= 4) ?? Math.ceil(longest / 4 / 600) * 600;
+  const steps = Math.max(1, Math.ceil(longest / step));
+  const ticks = Array.from({ length: steps + 1 }, (_, i) => Number((i * step).toFixed(1)));
+  return { ticks, top: steps * step };
+}

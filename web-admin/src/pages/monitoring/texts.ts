@@ -33,3 +33,10 @@ export const DASHBOARD_CHANGE_TEXTS = {
   avgResponseTime: '-0.2s from yesterday',
   apiCost: '+5% from yesterday',
 } as const;
+
+/** What each average response time measures: the cards and the tabs read different clocks. */
+export const AVERAGE_MEASURES = {
+  replies: "Text received to Sprout's reply, real users' replies today (UTC)",
+  modelCalls: "AI provider call duration, today's model calls (UTC), test users included",
+  weeklyReplies: "Text received to Sprout's reply, real users' replies over the last 7 days",
+} as const;

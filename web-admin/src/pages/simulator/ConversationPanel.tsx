@@ -157,9 +157,11 @@ export function ConversationPanel({ userId }: { userId: string | null }) {
     <Card className="flex h-[900px] min-w-0 flex-col" data-testid="conversation-panel">
       <CardHeader className="pb-4">
         <CardTitle asChild className="flex items-center gap-2">
-          <h2>
-            <MessageSquare className="size-5 text-primary" aria-hidden="true" />
-            {user ? user.testUserName : 'Conversation'}
+          <h2 className="min-w-0">
+            <MessageSquare className="size-5 shrink-0 text-primary" aria-hidden="true" />
+            <span className="truncate" title={user?.testUserName}>
+              {user ? user.testUserName : 'Conversation'}
+            </span>
           </h2>
         </CardTitle>
         <CardDescription>

@@ -8,13 +8,7 @@ import {
   CardHeader,
   CardTitle,
   cn,
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
+  ConfirmDialog,
   formatNumber,
   Input,
   Label,
@@ -173,11 +167,20 @@ function TestUserRow({
         aria-pressed={selected}
         className="min-w-0 flex-1 cursor-pointer rounded-md px-2 py-1.5 text-left focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
       >
-        <span className="block truncate text-sm font-medium" data-testid="test-user-name">
+        {/* Cut to the column's width: the full name shows on hover. */}
+        <span
+          className="block truncate text-sm font-medium"
+          title={user.testUserName}
+          data-testid="test-user-name"
+        >
           {user.testUserName}
         </span>
         <span className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
-          <Badge variant="outline" className="max-w-full truncate font-normal">
+          <Badge
+            variant="outline"
+            className="block max-w-full truncate font-normal"
+            title={user.testUserModel ?? 'Live model'}
+          >
             {user.testUserModel ?? 'Live model'}
           </Badge>
           <span data-testid="test-user-messages">
@@ -207,22 +210,18 @@ function TestUserRow({
       >
         <Trash2 aria-hidden="true" />
       </Button>
-      <Dialog open={confirming} onOpenChange={setConfirming}>
-        <DialogContent data-testid="delete-test-user-dialog">
-          <DialogHeader>
-            <DialogTitle>Delete {user.testUserName}?</DialogTitle>
-            <DialogDescription>{DELETE_CONFIRM}</DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="outline">Cancel</Button>
-            </DialogClose>
-            <Button variant="destructive" disabled={remove.isPending} onClick={onConfirmDelete}>
-              {remove.isPending ? 'Deleting...' : 'Delete'}
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={`Delete ${user.testUserName}?`}
+        description={DELETE_CONFIRM}
+        confirmLabel="Delete"
+        pendingLabel="Deleting..."
+        pending={remove.isPending}
+        destructive
+        onConfirm={onConfirmDelete}
+        testId="delete-test-user-dialog"
+      />
     </li>
   );
 }

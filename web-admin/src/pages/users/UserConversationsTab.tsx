@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useConversationMessages } from '../../hooks/useConversationMessages';
 import { userConversationsExportUrl } from '../../api/conversations';
 import { useUserConversations } from '../../hooks/useUserConversations';
-import { DownloadCsvButton } from '../messages/DownloadCsvButton';
+import { DownloadCsvButton } from '../../components/DownloadCsvButton';
 import { DetailsCollapsible, ItemList } from '../messages/DetailsCollapsible';
 import { MessageThread } from '../messages/MessageThread';
 import { messagesTexts } from '../messages/texts';

@@ -46,11 +46,11 @@ const ENGAGEMENT_CLASSES = {
 } as const;
 
 function SortIcon({ active, direction }: { active: boolean; direction: UserSort['direction'] }) {
-  if (!active) return <ArrowUpDown className="size-3.5 opacity-50" aria-hidden="true" />;
+  if (!active) return <ArrowUpDown className="size-3 shrink-0 opacity-50" aria-hidden="true" />;
   return direction === 'asc' ? (
-    <ArrowUp className="size-3.5" aria-hidden="true" />
+    <ArrowUp className="size-3 shrink-0" aria-hidden="true" />
   ) : (
-    <ArrowDown className="size-3.5" aria-hidden="true" />
+    <ArrowDown className="size-3 shrink-0" aria-hidden="true" />
   );
 }
 
@@ -119,7 +119,7 @@ export function UserTable({
       data-testid="users-table-scroll"
     >
       <table
-        className="w-full caption-bottom text-sm [&_td]:px-2 [&_td]:whitespace-nowrap [&_th]:px-2"
+        className="w-full caption-bottom text-sm [&_td]:px-1.5 [&_td]:whitespace-nowrap [&_th]:px-1.5"
         data-testid="users-table"
         aria-rowcount={Math.max(total, users.length) + 1}
       >
@@ -135,13 +135,13 @@ export function UserTable({
                   key={column.key}
                   aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
                   data-column={column.key}
-                  className={cn(column.align === 'right' && 'text-right')}
+                  className={cn('tracking-normal', column.align === 'right' && 'text-right')}
                 >
                   <button
                     type="button"
                     onClick={() => onSort(column.key)}
                     className={cn(
-                      'inline-flex cursor-pointer items-center gap-1 rounded uppercase hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+                      'inline-flex cursor-pointer items-center gap-0.5 rounded uppercase hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
                       active && 'text-foreground',
                     )}
                   >
@@ -218,7 +218,14 @@ function UserRow({
         </button>
       </TableCell>
       <TableCell data-column="region">
-        {user.profile.region ?? <span className="text-muted-foreground">—</span>}
+        {user.profile.region === null ? (
+          <span className="text-muted-foreground">—</span>
+        ) : (
+          // A region is free text: a long one is cut (full on hover) so the table fits 1440 px.
+          <span className="block max-w-36 truncate" title={user.profile.region}>
+            {user.profile.region}
+          </span>
+        )}
       </TableCell>
       <TableCell data-column="isActive">
         <Badge variant={user.isActive ? 'default' : 'secondary'}>

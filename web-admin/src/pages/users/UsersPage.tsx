@@ -2,6 +2,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle, LoadingText 
 import { Users } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { usersExportUrl } from '../../api/users';
+import { DownloadCsvButton } from '../../components/DownloadCsvButton';
 import { PageHeader } from '../../components/PageHeader';
 import { useTestDataMode } from '../../hooks/useTestDataMode';
 import { useUsers } from '../../hooks/useUsers';
@@ -63,15 +65,27 @@ export default function UsersPage() {
                 Click a user to see their profile, analytics and conversations.
               </CardDescription>
             </div>
-            <SearchBox
-              label="Search users by phone number"
-              placeholder={usersTexts.searchPlaceholder}
-              value={search}
-              onChange={onSearch}
-              className="w-full sm:max-w-xs"
-            />
+            <div className="flex w-full flex-col gap-2 sm:w-auto sm:flex-row sm:items-center">
+              <SearchBox
+                label="Search users by phone number"
+                placeholder={usersTexts.searchPlaceholder}
+                value={search}
+                onChange={onSearch}
+                className="w-full sm:w-72"
+              />
+              <DownloadCsvButton
+                href={usersExportUrl({
+                  ...(search.trim() ? { search: search.trim() } : {}),
+                  showTestUsers: showTestData,
+                  sort: sort.key,
+                  order: sort.direction,
+                })}
+                label="Download these users as CSV"
+              />
+            </div>
           </CardHeader>
-          <CardContent>
+          {/* Narrower side padding: the ten columns fit a 1440 px screen beside the sidebar. */}
+          <CardContent className="px-4">
             {isPending || users === undefined ? (
               isError ? (
                 <FailureNotice>{usersTexts.usersFailed}</FailureNotice>
