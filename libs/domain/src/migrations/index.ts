@@ -14,6 +14,7 @@ import { ShardedRollups1796700000000 } from './1796700000000-ShardedRollups';
 import { RecordInboundFunction1796700000001 } from './1796700000001-RecordInboundFunction';
 import { ReserveSpendFunction1796900000000 } from './1796900000000-ReserveSpendFunction';
 import { ConversationSearchVocabulary1797000000000 } from './1797000000000-ConversationSearchVocabulary';
+import { MaybeOptOutConsent1797200000000 } from './1797200000000-MaybeOptOutConsent';
 
 export {
   InitialSchema1763500000000,
@@ -31,6 +32,7 @@ export {
   RecordInboundFunction1796700000001,
   ReserveSpendFunction1796900000000,
   ConversationSearchVocabulary1797000000000,
+  MaybeOptOutConsent1797200000000,
 };
 
 // Append new migrations here, in order. The test harness hashes these class names to name its template database.
@@ -50,4 +52,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   RecordInboundFunction1796700000001,
   ReserveSpendFunction1796900000000,
   ConversationSearchVocabulary1797000000000,
+  MaybeOptOutConsent1797200000000,
 ];
