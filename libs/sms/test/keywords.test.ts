@@ -4,6 +4,13 @@ import {
   complianceConfirmation,
   parseComplianceKeyword,
 } from '@sprout/sms';
+import {
+  ENGLISH_OPT_OUT_TEXTS,
+  GARDENING_TEXTS_LIKE_OPT_OUTS,
+  MAYBE_OPT_OUT_TEXTS,
+  OTHER_LANGUAGE_OPT_OUT_TEXTS,
+  SPANISH_OPT_OUT_TEXTS,
+} from '@sprout/testing';
 
 describe('parseComplianceKeyword', () => {
   it.each(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'OPTOUT', 'REVOKE'])(
@@ -179,161 +186,8 @@ describe('opt-out by intent', () => {
   });
 });
 
-// Opt-out as people say it: the attacker's probe phrasings that got gardening advice, and more of
-// the same classes. Every one opts out; the language decides the confirmation's.
-const PROBE_OPT_OUTS: string[] = [
-  'Please remove my number',
-  "I don't want these messages anymore",
-  'wrong number, stop',
-  'enough, stop',
-  'who is this? stop',
-  'leave me alone',
-  "don't text me",
-  'unsubscribe me please',
-  'remove me from your list',
-];
-
-const OWN_OPT_OUTS: string[] = [
-  'Stop messaging me please',
-  'STOP STOP STOP',
-  'Take my number off your list',
-  'delete my number',
-  "I'm not interested",
-  'Not interested, thanks',
-  'I never signed up for this',
-  'How did you get my number? Stop texting me',
-  'stop fucking texting me',
-  'Enough with the texts',
-  "I'm done with these texts",
-  'no more',
-  'No more messages please',
-  "Don't contact me again",
-  'quit texting me',
-  'Stop sending me tips',
-  'u have the wrong number',
-  'Wrong person, please stop',
-  'I no longer wish to receive these texts',
-  'cancel my account',
-  'sorry wrong number',
-  'OPT-OUT please',
-  'Stop. Who is this?',
-  'Stop bugging me',
-  "I don't want this anymore",
-  'ugh. STOP',
-  'seriously stop',
-];
-
-/** Spanish keywords and phrases: confirmed in Spanish. */
-const SPANISH_OPT_OUTS: string[] = [
-  'PARAR',
-  'Parar.',
-  'ALTO',
-  'BAJA',
-  'CANCELAR',
-  'DETENER',
-  'no más',
-  'no mas',
-  'NO MÁS!',
-  'ya no quiero mensajes',
-  'quítame de la lista',
-  'no me envíen más mensajes',
-  'basta',
-  'Ya basta',
-  'Por favor paren',
-  'Ya no me manden mensajes',
-  'Dejen de enviarme mensajes',
-  'No quiero recibir más mensajes',
-  'sáquenme de su lista',
-  'BAJA por favor',
-  'cancelar suscripción',
-  'Alto, número equivocado',
-  'No más mensajes por favor',
-  'STOP gracias',
-  'desuscribirme',
-  'Déjenme en paz',
-  '¿Quién es? Paren de escribirme',
-  'quiero darme de baja',
-  'Stop por favor',
-];
-
-/** Other languages' single keywords (and a courtesy word or two): confirmed in English. */
-const OTHER_LANGUAGE_OPT_OUTS: string[] = [
-  'ARRET',
-  'Arrêt',
-  'ARRÊTER',
-  'désabonner',
-  'DÉSINSCRIRE',
-  'STOPP',
-  'STOPP bitte',
-  'abmelden',
-  'Abbestellen',
-  'aufhören',
-  'SAIR',
-  'Descadastrar',
-  'STOP svp',
-  '退订',
-  'TD',
-  'REMOVE',
-];
-
-/** Texts that may be an opt-out but may not: asked to reply STOP, in their language. */
-const MAYBE_OPT_OUTS: Array<[string, 'en' | 'es']> = [
-  ['enough', 'en'],
-  ['Enough!', 'en'],
-  ["that's enough", 'en'],
-  ['ok enough already', 'en'],
-  ['no more tomatoes', 'en'],
-  ['No more peppers', 'en'],
-  ['cancel order', 'en'],
-  ['cancel the order', 'en'],
-  ['enough with the zucchini', 'en'],
-  ['Stop. My tomatoes are fine', 'en'],
-  ['STOP!! how do I keep deer out', 'en'],
-  ['stop, my basil is wilting', 'en'],
-  ['suficiente', 'es'],
-  ['Suficiente!', 'es'],
-  ['no más tomates', 'es'],
-  ['basta de tomates', 'es'],
-  ['cancelar pedido', 'es'],
-  ['Alto. Mis tomates están bien', 'es'],
-];
-
-/** Gardening texts with the same words: never an opt-out, never a maybe. */
-const MORE_GARDENING_QUESTIONS: string[] = [
-  'how do I stop aphids from eating my kale?',
-  'Stop slugs eating my hostas',
-  'enough sun for tomatoes?',
-  'enough sun for tomatoes',
-  'Is 6 hours of sun enough for peppers',
-  'no more blooms on my roses, why?',
-  'No more flowers on my squash plants this week',
-  'When do I stop pinching basil?',
-  "what's the best way to end powdery mildew",
-  'I planted the wrong number of seeds per hole',
-  'Can I cancel the frost cloth now it is warm?',
-  "How do I keep deer from eating my tulips? They won't stop",
-  'My cucumbers stopped producing',
-  'Should I remove the suckers on my tomatoes?',
-  'take my tomatoes inside for the winter?',
-  'enough compost for a 4x8 bed?',
-  'Who sells heirloom seeds near me?',
-  "Don't want my roses to get black spot, what should I spray",
-  'Can you send me tips on pruning?',
-  'STOP the weeds!!',
-  'no more than 2 inches of mulch?',
-  'quit watering in october?',
-  '¿Cómo detener los pulgones en mis rosas?',
-  '¿Cuándo dejo de regar los tomates?',
-  '¿Qué tan alto crece el maíz?',
-  'La humedad baja afecta a mis plantas?',
-  'basta con regar una vez por semana?',
-  'Para las rosas, ¿qué abono uso?',
-  "Arrêt de l'arrosage en hiver ?",
-  'Para mis tomates cuánta agua',
-];
-
 describe('opt-out as people say it', () => {
-  it.each([...PROBE_OPT_OUTS, ...OWN_OPT_OUTS])('%j opts out, confirmed in English', (text) => {
+  it.each(ENGLISH_OPT_OUT_TEXTS)('%j opts out, confirmed in English', (text) => {
     expect(answerComplianceKeyword(text, 'help@sprout.example')).toMatchObject({
       type: 'opt_out',
       language: 'en',
@@ -341,7 +195,7 @@ describe('opt-out as people say it', () => {
     });
   });
 
-  it.each(SPANISH_OPT_OUTS)('%j opts out, confirmed in Spanish', (text) => {
+  it.each(SPANISH_OPT_OUT_TEXTS)('%j opts out, confirmed in Spanish', (text) => {
     expect(answerComplianceKeyword(text, 'help@sprout.example')).toMatchObject({
       type: 'opt_out',
       language: 'es',
@@ -349,7 +203,7 @@ describe('opt-out as people say it', () => {
     });
   });
 
-  it.each(OTHER_LANGUAGE_OPT_OUTS)('%j opts out, confirmed in English', (text) => {
+  it.each(OTHER_LANGUAGE_OPT_OUT_TEXTS)('%j opts out, confirmed in English', (text) => {
     expect(answerComplianceKeyword(text, 'help@sprout.example')).toMatchObject({
       type: 'opt_out',
       language: 'en',
@@ -357,7 +211,7 @@ describe('opt-out as people say it', () => {
     });
   });
 
-  it.each(MAYBE_OPT_OUTS)(
+  it.each(MAYBE_OPT_OUT_TEXTS)(
     '%j may be an opt-out: asked to reply STOP (%s), nothing else',
     (text, language) => {
       expect(parseComplianceKeyword(text)).toBe('maybe_opt_out');
@@ -371,7 +225,7 @@ describe('opt-out as people say it', () => {
     },
   );
 
-  it.each(MORE_GARDENING_QUESTIONS)('%j is a gardening text, neither an opt-out nor a maybe', (text) => {
+  it.each(GARDENING_TEXTS_LIKE_OPT_OUTS)('%j is a gardening text, neither an opt-out nor a maybe', (text) => {
     expect(parseComplianceKeyword(text)).toBeNull();
     expect(answerComplianceKeyword(text, 'help@sprout.example')).toBeNull();
   });
