@@ -28,6 +28,7 @@ export {
   type DataSourceConfig,
 } from './data-source';
 export { findOrCreateUserByPhone, isE164, type FindOrCreateUserOptions } from './queries/users';
+export { consentToRecord } from './queries/consent';
 export {
   touchConversation,
   DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS,

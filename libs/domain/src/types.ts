@@ -48,7 +48,8 @@ export type LlmPurpose = (typeof LLM_PURPOSES)[number];
 export const CAMPAIGN_STATUSES = ['live', 'scheduled', 'completed', 'paused'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
-export const CONSENT_EVENT_TYPES = ['opt_out', 'opt_in', 'help'] as const;
+/** maybe_opt_out: a text that may have asked to stop, answered by asking for STOP; it changes nothing. */
+export const CONSENT_EVENT_TYPES = ['opt_out', 'opt_in', 'help', 'maybe_opt_out'] as const;
 export type ConsentEventType = (typeof CONSENT_EVENT_TYPES)[number];
 
 export const CONSENT_SOURCES = ['sms', 'web', 'provider'] as const;

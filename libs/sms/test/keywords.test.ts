@@ -4,6 +4,13 @@ import {
   complianceConfirmation,
   parseComplianceKeyword,
 } from '@sprout/sms';
+import {
+  ENGLISH_OPT_OUT_TEXTS,
+  GARDENING_TEXTS_LIKE_OPT_OUTS,
+  MAYBE_OPT_OUT_TEXTS,
+  OTHER_LANGUAGE_OPT_OUT_TEXTS,
+  SPANISH_OPT_OUT_TEXTS,
+} from '@sprout/testing';
 
 describe('parseComplianceKeyword', () => {
   it.each(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'OPTOUT', 'REVOKE'])(
@@ -45,6 +52,7 @@ describe('answerComplianceKeyword', () => {
     expect(answerComplianceKeyword(' Stop! ', 'help@sprout.example')).toEqual({
       type: 'opt_out',
       keyword: 'STOP',
+      language: 'en',
       reply: {
         content: expect.stringMatching(/^Sprout: You're unsubscribed.*Reply START/),
         encoding: 'GSM-7',
@@ -64,10 +72,10 @@ describe('answerComplianceKeyword', () => {
   });
 
   it('gives every keyword its own confirmation', () => {
-    const texts = (['opt_out', 'opt_in', 'help'] as const).map((k) =>
+    const texts = (['opt_out', 'opt_in', 'help', 'maybe_opt_out'] as const).map((k) =>
       complianceConfirmation(k, 'help@sprout.example'),
     );
-    expect(new Set(texts).size).toBe(3);
+    expect(new Set(texts).size).toBe(4);
     for (const text of texts) expect(text.startsWith(`${PROGRAM_NAME}: `)).toBe(true);
   });
 });
@@ -175,5 +183,76 @@ describe('opt-out by intent', () => {
     const started = performance.now();
     expect(parseComplianceKeyword(long)).toBeNull();
     expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('opt-out as people say it', () => {
+  it.each(ENGLISH_OPT_OUT_TEXTS)('%j opts out, confirmed in English', (text) => {
+    expect(answerComplianceKeyword(text, 'help@sprout.example')).toMatchObject({
+      type: 'opt_out',
+      language: 'en',
+      reply: { content: complianceConfirmation('opt_out', 'help@sprout.example') },
+    });
+  });
+
+  it.each(SPANISH_OPT_OUT_TEXTS)('%j opts out, confirmed in Spanish', (text) => {
+    expect(answerComplianceKeyword(text, 'help@sprout.example')).toMatchObject({
+      type: 'opt_out',
+      language: 'es',
+      reply: { content: expect.stringMatching(/^Sprout: Te diste de baja/) },
+    });
+  });
+
+  it.each(OTHER_LANGUAGE_OPT_OUT_TEXTS)('%j opts out, confirmed in English', (text) => {
+    expect(answerComplianceKeyword(text, 'help@sprout.example')).toMatchObject({
+      type: 'opt_out',
+      language: 'en',
+      reply: { content: expect.stringMatching(/^Sprout: You're unsubscribed/) },
+    });
+  });
+
+  it.each(MAYBE_OPT_OUT_TEXTS)(
+    '%j may be an opt-out: asked to reply STOP (%s), nothing else',
+    (text, language) => {
+      expect(parseComplianceKeyword(text)).toBe('maybe_opt_out');
+      const answer = answerComplianceKeyword(text, 'help@sprout.example');
+      expect(answer).toMatchObject({
+        type: 'maybe_opt_out',
+        language,
+        reply: { content: complianceConfirmation('maybe_opt_out', 'help@sprout.example', language) },
+      });
+      expect(answer?.reply.content).toContain('STOP');
+    },
+  );
+
+  it.each(GARDENING_TEXTS_LIKE_OPT_OUTS)('%j is a gardening text, neither an opt-out nor a maybe', (text) => {
+    expect(parseComplianceKeyword(text)).toBeNull();
+    expect(answerComplianceKeyword(text, 'help@sprout.example')).toBeNull();
+  });
+
+  it('keeps the English confirmations word for word, and writes the Spanish ones in one GSM-7 segment', () => {
+    expect(complianceConfirmation('opt_out', 'x@y.z')).toBe(
+      "Sprout: You're unsubscribed and will get no more messages from us. Reply START to resubscribe.",
+    );
+    expect(complianceConfirmation('opt_out', 'x@y.z', 'es')).toBe(
+      'Sprout: Te diste de baja y ya no te enviaremos mensajes. Responde START para volver a suscribirte.',
+    );
+    expect(complianceConfirmation('maybe_opt_out', 'x@y.z')).toBe(
+      'Sprout: Reply STOP to unsubscribe from our texts. For gardening advice, just text us your question.',
+    );
+    expect(complianceConfirmation('maybe_opt_out', 'x@y.z', 'es')).toBe(
+      'Sprout: Responde STOP o BAJA para darte de baja de nuestros mensajes. Para consejos sobre tus plantas, manda tu pregunta.',
+    );
+    // HELP and START have no Spanish keyword: their answers stay English.
+    expect(complianceConfirmation('help', 'x@y.z', 'es')).toBe(complianceConfirmation('help', 'x@y.z'));
+    for (const text of ['BAJA', 'suficiente', 'STOP', 'enough']) {
+      expect(answerComplianceKeyword(text, 'x@y.z')?.reply).toMatchObject({ encoding: 'GSM-7', segments: 1 });
+    }
+  });
+
+  it('records the Spanish keyword and phrase as received, accents dropped', () => {
+    expect(answerComplianceKeyword('Arrêt', 'x@y.z')?.keyword).toBe('ARRET');
+    expect(answerComplianceKeyword('quítame de la lista', 'x@y.z')?.keyword).toBe('QUITAME DE LA LISTA');
+    expect(answerComplianceKeyword('enough', 'x@y.z')?.keyword).toBe('ENOUGH');
   });
 });

@@ -5,3 +5,4 @@ export * from './csv';
 export * from './database';
 export * from './fakes';
 export * from './network';
+export * from './opt-out-texts';

@@ -373,6 +373,16 @@ describe('POST /api/simulator/message', () => {
   });
 
   describe('with the pipeline answering', () => {
+    /** Sends a test user's text through the simulator (expecting 200); answers the response. */
+    const sendAs =
+      (userId: string) =>
+      async (messageContent: string): Promise<SimulatorMessageResponse> => {
+        const res = await api('POST', '/api/simulator/message', { userId, messageContent });
+        expect(res.statusCode).toBe(200);
+        return res.json();
+      };
+    const isOptedOut = async (userId: string) =>
+      (await gw.db.dataSource.getRepository(User).findOneByOrFail({ id: userId })).optedOut;
     let responder: RunningWorkers;
     beforeAll(async () => {
       responder = await startResponder('reply');
@@ -434,12 +444,8 @@ describe('POST /api/simulator/message', () => {
       const user = await createUser('Consent Cora');
       const ds = gw.db.dataSource;
       const queues = app.get(JobQueues);
-      const send = async (messageContent: string): Promise<SimulatorMessageResponse> => {
-        const res = await api('POST', '/api/simulator/message', { userId: user.id, messageContent });
-        expect(res.statusCode).toBe(200);
-        return res.json();
-      };
-      const optedOut = async () => (await ds.getRepository(User).findOneByOrFail({ id: user.id })).optedOut;
+      const send = sendAs(user.id);
+      const optedOut = () => isOptedOut(user.id);
 
       const stop = await send('Stop!');
       expect(stop).toMatchObject({ tokensUsed: 0, cost: 0, reply: { direction: 'outbound' } });
@@ -510,6 +516,44 @@ describe('POST /api/simulator/message', () => {
         'Reply to: When do I ',
       ]);
       expect(conversation.user.totalMessages).toBe(10);
+      await expectCountersAgree(user.id);
+    });
+
+    it('asks a test user who may be opting out to reply STOP, in their language, and never once opted out', async () => {
+      const user = await createUser('Maybe Mia');
+      const ds = gw.db.dataSource;
+      const send = sendAs(user.id);
+      const optedOut = () => isOptedOut(user.id);
+
+      const enough = await send('Enough!');
+      expect(enough).toMatchObject({ tokensUsed: 0, cost: 0 });
+      expect(enough.reply?.content).toBe(
+        'Sprout: Reply STOP to unsubscribe from our texts. For gardening advice, just text us your question.',
+      );
+      const spanish = await send('no más tomates');
+      expect(spanish.reply?.content).toMatch(/^Sprout: Responde STOP o BAJA para darte de baja/);
+      expect(await optedOut()).toBe(false);
+      const inbound = await ds
+        .getRepository(Message)
+        .findOneByOrFail({ userId: user.id, direction: 'inbound', content: 'Enough!' });
+      expect(inbound.kind).toBe('consent');
+      // Never the pipeline's: the responder would have answered "Reply to: ...".
+      expect(await app.get(JobQueues).queue('sms.inbound').getJob(`inbound-${inbound.id}`)).toBeUndefined();
+
+      const baja = await send('BAJA');
+      expect(baja.reply?.content).toMatch(/^Sprout: Te diste de baja/);
+      expect(await optedOut()).toBe(true);
+      // Opted out: asked nothing more.
+      expect((await send('enough')).reply).toBeNull();
+
+      const events = await ds
+        .getRepository(ConsentEvent)
+        .find({ where: { userId: user.id }, order: { createdAt: 'ASC' } });
+      expect(events.map((e) => [e.type, e.keyword])).toEqual([
+        ['maybe_opt_out', 'ENOUGH'],
+        ['maybe_opt_out', 'NOMAS TOMATES'],
+        ['opt_out', 'BAJA'],
+      ]);
       await expectCountersAgree(user.id);
     });
 

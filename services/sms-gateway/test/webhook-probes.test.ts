@@ -4,6 +4,14 @@
 import { SMS_BODY_MAX_CHARS, smsBodyOf, storableText } from '@sprout/contracts';
 import { ConsentEvent, Message, User } from '@sprout/domain';
 import { JobQueues } from '@sprout/platform';
+import { complianceConfirmation } from '@sprout/sms';
+import {
+  ENGLISH_OPT_OUT_TEXTS,
+  GARDENING_TEXTS_LIKE_OPT_OUTS,
+  MAYBE_OPT_OUT_TEXTS,
+  OTHER_LANGUAGE_OPT_OUT_TEXTS,
+  SPANISH_OPT_OUT_TEXTS,
+} from '@sprout/testing';
 import { type GatewayHarness, eventually, startGateway } from './harness';
 
 const OUR_NUMBER = '+15005550006';
@@ -82,6 +90,7 @@ describe('inbound webhook probes', () => {
       'I want to opt out',
     ];
     const QUESTIONS = [
+      ...GARDENING_TEXTS_LIKE_OPT_OUTS,
       'how do I stop aphids?',
       'when should I stop watering tomatoes',
       'cancel my order of seeds?',
@@ -92,22 +101,37 @@ describe('inbound webhook probes', () => {
       'stop deer from eating hostas',
     ];
 
-    it.each(OPT_OUTS)('%j opts the sender out with exactly one confirmation', async (text) => {
+    /** Posts a text from a new number; answers the stored message and its sender. */
+    const textFromNewNumber = async (text: string) => {
       const phone = nextPhone();
       const { sid, response } = sms(phone, text);
       expect((await response).status).toBe(200);
       const inbound = await messages().findOneByOrFail({ providerSid: sid });
-      expect(inbound.kind).toBe('consent');
       const user = await h.db.dataSource.getRepository(User).findOneByOrFail({ phoneNumber: phone });
+      return { phone, inbound, user };
+    };
+    /** The texts sent to a number, once there are `count`. */
+    const sentTo = (phone: string, count: number) =>
+      eventually(async () => {
+        const to = h.twilio.sent.filter((m) => m.to === phone).map((m) => m.body);
+        return to.length >= count ? to : undefined;
+      }, `${count} text(s) to ${phone}`);
+    const inboundJobOf = (messageId: string) =>
+      h.gateway.app.get(JobQueues).queue('sms.inbound').getJob(`inbound-${messageId}`);
+    // Opt-out answers and STOP questions carry no contact address.
+    const CONTACT_EMAIL = 'unused@sprout.example';
+
+    it.each([
+      ...[...OPT_OUTS, ...ENGLISH_OPT_OUT_TEXTS, ...OTHER_LANGUAGE_OPT_OUT_TEXTS].map(
+        (t) => [t, 'en'] as const,
+      ),
+      ...SPANISH_OPT_OUT_TEXTS.map((t) => [t, 'es'] as const),
+    ])('%j opts the sender out with exactly one confirmation, in %s', async (text, language) => {
+      const { phone, inbound, user } = await textFromNewNumber(text);
+      expect(inbound.kind).toBe('consent');
       expect(user.optedOut).toBe(true);
-      const sent = await eventually(async () => {
-        const to = h.twilio.sent.filter((m) => m.to === phone);
-        return to.length > 0 ? to : undefined;
-      }, `the confirmation to ${phone}`);
-      expect(sent.map((m) => m.body)).toEqual([expect.stringMatching(/^Sprout: You're unsubscribed/)]);
-      expect(
-        await h.gateway.app.get(JobQueues).queue('sms.inbound').getJob(`inbound-${inbound.id}`),
-      ).toBeUndefined();
+      expect(await sentTo(phone, 1)).toEqual([complianceConfirmation('opt_out', CONTACT_EMAIL, language)]);
+      expect(await inboundJobOf(inbound.id)).toBeUndefined();
 
       // Saying it again is recorded, and not confirmed a second time.
       const again = sms(phone, 'STOP');
@@ -120,15 +144,55 @@ describe('inbound webhook probes', () => {
     });
 
     it.each(QUESTIONS)('%j is a question for the pipeline, not an opt-out', async (text) => {
+      const { inbound, user } = await textFromNewNumber(text);
+      expect(inbound.kind).toBe('reply');
+      expect((await inboundJobOf(inbound.id))?.data).toEqual({ messageId: inbound.id });
+      expect(user.optedOut).toBe(false);
+    });
+
+    it.each(MAYBE_OPT_OUT_TEXTS)(
+      '%j is asked to reply STOP (in %s), stays subscribed and never reaches the pipeline',
+      async (text, language) => {
+        const { phone, inbound, user } = await textFromNewNumber(text);
+        expect(inbound.kind).toBe('consent');
+        expect(await inboundJobOf(inbound.id)).toBeUndefined();
+        const question = complianceConfirmation('maybe_opt_out', CONTACT_EMAIL, language);
+        expect(await sentTo(phone, 1)).toEqual([question]);
+        expect(user.optedOut).toBe(false);
+        const event = await h.db.dataSource
+          .getRepository(ConsentEvent)
+          .findOneByOrFail({ messageId: inbound.id });
+        expect(event).toMatchObject({ type: 'maybe_opt_out', source: 'sms' });
+        expect(await messages().findOneByOrFail({ id: event.replyMessageId ?? '' })).toMatchObject({
+          direction: 'outbound',
+          kind: 'consent',
+          content: question,
+        });
+
+        // Replying STOP as asked opts out, with its confirmation.
+        expect((await sms(phone, 'STOP').response).status).toBe(200);
+        expect((await sentTo(phone, 2))[1]).toMatch(/^Sprout: You're unsubscribed/);
+        expect((await h.db.dataSource.getRepository(User).findOneByOrFail({ id: user.id })).optedOut).toBe(
+          true,
+        );
+      },
+    );
+
+    it('asks a subscriber, never a sender already opted out: their "enough" is then a text like any other', async () => {
       const phone = nextPhone();
-      const { sid, response } = sms(phone, text);
+      expect((await sms(phone, 'enough').response).status).toBe(200);
+      expect(await sentTo(phone, 1)).toEqual([complianceConfirmation('maybe_opt_out', CONTACT_EMAIL)]);
+      expect((await sms(phone, 'STOP').response).status).toBe(200);
+      await sentTo(phone, 2);
+
+      const { sid, response } = sms(phone, 'enough');
       expect((await response).status).toBe(200);
       const inbound = await messages().findOneByOrFail({ providerSid: sid });
       expect(inbound.kind).toBe('reply');
-      const job = await h.gateway.app.get(JobQueues).queue('sms.inbound').getJob(`inbound-${inbound.id}`);
-      expect(job?.data).toEqual({ messageId: inbound.id });
-      const user = await h.db.dataSource.getRepository(User).findOneByOrFail({ phoneNumber: phone });
-      expect(user.optedOut).toBe(false);
+      // The pipeline answers nothing to an opted-out user; nothing else was written for them.
+      expect((await inboundJobOf(inbound.id))?.data).toEqual({ messageId: inbound.id });
+      expect(await h.db.dataSource.getRepository(ConsentEvent).countBy({ messageId: inbound.id })).toBe(0);
+      expect(await messages().countBy({ userId: inbound.userId, direction: 'outbound' })).toBe(2);
     });
   });
 

@@ -25,13 +25,11 @@ export class AuthController {
   ) {
     const { username, password } = body;
     const ip = clientIp(request);
-    await this.throttle.assertAllowed(username, ip);
+    // Counted before the password is checked: a failure is already counted as one.
+    const attempt = await this.throttle.admit(username, ip);
     const admin = await this.adminUsers.verify(username, password);
-    if (admin === null) {
-      await this.throttle.recordFailure(username, ip);
-      throw new UnauthorizedException(INVALID_CREDENTIALS);
-    }
-    await this.throttle.recordSuccess(username, ip);
+    if (admin === null) throw new UnauthorizedException(INVALID_CREDENTIALS);
+    await this.throttle.recordSuccess(attempt);
     await this.sessions.start(request, reply, admin);
     return { success: true, user: { id: admin.id, username: admin.username } } as const;
   }

@@ -16,7 +16,7 @@ export class RedisKeys {
   }
 }
 
-/** Fixed-window counters in Redis: login failures and request rate limits. */
+/** Fixed-window counters in Redis: request rate limits (the login throttle counts in its own script). */
 @Injectable()
 export class WindowCounter {
   constructor(private readonly redis: Redis) {}
@@ -29,15 +29,5 @@ export class WindowCounter {
       throw incremented?.[0] ?? new Error(`Redis transaction on ${key} was aborted`);
     }
     return Number(incremented[1]);
-  }
-
-  async current(...keys: string[]): Promise<number[]> {
-    if (keys.length === 0) return [];
-    const values = await this.redis.mget(...keys);
-    return values.map((v) => (v === null ? 0 : Number(v)));
-  }
-
-  async reset(key: string): Promise<void> {
-    await this.redis.del(key);
   }
 }

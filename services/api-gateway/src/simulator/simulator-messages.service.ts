@@ -11,7 +11,7 @@ import type {
   SimulatorMessageResponse,
   SmsInboundJobResult,
 } from '@sprout/contracts';
-import { type InboundRecord, type MessageMedia, recordInbound } from '@sprout/domain';
+import { type InboundRecord, type MessageMedia, consentToRecord, recordInbound } from '@sprout/domain';
 import { CONFIG, JobQueues, JobTimeoutError } from '@sprout/platform';
 import { answerComplianceKeyword } from '@sprout/sms';
 import { DataSource } from 'typeorm';
@@ -37,10 +37,11 @@ export const REPLY_FAILED =
 
 /**
  * Sends a test user's message through the real SMS pipeline: recorded by the same message writer
- * and consent rules as an inbound SMS (a STOP, START or HELP is applied and confirmed here, as
- * sms-gateway does), otherwise answered by the ai-responder from the sms.inbound queue (job id
- * from the message id), then read back. Replies go to sms.outbound like any other, where a test
- * user's message is marked delivered and never sent.
+ * and consent rules as an inbound SMS (a STOP, START or HELP is applied and confirmed here, and a
+ * text that may be an opt-out is asked to reply STOP, as sms-gateway does), otherwise answered by
+ * the ai-responder from the sms.inbound queue (job id from the message id), then read back.
+ * Replies go to sms.outbound like any other, where a test user's message is marked delivered and
+ * never sent.
  */
 @Injectable()
 export class SimulatorMessagesService {
@@ -69,11 +70,16 @@ export class SimulatorMessagesService {
             },
           ];
 
+    const consent = await consentToRecord(
+      this.dataSource,
+      { userId: request.userId },
+      answerComplianceKeyword(content, this.appConfig.contactEmail),
+    );
     const inbound = await recordInbound(this.dataSource, {
       from: { userId: request.userId, testUserOnly: true },
       content,
       media,
-      consent: answerComplianceKeyword(content, this.appConfig.contactEmail),
+      consent,
       idleTimeoutMs: this.config.conversationIdleTimeoutMs,
       // Answered whenever it can be (see replyTimeoutMessage), even when its job is lost.
       awaitingReply: true,

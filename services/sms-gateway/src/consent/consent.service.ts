@@ -7,9 +7,10 @@ export const UNSUBSCRIBED_ERROR_CODE = '21610';
 
 /**
  * SMS consent (ARCHITECTURE §6) at send time: who may still get a message, and carrier-level
- * opt-outs reported by Twilio (21610). STOP / START / HELP texts and opt-outs by intent are read
- * in libs/sms (keywords.ts) and applied where they are recorded (recordInbound in libs/domain: one
- * confirmation per opt-out), for an SMS and the simulator alike.
+ * opt-outs reported by Twilio (21610). STOP / START / HELP texts, opt-outs by intent and texts that
+ * may be opt-outs (asked to reply STOP) are read in libs/sms (keywords.ts) and applied where they
+ * are recorded (recordInbound in libs/domain: one confirmation per opt-out), for an SMS and the
+ * simulator alike.
  */
 @Injectable()
 export class ConsentService {

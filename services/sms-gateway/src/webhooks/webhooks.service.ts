@@ -5,14 +5,17 @@ import {
   type ProviderMessageStatus,
   type StatusCallbackForm,
 } from '@sprout/contracts';
-import { type InboundRecord, isE164, recordInbound } from '@sprout/domain';
+import { type InboundRecord, consentToRecord, isE164, recordInbound } from '@sprout/domain';
 import { CONFIG, JobQueues } from '@sprout/platform';
 import { answerComplianceKeyword } from '@sprout/sms';
 import { DataSource } from 'typeorm';
 import type { SmsGatewayConfig } from '../config';
 import { locationHintOf, mediaOf } from './twilio-forms';
 
-/** stored: queued for a reply; keyword: STOP / START / HELP, answered here; duplicate: seen before. */
+/**
+ * stored: queued for a reply; keyword: STOP / START / HELP (or a text that may be an opt-out, asked
+ * to reply STOP), answered here; duplicate: seen before.
+ */
 export type InboundOutcome = 'stored' | 'keyword' | 'duplicate' | 'ignored';
 
 /** The job an inbound message leads to: a reply (sms.inbound) or its keyword's confirmation (sms.outbound). */
@@ -37,9 +40,10 @@ export class WebhooksService {
   /**
    * Stores an inbound SMS once per MessageSid with the message writer (user found or created,
    * conversation continued or opened after CONVERSATION_IDLE_TIMEOUT_MS, counters). A compliance
-   * keyword is applied in the same statement and answered with its confirmation; it never reaches
-   * sms.inbound. Anything else is enqueued for a reply. A repeated MessageSid stores nothing; its
-   * job is enqueued again because that is idempotent (job id) and recovers a crash between the
+   * keyword is applied in the same statement and answered with its confirmation, a maybe-opt-out
+   * with its question (unless the sender is opted out already); neither reaches sms.inbound.
+   * Anything else is enqueued for a reply. A repeated MessageSid stores nothing; its job is
+   * enqueued again because that is idempotent (job id) and recovers a crash between the
    * commit and the enqueue.
    */
   async receiveInbound(form: InboundSmsForm): Promise<InboundOutcome> {
@@ -47,7 +51,11 @@ export class WebhooksService {
       this.logger.warn(`Ignored inbound ${form.MessageSid}: sender is not an E.164 number`);
       return 'ignored';
     }
-    const keyword = answerComplianceKeyword(form.Body, this.config.contactEmail);
+    const keyword = await consentToRecord(
+      this.dataSource,
+      { phoneNumber: form.From },
+      answerComplianceKeyword(form.Body, this.config.contactEmail),
+    );
     const record = await recordInbound(this.dataSource, {
       from: { phoneNumber: form.From },
       content: form.Body,
