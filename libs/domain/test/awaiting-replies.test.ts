@@ -188,10 +188,21 @@ describe('awaiting_replies', () => {
     expect(between[0]).toMatchObject({ queue: 'sms.inbound', attempts: 0, createdAt: due.createdAt });
 
     const at = new Date();
-    expect(await claimAwaitingReplyAttempt(ds(), due.messageId, 0, at)).toBe(1);
+    const quietSince = new Date(at.getTime() - 30_000);
+    expect(await claimAwaitingReplyAttempt(ds(), due.messageId, 0, at, quietSince)).toBe(1);
     // A second sweep that read the row before the first claimed it takes nothing.
-    expect(await claimAwaitingReplyAttempt(ds(), due.messageId, 0, at)).toBeNull();
+    expect(await claimAwaitingReplyAttempt(ds(), due.messageId, 0, at, quietSince)).toBeNull();
+    // Nor does one that read it just after the claim: the redriven job gets its time first.
+    expect(await claimAwaitingReplyAttempt(ds(), due.messageId, 1, at, quietSince)).toBeNull();
+    expect(
+      await awaitingRepliesBetween(ds(), new Date(now - 3 * 60 * 60_000), new Date(now - 30_000), 10),
+    ).toEqual([]);
     expect(await rowOf(due.messageId)).toMatchObject({ attempts: 1, lastAttemptAt: at });
+    // Once that time has passed, the next attempt may be claimed.
+    const later = new Date(at.getTime() + 31_000);
+    expect(
+      await claimAwaitingReplyAttempt(ds(), due.messageId, 1, later, new Date(later.getTime() - 30_000)),
+    ).toBe(2);
 
     const expired = await expireAwaitingReplies(ds(), new Date(now - 3 * 60 * 60_000), 10);
     expect(expired.map((r) => r.messageId)).toEqual([old.messageId]);

@@ -31,7 +31,9 @@ describe('inbound sweep', () => {
 
   const queues = (): JobQueues => h.gateway.app.get(JobQueues);
   const sweeps = (): InboundSweepService => h.gateway.app.get(InboundSweepService);
-  const sweep = (): Promise<SweepResult> => sweeps().sweep();
+  const sweep = (now?: Date): Promise<SweepResult> => sweeps().sweep(now);
+  // A redriven row waits SMS_INBOUND_SWEEP_AFTER_MS (30 s) before another attempt: sweeps this far apart.
+  const minutesLater = (minutes: number): Date => new Date(Date.now() + minutes * 60_000);
   const sentTo = (phone: string): number => h.twilio.sent.filter((m) => m.to === phone).length;
   const rowOf = (messageId: string) => h.db.dataSource.getRepository(AwaitingReply).findOneBy({ messageId });
   const stateOf = (jobId: string) => queues().queue('sms.inbound').getJobState(jobId);
@@ -230,16 +232,16 @@ describe('inbound sweep', () => {
     await failedJob(text.messageId);
 
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
-      expect(await sweep()).toEqual({ ...NOTHING, retried: 1 });
+      expect(await sweep(minutesLater(attempt))).toEqual({ ...NOTHING, retried: 1 });
       expect(await rowOf(text.messageId)).toMatchObject({ attempts: attempt });
       await eventually(
         async () => ((await stateOf(jobId)) === 'failed' ? true : undefined),
         'the retry to fail',
       );
     }
-    expect(await sweep()).toEqual({ ...NOTHING, abandoned: 1 });
+    expect(await sweep(minutesLater(MAX_ATTEMPTS + 1))).toEqual({ ...NOTHING, abandoned: 1 });
     expect(await rowOf(text.messageId)).toBeNull();
-    expect(await sweep()).toEqual(NOTHING);
+    expect(await sweep(minutesLater(MAX_ATTEMPTS + 2))).toEqual(NOTHING);
     expect(await stateOf(jobId)).toBe('failed');
     expect(answered.get(text.messageId)).toBe(1 + MAX_ATTEMPTS);
     expect(sentTo(phone)).toBe(0);
@@ -252,14 +254,14 @@ describe('inbound sweep', () => {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
       await inbound.pause();
       try {
-        expect(await sweep()).toEqual({ ...NOTHING, enqueued: 1 });
+        expect(await sweep(minutesLater(attempt))).toEqual({ ...NOTHING, enqueued: 1 });
         // Lost again before it ran (Redis lost it, or it was removed by hand).
         await inbound.remove(`inbound-${text.messageId}`);
       } finally {
         await inbound.resume();
       }
     }
-    expect(await sweep()).toEqual({ ...NOTHING, abandoned: 1 });
+    expect(await sweep(minutesLater(MAX_ATTEMPTS + 1))).toEqual({ ...NOTHING, abandoned: 1 });
     expect(await rowOf(text.messageId)).toBeNull();
     expect(answered.has(text.messageId)).toBe(false);
   });

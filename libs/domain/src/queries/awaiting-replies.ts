@@ -40,7 +40,10 @@ export async function settleAwaitingReply(db: Db, messageId: string): Promise<bo
   return deleted > 0;
 }
 
-/** Rows stored in [from, until), oldest first, at most `limit`. */
+/**
+ * Rows stored in [from, until) and not redriven since `until` (a job added by a sweep gets as long
+ * as a webhook's job before it counts as lost), oldest first, at most `limit`.
+ */
 export async function awaitingRepliesBetween(
   db: Db,
   from: Date,
@@ -50,6 +53,7 @@ export async function awaitingRepliesBetween(
   const rows = await managerOf(db).query<Row[]>(
     `SELECT "message_id", "queue", "created_at", "attempts" FROM "awaiting_replies"
       WHERE "created_at" >= $1 AND "created_at" < $2
+        AND ("last_attempt_at" IS NULL OR "last_attempt_at" < $2)
       ORDER BY "created_at", "message_id" LIMIT $3`,
     [from, until, limit],
   );
@@ -57,21 +61,25 @@ export async function awaitingRepliesBetween(
 }
 
 /**
- * Counts one more attempt of the row's job, only if its count is still `seen` (two sweeps at once:
- * one of them takes it). The new count, or null when another sweep took it or it was settled.
+ * Counts one more attempt of the row's job, only if its count is still `seen` and no attempt was
+ * made since `quietSince` (two sweeps at once: one of them takes it, and a sweep that read the row
+ * just after another claimed it leaves it alone). The new count, or null when another sweep took
+ * it or it was settled.
  */
 export async function claimAwaitingReplyAttempt(
   db: Db,
   messageId: string,
   seen: number,
   at: Date,
+  quietSince: Date,
 ): Promise<number | null> {
   // TypeORM answers an UPDATE or DELETE with [rows, affected].
   const [rows] = await managerOf(db).query<[{ attempts: number }[], number]>(
     `UPDATE "awaiting_replies" SET "attempts" = "attempts" + 1, "last_attempt_at" = $3
       WHERE "message_id" = $1 AND "attempts" = $2
+        AND ("last_attempt_at" IS NULL OR "last_attempt_at" < $4)
       RETURNING "attempts"`,
-    [messageId, seen, at],
+    [messageId, seen, at, quietSince],
   );
   return rows[0]?.attempts ?? null;
 }

@@ -109,7 +109,14 @@ export class InboundSweepService {
       );
       return 'abandoned';
     }
-    const attempt = await claimAwaitingReplyAttempt(this.dataSource, row.messageId, row.attempts, now);
+    const quietSince = new Date(now.getTime() - this.config.smsInboundSweepAfterMs);
+    const attempt = await claimAwaitingReplyAttempt(
+      this.dataSource,
+      row.messageId,
+      row.attempts,
+      now,
+      quietSince,
+    );
     // Another sweep took this attempt, or the text was settled meanwhile.
     if (attempt === null) return 'inQueue';
 
