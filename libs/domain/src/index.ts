@@ -63,7 +63,7 @@ export {
   type SpendReservation,
   type SpendSnapshot,
 } from './queries/spending';
-export { replyIdFor } from './messages/reply-id';
+export { replyIdFor, replyIdSql } from './messages/reply-id';
 export {
   awaitingRepliesBetween,
   claimAwaitingReplyAttempt,

@@ -14,3 +14,12 @@ export const replyIdFor = (inboundMessageId: string): string => {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 };
+
+/**
+ * `replyIdFor` in SQL, for the inbound id the expression `inboundIdSql` gives (pgcrypto's digest):
+ * lets a statement ask whether a text has its reply without a round trip per text.
+ */
+export const replyIdSql = (inboundIdSql: string): string =>
+  `(SELECT encode(set_byte(set_byte(h, 6, (get_byte(h, 6) & 15) | 80), 8, (get_byte(h, 8) & 63) | 128), 'hex')::uuid
+      FROM (SELECT substring(digest('\\x${REPLY_NAMESPACE_HEX}'::bytea
+                                    || convert_to('reply:' || ${inboundIdSql}::text, 'UTF8'), 'sha1') FROM 1 FOR 16) AS h) reply_hash)`;
