@@ -62,6 +62,7 @@ export {
   type SpendReservation,
   type SpendSnapshot,
 } from './queries/spending';
+export { schemaCode, schemaCodeFiles } from './schema-code';
 export { replyIdFor } from './messages/reply-id';
 export {
   awaitingRepliesBetween,
