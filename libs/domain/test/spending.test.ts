@@ -2,17 +2,29 @@ import {
   SPENDING_LIMIT_SETTING,
   isTimeZone,
   readSpendSnapshot,
-  releaseSpend,
   readSpendingLimit,
-  reserveSpend,
   setSetting,
-  settleSpend,
   spendDay,
   spentSince,
 } from '@sprout/domain';
 import { createTestDatabase, truncateAll, type TestDatabase } from '@sprout/testing';
+import { type LedgerCall, reserveSpend, settleSpend } from '../src/ledger/statements';
 
 const MINUTE = 60_000;
+const CALL: LedgerCall = {
+  messageId: null,
+  userId: null,
+  conversationId: null,
+  purpose: 'reply',
+  tier: 'primary',
+  model: 'm',
+  promptTokens: 0,
+  completionTokens: 0,
+  cost: 0,
+  latencyMs: 12,
+  error: null,
+  isTestUser: false,
+};
 
 describe('spending day', () => {
   it('starts at midnight in the configured time zone', () => {
@@ -105,12 +117,7 @@ describe('spend ledger and reservations', () => {
     // Settling one with its real cost frees the difference.
     const first = admitted[0]?.reservation;
     if (!first) throw new Error('no reservation');
-    await db.dataSource.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO llm_calls (purpose, tier, model, cost) VALUES ('reply', 'primary', 'm', 0.05)`,
-      );
-      await releaseSpend(manager, first.id);
-    });
+    await settleSpend(db.dataSource.manager, first.id, { ...CALL, cost: 0.05 });
     expect(await readSpendSnapshot(db.dataSource.manager, since)).toEqual({
       spent: 0.55,
       held: 0.4,
@@ -160,20 +167,7 @@ describe('spend ledger and reservations', () => {
     const settled = await settleSpend(
       db.dataSource.manager,
       reserved.id,
-      {
-        messageId: null,
-        userId: null,
-        conversationId: null,
-        purpose: 'reply',
-        tier: 'primary',
-        model: 'm',
-        promptTokens: 10,
-        completionTokens: 5,
-        cost: 0.25,
-        latencyMs: 12,
-        error: null,
-        isTestUser: false,
-      },
+      { ...CALL, promptTokens: 10, completionTokens: 5, cost: 0.25 },
       since,
     );
     expect(settled).toEqual({ id: expect.any(String), spent: 0.75, limit: 2 });
