@@ -48,21 +48,25 @@ export {
 } from './messages/message-writer';
 export { getSetting, setSetting, SPENDING_LIMIT_SETTING, DEFAULT_SPENDING_LIMIT } from './queries/settings';
 export { MODEL_CATALOG_CHANNEL } from './queries/models';
+export { isTimeZone, spendDay, type SpendDay } from './ledger/spend-day';
 export {
-  isTimeZone,
   readSpendingLimit,
   readSpendSnapshot,
-  releaseSpend,
-  reserveSpend,
-  settleSpend,
-  spendDay,
   spentSince,
+  type LedgerCall,
   type ReserveOutcome,
-  type SettledCall,
-  type SpendDay,
   type SpendReservation,
   type SpendSnapshot,
-} from './queries/spending';
+  type UnpaidCall,
+} from './ledger/statements';
+export {
+  SpendLedger,
+  type PaidCallRequest,
+  type SpendLedgerOptions,
+  type SpendSignals,
+  type SpendThreshold,
+} from './ledger/spend-ledger';
+export { schemaCode, schemaCodeFiles } from './schema-code';
 export { replyIdFor, replyIdSql } from './messages/reply-id';
 export {
   awaitingRepliesBetween,

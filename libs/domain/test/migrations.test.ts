@@ -1,35 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { ALL_MIGRATIONS, createDataSource, runMigrations } from '@sprout/domain';
+import { type EmptyDatabase, createEmptyDatabase } from './empty-database';
 
 // Runs against an empty database of its own (not the harness template, which is already migrated).
 describe('runMigrations', () => {
-  const adminUrl = process.env.DATABASE_URL;
-  const name = `sprout_m_${randomBytes(5).toString('hex')}`;
+  let database: EmptyDatabase;
   let url: string;
 
-  const admin = async (sql: string): Promise<void> => {
-    const client = new Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-
   beforeAll(async () => {
-    if (!adminUrl)
-      throw new Error(
-        'DATABASE_URL is not set: export DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres',
-      );
-    await admin(`CREATE DATABASE "${name}"`);
-    const u = new URL(adminUrl);
-    u.pathname = `/${name}`;
-    url = u.toString();
+    database = await createEmptyDatabase('sprout_m_');
+    url = database.url;
   });
   afterAll(async () => {
-    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await database?.drop();
   });
 
   it('applies every migration exactly once when processes race, and is a no-op afterwards', async () => {

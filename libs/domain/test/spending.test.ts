@@ -1,18 +1,32 @@
 import {
   SPENDING_LIMIT_SETTING,
+  SpendLedger,
+  type SpendSignals,
   isTimeZone,
   readSpendSnapshot,
-  releaseSpend,
   readSpendingLimit,
-  reserveSpend,
   setSetting,
-  settleSpend,
   spendDay,
   spentSince,
 } from '@sprout/domain';
 import { createTestDatabase, truncateAll, type TestDatabase } from '@sprout/testing';
+import { type LedgerCall, reserveSpend, settleSpend } from '../src/ledger/statements';
 
 const MINUTE = 60_000;
+const CALL: LedgerCall = {
+  messageId: null,
+  userId: null,
+  conversationId: null,
+  purpose: 'reply',
+  tier: 'primary',
+  model: 'm',
+  promptTokens: 0,
+  completionTokens: 0,
+  cost: 0,
+  latencyMs: 12,
+  error: null,
+  isTestUser: false,
+};
 
 describe('spending day', () => {
   it('starts at midnight in the configured time zone', () => {
@@ -105,12 +119,7 @@ describe('spend ledger and reservations', () => {
     // Settling one with its real cost frees the difference.
     const first = admitted[0]?.reservation;
     if (!first) throw new Error('no reservation');
-    await db.dataSource.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO llm_calls (purpose, tier, model, cost) VALUES ('reply', 'primary', 'm', 0.05)`,
-      );
-      await releaseSpend(manager, first.id);
-    });
+    await settleSpend(db.dataSource.manager, first.id, { ...CALL, cost: 0.05 });
     expect(await readSpendSnapshot(db.dataSource.manager, since)).toEqual({
       spent: 0.55,
       held: 0.4,
@@ -160,20 +169,7 @@ describe('spend ledger and reservations', () => {
     const settled = await settleSpend(
       db.dataSource.manager,
       reserved.id,
-      {
-        messageId: null,
-        userId: null,
-        conversationId: null,
-        purpose: 'reply',
-        tier: 'primary',
-        model: 'm',
-        promptTokens: 10,
-        completionTokens: 5,
-        cost: 0.25,
-        latencyMs: 12,
-        error: null,
-        isTestUser: false,
-      },
+      { ...CALL, promptTokens: 10, completionTokens: 5, cost: 0.25 },
       since,
     );
     expect(settled).toEqual({ id: expect.any(String), spent: 0.75, limit: 2 });
@@ -195,5 +191,77 @@ describe('spend ledger and reservations', () => {
     expect(
       (await reserveSpend(db.dataSource, { amount: 0.1, since, ttlMs: 60_000 })).reservation,
     ).not.toBeNull();
+  });
+
+  it('announces 80% and 100% once a day and counts refusals; writes rows that cost nothing without a reservation', async () => {
+    await setSetting(db.dataSource.manager, SPENDING_LIMIT_SETTING, 1);
+    const claimed = new Set<string>();
+    const heard: string[] = [];
+    const signals: SpendSignals = {
+      spend: (spent, limit) => heard.push(`spend ${spent} of ${limit}`),
+      refused: (purpose) => heard.push(`refused ${purpose}`),
+      claimOnce: (key) => Promise.resolve(!claimed.has(key) && Boolean(claimed.add(key))),
+      crossed: (threshold, message) => heard.push(`${threshold}: ${message}`),
+    };
+    const ledger = new SpendLedger(db.dataSource, { timeZone: 'UTC', signals });
+    const request = { purpose: 'summary' as const, worstCase: 0.1, deadlineMs: 1_000 };
+    const day = spendDay(new Date(), 'UTC').key;
+
+    await call(0.5, new Date());
+    await call(0.35, new Date());
+    const admitted = await ledger.reserve(request);
+    expect(admitted).not.toBeNull();
+    await ledger.settle(admitted!, { ...CALL, purpose: 'summary', cost: 0.2 });
+    expect(await ledger.reserve(request)).toBeNull();
+    expect(await ledger.reserve(request)).toBeNull();
+    expect(heard).toEqual([
+      'spend 0.85 of 1',
+      `80: Daily AI spend crossed 80% of the limit on ${day} (UTC): $0.8500 of $1.00 (85.0%)`,
+      'spend 1.05 of 1',
+      `100: Daily AI spending limit reached on ${day} (UTC): $1.05 of $1.00 (105.0%); until midnight replies answer from templates, summaries are written by rules and photos are described offline`,
+      'spend 1.05 of 1',
+      'refused summary',
+      'spend 1.05 of 1',
+      'refused summary',
+    ]);
+
+    // A row that cost nothing needs no reservation: written as it is, in the caller's transaction.
+    const id = await db.dataSource.transaction((manager) =>
+      ledger.recordUnpaid({ ...CALL, purpose: 'image', tier: 'template', model: null }, manager),
+    );
+    expect(
+      await db.dataSource.query(`SELECT purpose, tier, model, cost FROM llm_calls WHERE id = $1`, [id]),
+    ).toEqual([{ purpose: 'image', tier: 'template', model: null, cost: '0.000000' }]);
+  });
+
+  it('announces 80% at a refused reservation when calls in flight took the rest of the budget', async () => {
+    await setSetting(db.dataSource.manager, SPENDING_LIMIT_SETTING, 1);
+    const crossed: string[] = [];
+    const claimed = new Set<string>();
+    const ledger = new SpendLedger(db.dataSource, {
+      timeZone: 'UTC',
+      signals: {
+        spend: () => undefined,
+        refused: () => undefined,
+        claimOnce: (key) => Promise.resolve(!claimed.has(key) && Boolean(claimed.add(key))),
+        crossed: (threshold, message) => crossed.push(`${threshold}: ${message}`),
+      },
+    });
+    await call(0.9, new Date());
+    const held = await reserveSpend(db.dataSource, {
+      amount: 0.2,
+      since: spendDay(new Date(), 'UTC').start,
+      ttlMs: 60_000,
+    });
+    expect(held.reservation).not.toBeNull();
+    expect(await ledger.reserve({ purpose: 'image', worstCase: 0.01, deadlineMs: 1_000 })).toBeNull();
+    expect(crossed).toEqual([
+      expect.stringMatching(
+        /^80: Daily AI spend crossed 80% of the limit on .*: \$0\.9000 of \$1\.00 \(90\.0%\)$/,
+      ),
+      expect.stringMatching(
+        /^100: Daily AI spending limit reached on .*: \$0\.9000 of \$1\.00 \(90\.0%\) with \$0\.2000 held by calls in flight; /,
+      ),
+    ]);
   });
 });

@@ -22,4 +22,5 @@ export * from './http/dependency-unavailable';
 export * from './http/endpoint';
 export * from './http/json-text';
 export * from './safe-fetch';
+export * from './spending/spend-signals';
 export { UnrecoverableError } from 'bullmq';

@@ -8,6 +8,7 @@ import {
   parseHostList,
   portField,
   publicBaseUrlField,
+  spendTimeZoneField,
   stringSchema,
   twilioConfigFields,
 } from '@sprout/platform';
@@ -63,6 +64,8 @@ export const imageProcessorConfig = defineConfig({
   imageFetchSandboxMediaHosts: field('IMAGE_FETCH_SANDBOX_MEDIA_HOSTS', hostListSchema('', true)),
   /** The stack's public origin: console-typed URLs of its own sample images are read in place. */
   publicBaseUrl: publicBaseUrlField,
+  /** The day the daily spending limit counts (IANA time zone), as ai-responder counts it. */
+  spendTimeZone: spendTimeZoneField,
   /** Images one replica analyses at once (each a fetch and a model call). */
   imageAnalyzeConcurrency: field('IMAGE_ANALYZE_CONCURRENCY', integerSchema(4, 1, 100)),
 });

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { LlmCall, Message } from '@sprout/domain';
+import { LlmCall, Message, SpendLedger } from '@sprout/domain';
 import {
   HostNotAllowedError,
   IMAGE_SAMPLES_DIR,
@@ -300,6 +300,7 @@ describe('image analysis', () => {
     const keyless = new ImageAnalysisService(
       ds,
       new ImageSource(config),
+      new SpendLedger(ds, { timeZone: 'UTC' }),
       model as OfflineImageAnalyzer,
       config,
       createLogger({ name: 'image-test', level: 'silent' }),
@@ -344,6 +345,7 @@ describe('image analysis', () => {
     const keyless = new ImageAnalysisService(
       ds,
       new ImageSource(defaults),
+      new SpendLedger(ds, { timeZone: 'UTC' }),
       model,
       defaults,
       createLogger({ name: 'image-test', level: 'silent' }),

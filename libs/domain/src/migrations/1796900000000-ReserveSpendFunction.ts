@@ -8,7 +8,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * replies at once. `reserve_spend()` does the same steps server-side under the same transaction
  * advisory lock, which its caller's implicit transaction releases at once.
  *
- * The limit is read as `readSpendingLimit` reads it (libs/domain/src/queries/spending.ts): the
+ * The limit is read as `readSpendingLimit` reads it (libs/domain/src/ledger/statements.ts): the
  * JSON value of the `spending_limit` setting as a number (a number, a numeric string, null or ""
  * as 0, true/false as 1/0), else `p_default_limit`; a negative or unreadable one is the default.
  */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { ALL_MIGRATIONS, createDataSource, runMigrations } from '@sprout/domain';
+import { ALL_MIGRATIONS, createDataSource, runMigrations, schemaCode, schemaCodeFiles } from '@sprout/domain';
 import { requireTestEnv } from './env';
 
 export interface TestDatabase {
@@ -20,14 +20,16 @@ const TEST_DB_NAME = /^sprout_t_([0-9a-z]+)_[0-9a-f]+$/;
 const STALE_AFTER_MS = 12 * 60 * 60 * 1000;
 
 /**
- * One migrated template per migration set: sprout_tpl_<hash of the migration class names and
- * their source>, so editing a migration under development also yields a fresh template.
+ * One migrated template per migration set: sprout_tpl_<hash of the migration class names, their
+ * source and the schema code files they load>, so editing a migration or a file under
+ * development also yields a fresh template.
  */
 export function templateDatabaseName(): string {
   const hash = createHash('sha256');
   for (const migration of ALL_MIGRATIONS) {
     hash.update(migration.name).update('\0').update(migration.toString()).update('\0');
   }
+  for (const file of schemaCodeFiles()) hash.update(file).update('\0').update(schemaCode(file)).update('\0');
   return `sprout_tpl_${hash.digest('hex').slice(0, 12)}`;
 }
 

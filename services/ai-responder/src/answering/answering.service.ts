@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { LlmTier } from '@sprout/domain';
+import type { LlmTier, SpendReservation } from '@sprout/domain';
 import { type Advice, type AdviceRequest } from '@sprout/gardening';
 import {
   type ChatMessage,
@@ -14,7 +14,7 @@ import {
 } from '@sprout/llm';
 import { CONFIG } from '@sprout/platform';
 import { type AiResponderConfig } from '../config';
-import { type SpendReservation, SpendingService } from '../spending/spending.service';
+import { SpendingService } from '../spending/spending.service';
 import { type ConversationHistory } from './conversation-history.service';
 import { type CatalogModel, ModelCatalogService } from './model-catalog.service';
 import { type GardenerContext, buildSystemPrompt, buildUserTurn } from './system-prompt';
@@ -106,7 +106,11 @@ export class AnsweringService {
         attempt.chat.provider === 'offline'
           ? 0
           : worstCaseCost(attempt.model.price, countChatTokens(messages), attempt.model.maxTokens);
-      const reservation = await this.spending.reserve(worstCase);
+      const reservation = await this.spending.reserve({
+        purpose: 'reply',
+        worstCase,
+        deadlineMs: this.config.llmTimeoutMs,
+      });
       if (reservation === null) break;
       const answer = await this.tryModel(attempt, messages, request, reservation);
       if (answer !== null) return answer;

@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { SmsInboundJobResult } from '@sprout/contracts';
 import {
   Conversation,
-  LlmCall,
   Message,
   type MessageKind,
   User,
@@ -385,20 +384,21 @@ export class PipelineService implements OnModuleInit {
     inbound: Message,
     isTestUser: boolean,
   ): Promise<void> {
-    await manager.insert(LlmCall, {
-      messageId: replyId,
-      userId: inbound.userId,
-      conversationId: inbound.conversationId,
-      purpose: 'reply',
-      model: null,
-      promptTokens: 0,
-      completionTokens: 0,
-      totalTokens: 0,
-      cost: 0,
-      latencyMs: 0,
-      tier: answer.tier,
-      error: null,
-      isTestUser,
-    });
+    await this.spending.recordUnpaid(
+      {
+        messageId: replyId,
+        userId: inbound.userId,
+        conversationId: inbound.conversationId,
+        purpose: 'reply',
+        model: null,
+        promptTokens: 0,
+        completionTokens: 0,
+        latencyMs: 0,
+        tier: answer.tier,
+        error: null,
+        isTestUser,
+      },
+      manager,
+    );
   }
 }

@@ -1,6 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Conversation, type MessageKind, type Sentiment, User } from '@sprout/domain';
-import { type ChatModel, LlmError, costOfResult } from '@sprout/llm';
+import {
+  type ChatMessage,
+  type ChatModel,
+  type ChatResult,
+  LlmError,
+  costOfResult,
+  countChatTokens,
+  worstCaseCost,
+} from '@sprout/llm';
 import { CONFIG, type Job, JobQueues } from '@sprout/platform';
 import { DataSource } from 'typeorm';
 import { CHAT_MODEL } from '../answering/answering.service';
@@ -44,7 +52,8 @@ const IDLE_TOLERANCE_MS = 100;
  * Conversation summaries (ARCHITECTURE §5 step 9): the reply pipeline re-schedules one job per
  * conversation after each message (deduplicated, delayed SUMMARY_DELAY_MS); when it runs on a
  * conversation that has gone idle it writes summary, key outcomes, next steps, topics, sentiment and
- * end time, using the primary model when one is available and affordable, else rules.
+ * end time, using the primary model when one is available and the daily spending limit admits the
+ * call, else rules.
  */
 @Injectable()
 export class SummariesService {
@@ -146,55 +155,68 @@ export class SummariesService {
     await this.schedule(conversationId, delayMs);
   }
 
-  /** The primary model's summary, when there is an OpenAI key and budget; null to use the rules. */
+  /**
+   * The primary model's summary; null to use the rules: no OpenAI key, the offline advisor live,
+   * the daily spending limit reached (the call's worst case is reserved first, like a reply's),
+   * the model failed or did not answer JSON.
+   */
   private async modelSummary(
     rows: readonly TranscriptMessage[],
     owner: { userId: string; conversationId: string; isTestUser: boolean },
   ): Promise<{ text: SummaryText; model: string } | null> {
     if (this.openAi === null) return null;
-    if ((await this.spending.state()).reached) return null;
     const { primary } = await this.catalog.replyModels(null);
+    if (this.catalog.isOffline(primary.name)) return null;
     const transcript = rows.map((row) =>
       row.direction === 'inbound' ? { ...row, content: delimitGardenerText(row.content) } : row,
     );
+    const messages: ChatMessage[] = [
+      { role: 'system', content: SUMMARY_SYSTEM_PROMPT },
+      { role: 'user', content: transcriptText(transcript) },
+    ];
+    const reservation = await this.spending.reserve({
+      purpose: 'summary',
+      worstCase: worstCaseCost(primary.price, countChatTokens(messages), SUMMARY_MAX_TOKENS),
+      deadlineMs: this.config.llmTimeoutMs,
+    });
+    if (reservation === null) return null;
     const started = Date.now();
     const record = { ...owner, purpose: 'summary' as const, tier: 'primary' as const, messageId: null };
+    let result: ChatResult;
     try {
-      const result = await this.openAi.complete({
+      result = await this.openAi.complete({
         model: primary.name,
-        messages: [
-          { role: 'system', content: SUMMARY_SYSTEM_PROMPT },
-          { role: 'user', content: transcriptText(transcript) },
-        ],
+        messages,
         maxTokens: SUMMARY_MAX_TOKENS,
         temperature: 0.2,
         timeoutMs: this.config.llmTimeoutMs,
       });
-      await this.spending.record({
-        ...record,
-        model: result.model,
-        promptTokens: result.promptTokens,
-        completionTokens: result.completionTokens,
-        cost: costOfResult(result, primary.price),
-        latencyMs: Date.now() - started,
-        error: null,
-      });
-      const text = parseModelSummary(result.content);
-      if (text === null) this.logger.warn(`Summary model ${result.model} did not answer JSON; using rules`);
-      return text === null ? null : { text, model: result.model };
     } catch (error) {
-      if (!(error instanceof LlmError)) throw error;
-      await this.spending.record({
+      const failure = error instanceof LlmError ? `${error.kind}: ${error.message}` : String(error);
+      await this.spending.settle(reservation, {
         ...record,
         model: primary.name,
         promptTokens: 0,
         completionTokens: 0,
         cost: 0,
         latencyMs: Date.now() - started,
-        error: `${error.kind}: ${error.message}`.slice(0, 500),
+        error: failure.slice(0, 500),
       });
+      if (!(error instanceof LlmError)) throw error;
       this.logger.warn(`Summary model ${primary.name} failed (${error.kind}); using rules`);
       return null;
     }
+    await this.spending.settle(reservation, {
+      ...record,
+      model: result.model,
+      promptTokens: result.promptTokens,
+      completionTokens: result.completionTokens,
+      cost: costOfResult(result, primary.price),
+      latencyMs: Date.now() - started,
+      error: null,
+    });
+    const text = parseModelSummary(result.content);
+    if (text === null) this.logger.warn(`Summary model ${result.model} did not answer JSON; using rules`);
+    return text === null ? null : { text, model: result.model };
   }
 }

@@ -1,12 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AiModel, LlmCall, Message, type MessageMedia } from '@sprout/domain';
 import {
+  AiModel,
+  type LedgerCall,
+  type LlmTier,
+  Message,
+  type MessageMedia,
+  SpendLedger,
+  type SpendReservation,
+} from '@sprout/domain';
+import {
+  type ChatMessage,
   type ChatModel,
   type ChatResult,
+  IMAGE_TOKEN_ESTIMATE,
   LlmError,
   type ModelPrice,
   costOfResult,
+  countChatTokens,
   defaultPriceOf,
+  worstCaseCost,
 } from '@sprout/llm';
 import {
   CONFIG,
@@ -20,11 +32,18 @@ import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type ImageProcessorConfig } from '../config';
 import { ImageSource, isPermanentFetchError } from './image-source';
+import { OFFLINE_IMAGE_MODEL, OfflineImageAnalyzer } from './offline/offline-image-analyzer';
 import { VISION_MODEL } from './vision-model';
 
 /** The question asked when an MMS carries only a picture (spec: simulator image-only text). */
 export const IMAGE_ONLY_QUESTION = 'What can you tell me about this image?';
 const MAX_ANALYSIS_TOKENS = 500;
+/**
+ * The most prompt tokens one image can be billed for, reserved before a paid call: gpt-4o-mini
+ * bills a high-detail image as 2,833 tokens plus 5,667 per 512 px tile, and a photo scaled to
+ * 2048 x 768 has 8 tiles. Other current models bill fewer.
+ */
+const IMAGE_PROMPT_TOKENS_MAX = 2_833 + 8 * 5_667;
 
 const SYSTEM_PROMPT = [
   'You are Sprout, a friendly gardening advisor answering by text message.',
@@ -68,15 +87,27 @@ interface ChosenModel {
   price: ModelPrice | undefined;
 }
 
+/** Who describes the photo: the vision model (paid: its reservation), or the offline analyser. */
+interface Analyst {
+  chat: ChatModel;
+  model: string;
+  price: ModelPrice | undefined;
+  tier: LlmTier;
+  reservation: SpendReservation | null;
+}
+
 const roundMoney = (value: number): number => Math.round(value * 1e6) / 1e6;
 
 @Injectable()
 export class ImageAnalysisService {
   private readonly outcomes;
+  /** Describes the photo when the daily spending limit admits no vision model call. */
+  private readonly offline = new OfflineImageAnalyzer();
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly images: ImageSource,
+    private readonly ledger: SpendLedger,
     @Inject(VISION_MODEL) private readonly model: ChatModel,
     @Inject(CONFIG) private readonly config: ImageProcessorConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -142,26 +173,27 @@ export class ImageAnalysisService {
       return result('failed', { error: text });
     }
 
-    const chosen = await this.chooseModel();
     const question = message.content.trim() === '' ? IMAGE_ONLY_QUESTION : message.content.trim();
+    const messages: ChatMessage[] = [
+      { role: 'system', content: SYSTEM_PROMPT },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: question },
+          {
+            type: 'image_url',
+            image_url: { url: `data:${image.contentType};base64,${image.body.toString('base64')}` },
+          },
+        ],
+      },
+    ];
+    const analyst = await this.analyst(messages);
     const callStartedAt = Date.now();
     let answer: ChatResult;
     try {
-      answer = await this.model.complete({
-        model: chosen.name,
-        messages: [
-          { role: 'system', content: SYSTEM_PROMPT },
-          {
-            role: 'user',
-            content: [
-              { type: 'text', text: question },
-              {
-                type: 'image_url',
-                image_url: { url: `data:${image.contentType};base64,${image.body.toString('base64')}` },
-              },
-            ],
-          },
-        ],
+      answer = await analyst.chat.complete({
+        model: analyst.model,
+        messages,
         maxTokens: MAX_ANALYSIS_TOKENS,
         timeoutMs: this.config.imageAnalysisTimeoutMs,
       });
@@ -174,10 +206,7 @@ export class ImageAnalysisService {
               kind: 'server',
               retryable: false,
             });
-      await this.dataSource.manager.insert(
-        LlmCall,
-        this.callRow(message, chosen.name, Date.now() - callStartedAt, failure.message),
-      );
+      await this.writeCall(analyst, message, Date.now() - callStartedAt, failure.message);
       const text = `Image analysis failed: ${failure.message}`;
       this.logger.warn(
         { messageId, mediaIndex, kind: failure.kind, retryable: failure.retryable },
@@ -186,13 +215,14 @@ export class ImageAnalysisService {
       if (failure.retryable && !attempt.final) throw failure;
       await this.recordFailure(message.id, mediaIndex, text, image.contentType, !failure.retryable);
       if (failure.retryable) throw failure;
-      return result('failed', { error: text, contentType: image.contentType, model: chosen.name });
+      return result('failed', { error: text, contentType: image.contentType, model: analyst.model });
     }
 
-    const latencyMs = Date.now() - callStartedAt;
     const tokens = answer.promptTokens + answer.completionTokens;
-    const cost = costOfResult(answer, chosen.price ?? defaultPriceOf(answer.model));
-    await this.recordSuccess(message, mediaIndex, image.contentType, answer, cost, latencyMs);
+    const cost = costOfResult(answer, analyst.price ?? defaultPriceOf(answer.model));
+    // The call is written first, on its own: it was paid for, whatever happens to the message.
+    await this.writeCall(analyst, message, Date.now() - callStartedAt, null, answer, cost);
+    await this.recordSuccess(message, mediaIndex, image.contentType, answer, cost);
     return result('processed', {
       analysis: answer.content,
       contentType: image.contentType,
@@ -200,6 +230,64 @@ export class ImageAnalysisService {
       cost,
       model: answer.model,
     });
+  }
+
+  /**
+   * The vision model when the daily spending limit admits its worst case (reserved here), the
+   * offline analyser when it does not; without an OpenAI key the vision model is the offline
+   * analyser, which costs nothing and reserves nothing.
+   */
+  private async analyst(messages: ChatMessage[]): Promise<Analyst> {
+    const chosen = await this.chooseModel();
+    if (this.model.provider === 'offline') {
+      return { chat: this.model, model: chosen.name, price: undefined, tier: 'primary', reservation: null };
+    }
+    const price = chosen.price ?? defaultPriceOf(chosen.name);
+    // countChatTokens counts an image as its smallest bill; the reservation takes its largest.
+    const prompt = countChatTokens(messages) - IMAGE_TOKEN_ESTIMATE + IMAGE_PROMPT_TOKENS_MAX;
+    const reservation = await this.ledger.reserve({
+      purpose: 'image',
+      worstCase: worstCaseCost(price, prompt, MAX_ANALYSIS_TOKENS),
+      deadlineMs: this.config.imageAnalysisTimeoutMs,
+    });
+    if (reservation === null) {
+      return {
+        chat: this.offline,
+        model: OFFLINE_IMAGE_MODEL,
+        price: undefined,
+        tier: 'template',
+        reservation,
+      };
+    }
+    return { chat: this.model, model: chosen.name, price: chosen.price, tier: 'primary', reservation };
+  }
+
+  /** The call's llm_calls row: settled against its reservation when paid, else written as unpaid. */
+  private async writeCall(
+    analyst: Analyst,
+    message: Message,
+    latencyMs: number,
+    error: string | null,
+    answer?: ChatResult,
+    cost = 0,
+  ): Promise<void> {
+    const call: LedgerCall = {
+      messageId: message.id,
+      userId: message.userId,
+      conversationId: message.conversationId,
+      purpose: 'image',
+      // Over the limit no model was called: the row says so, as a template reply's does.
+      model: analyst.tier === 'template' ? null : (answer?.model ?? analyst.model),
+      promptTokens: answer?.promptTokens ?? 0,
+      completionTokens: answer?.completionTokens ?? 0,
+      cost,
+      latencyMs,
+      tier: analyst.tier,
+      error,
+      isTestUser: message.isTestUser,
+    };
+    if (analyst.reservation === null) await this.ledger.recordUnpaid(call);
+    else await this.ledger.settle(analyst.reservation, call);
   }
 
   /** The live model (ai_models isLive), else the configured default, priced from its row when there is one. */
@@ -217,31 +305,6 @@ export class ImageAnalysisService {
             outputPricePerMillion: row.outputPricePerMillion,
           };
     return { name, price };
-  }
-
-  private callRow(
-    message: Message,
-    model: string,
-    latencyMs: number,
-    error: string | null,
-    answer?: ChatResult,
-    cost = 0,
-  ) {
-    return {
-      messageId: message.id,
-      userId: message.userId,
-      conversationId: message.conversationId,
-      purpose: 'image' as const,
-      model: answer?.model ?? model,
-      promptTokens: answer?.promptTokens ?? 0,
-      completionTokens: answer?.completionTokens ?? 0,
-      totalTokens: (answer?.promptTokens ?? 0) + (answer?.completionTokens ?? 0),
-      cost,
-      latencyMs,
-      tier: 'primary' as const,
-      error,
-      isTestUser: message.isTestUser,
-    };
   }
 
   /** Locks the message row so concurrent media of one message add up instead of overwriting. */
@@ -265,14 +328,9 @@ export class ImageAnalysisService {
     contentType: string,
     answer: ChatResult,
     cost: number,
-    latencyMs: number,
   ): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      // The message's row lock first: inserting the call first takes a key-share lock on it (the
-      // foreign key), and two analyses of one message holding that each then waited for the other.
       const current = await this.lockMessage(tx, message.id);
-      // The model was paid for, whatever happens to the message below.
-      await tx.insert(LlmCall, this.callRow(message, answer.model, latencyMs, null, answer, cost));
       if (current === null || settledAt(current.media[mediaIndex]) !== undefined) return;
       const several = current.media.length > 1;
       const text = several ? `Image ${mediaIndex + 1}: ${answer.content}` : answer.content;

@@ -1,80 +1,17 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { DEFAULT_SPENDING_LIMIT, SPENDING_LIMIT_SETTING, getSetting } from './settings';
+import { type Db, managerOf } from '../db';
+import { DEFAULT_SPENDING_LIMIT, SPENDING_LIMIT_SETTING, getSetting } from '../queries/settings';
+import type { LlmPurpose, LlmTier } from '../types';
 
-// The daily spending limit (ARCHITECTURE §5 step 6) as a hard cap. Spend is what llm_calls cost
-// since midnight in a configured time zone (read from llm_spend_buckets, which a trigger keeps);
-// model calls in flight hold a reservation of their worst-case cost (spend_reservations). A call
-// is admitted only while spent + reserved is under the limit, so however many replies run at once
-// on however many replicas, the day's spend overshoots the limit by at most the worst case of the
-// last call admitted.
+// The statements of the ledger of paid calls (llm_calls and spend_reservations): nothing else
+// writes those tables. Spend is what llm_calls cost since midnight in a configured time zone (read
+// from llm_spend_buckets, which a trigger keeps); model calls in flight hold a reservation of their
+// worst-case cost. A call is admitted only while spent + reserved is under the limit, so however
+// many calls run at once on however many replicas, the day's spend overshoots the limit by at most
+// the worst case of the last call admitted.
 
-/** llm_spend_buckets' width (migration SpendLedger). */
+/** llm_spend_buckets' width (sql/llm_spend_buckets.sql). */
 const BUCKET_MS = 15 * 60 * 1000;
-
-/** Whether `name` is an IANA time zone this runtime knows ("UTC", "America/Los_Angeles"). */
-export function isTimeZone(name: string): boolean {
-  if (name.trim() === '') return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-/** The wall-clock fields of `at` in `timeZone`. */
-function wallClock(at: Date, timeZone: string) {
-  let format = formats.get(timeZone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formats.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
-  return {
-    year: Number(parts.year),
-    month: Number(parts.month),
-    day: Number(parts.day),
-    hour: Number(parts.hour),
-    minute: Number(parts.minute),
-    second: Number(parts.second),
-  };
-}
-
-/** How far `timeZone`'s wall clock is ahead of UTC at `at`, in ms. */
-function offsetAt(at: Date, timeZone: string): number {
-  const w = wallClock(at, timeZone);
-  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
-  return asUtc - Math.floor(at.getTime() / 1000) * 1000;
-}
-
-export interface SpendDay {
-  /** YYYY-MM-DD in the time zone. */
-  key: string;
-  /** The instant the day began (its midnight, or the first instant after it on a DST jump). */
-  start: Date;
-}
-
-/** The spending day `now` falls in, midnight to midnight in `timeZone`. */
-export function spendDay(now: Date, timeZone: string): SpendDay {
-  const { year, month, day } = wallClock(now, timeZone);
-  const midnightAsUtc = Date.UTC(year, month - 1, day);
-  // Two passes settle the offset in force at midnight (it differs from now's across a DST change).
-  let start = midnightAsUtc - offsetAt(now, timeZone);
-  start = midnightAsUtc - offsetAt(new Date(start), timeZone);
-  const key = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-  return { key, start: new Date(start) };
-}
 
 /** The limit a stored setting value means (the default for an unusable one; `spend_limit_of()` in SQL). */
 export function spendingLimitOf(value: unknown): number {
@@ -140,7 +77,7 @@ export interface ReserveOutcome extends SpendSnapshot {
 
 /**
  * Reserves `amount` dollars (the call's worst case) when the day's budget is not reached: spent
- * plus reserved is under the limit. One call of `reserve_spend()` (migration ReserveSpendFunction):
+ * plus reserved is under the limit. One call of `reserve_spend()` (sql/reserve_spend.sql):
  * admissions are serialised by an advisory lock held only while that statement runs; the
  * reservation lapses after `ttlMs` if never settled. Relies on READ COMMITTED (Postgres's default):
  * the function's reads after the lock then see every admission committed before it; under
@@ -167,36 +104,33 @@ export async function reserveSpend(
   return { ...snapshot, held: snapshot.held + amount, reservation: { id: row.o_reservation_id, amount } };
 }
 
-/** One model call's llm_calls row, as `settleSpend` writes it. */
-export interface SettledCall {
-  messageId: string | null;
-  userId: string | null;
-  conversationId: string | null;
-  purpose: string;
-  tier: string;
+/** One llm_calls row: a model call (its real cost, or its error), or an answer no model wrote. */
+export interface LedgerCall {
+  purpose: LlmPurpose;
+  tier: LlmTier;
+  /** Null when no model was called (template and minimal replies, a photo described offline over the limit). */
   model: string | null;
   promptTokens: number;
   completionTokens: number;
+  /** Dollars. */
   cost: number;
   latencyMs: number | null;
   error: string | null;
+  messageId: string | null;
+  userId: string | null;
+  conversationId: string | null;
   isTestUser: boolean;
 }
 
-/**
- * Settles a call in one statement (one implicit transaction): writes its llm_calls row and drops
- * its reservation, so the spend never counts the call twice or not at all. With `since`, also
- * answers the day's spend including this call and the limit (for the gauges and thresholds):
- * the statement's snapshot does not see its own row, so the call's cost is added.
- */
-export async function settleSpend(
-  manager: EntityManager,
-  reservationId: string,
-  call: SettledCall,
-  since?: Date,
-): Promise<{ id: string; spent: number | null; limit: number | null }> {
-  const params: unknown[] = [
-    reservationId,
+/** A row that costs nothing, so it needs no reservation. */
+export type UnpaidCall = Omit<LedgerCall, 'cost'>;
+
+const CALL_COLUMNS = `"message_id", "user_id", "conversation_id", "purpose", "model", "prompt_tokens",
+  "completion_tokens", "total_tokens", "cost", "latency_ms", "tier", "error", "is_test_user"`;
+
+/** The values of CALL_COLUMNS, as parameters `$first` onwards. */
+const callValues = (call: LedgerCall, first: number): { sql: string; params: unknown[] } => {
+  const params = [
     call.messageId,
     call.userId,
     call.conversationId,
@@ -211,6 +145,23 @@ export async function settleSpend(
     call.error,
     call.isTestUser,
   ];
+  return { sql: params.map((_, i) => `$${first + i}`).join(', '), params };
+};
+
+/**
+ * Settles a call in one statement (one implicit transaction): writes its llm_calls row and drops
+ * its reservation, so the spend never counts the call twice or not at all. With `since`, also
+ * answers the day's spend including this call and the limit (for the gauges and thresholds):
+ * the statement's snapshot does not see its own row, so the call's cost is added.
+ */
+export async function settleSpend(
+  manager: EntityManager,
+  reservationId: string,
+  call: LedgerCall,
+  since?: Date,
+): Promise<{ id: string; spent: number | null; limit: number | null }> {
+  const values = callValues(call, 2);
+  const params: unknown[] = [reservationId, ...values.params];
   const snapshot =
     since === undefined
       ? 'NULL::numeric AS spent, NULL::jsonb AS setting'
@@ -223,9 +174,7 @@ export async function settleSpend(
     Array<{ id: string; spent: string | null; setting: { v: unknown } | null }>
   >(
     `WITH released AS (DELETE FROM "spend_reservations" WHERE "id" = $1)
-     INSERT INTO "llm_calls" ("message_id", "user_id", "conversation_id", "purpose", "model", "prompt_tokens",
-       "completion_tokens", "total_tokens", "cost", "latency_ms", "tier", "error", "is_test_user")
-     VALUES ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+     INSERT INTO "llm_calls" (${CALL_COLUMNS}) VALUES (${values.sql})
      RETURNING "id", ${snapshot}`,
     params,
   );
@@ -238,7 +187,13 @@ export async function settleSpend(
   };
 }
 
-/** Gives a reservation back (its call failed or was settled in `manager`'s transaction). */
-export async function releaseSpend(manager: EntityManager, reservationId: string): Promise<void> {
-  await manager.query(`DELETE FROM "spend_reservations" WHERE "id" = $1`, [reservationId]);
+/** Writes a row that costs nothing, in one statement (in the caller's transaction when `db` is one). */
+export async function recordUnpaidCall(db: Db, call: UnpaidCall): Promise<string> {
+  const values = callValues({ ...call, cost: 0 }, 1);
+  const [row] = await managerOf(db).query<Array<{ id: string }>>(
+    `INSERT INTO "llm_calls" (${CALL_COLUMNS}) VALUES (${values.sql}) RETURNING "id"`,
+    values.params,
+  );
+  if (row === undefined) throw new Error('llm_calls insert returned no id');
+  return row.id;
 }
