@@ -43,7 +43,8 @@ const SMS_FROM = '+15035550142';
 const SMS_TEXT = 'When should I plant garlic in 97201?';
 
 const cleanups = [];
-const figures = { startedAt: new Date().toISOString(), builds: [] };
+const RUN_STARTED = Date.now();
+const figures = { startedAt: new Date(RUN_STARTED).toISOString(), builds: [] };
 
 /** Certificates this machine trusts that Node does not bundle (a proxy's CA, for one). */
 function extraCaCerts() {
@@ -309,17 +310,23 @@ async function cleanup() {
   }
 }
 
-async function main() {
-  const { values } = parseArgs({
-    options: {
-      builder: { type: 'string', default: 'buildkit' },
-      'ready-timeout': { type: 'string', default: '240' },
-      help: { type: 'boolean' },
-    },
-  });
+/** The command line: { builders, readyTimeoutMs }; prints the usage and exits on --help. */
+function parseOptions() {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        builder: { type: 'string', default: 'buildkit' },
+        'ready-timeout': { type: 'string', default: '240' },
+        help: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    throw new StackError(`${error.message}\n\n${USAGE}`);
+  }
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
-    return;
+    process.exit(0);
   }
   if (!['buildkit', 'legacy', 'both'].includes(values.builder))
     throw new StackError(`--builder must be buildkit, legacy or both, not ${values.builder}`);
@@ -327,7 +334,10 @@ async function main() {
   const readyTimeoutMs = Number(values['ready-timeout']) * 1000;
   if (!(readyTimeoutMs > 0)) throw new StackError('--ready-timeout must be a number of seconds');
 
-  const started = Date.now();
+  return { builders, readyTimeoutMs };
+}
+
+async function main({ builders, readyTimeoutMs }) {
   ensureDependencies();
   const bins = ensureDocker();
   const all = workloads();
@@ -480,7 +490,6 @@ async function main() {
         return [name.slice(NAME.length + 1), usage.join(' ')];
       }),
   );
-  figures.totalMs = Date.now() - started;
   figures.ok = true;
 }
 
@@ -516,7 +525,9 @@ function report() {
         .join('; ')}`,
     );
   }
-  if (figures.totalMs !== undefined) lines.push(`  total        ${formatDuration(figures.totalMs)}`);
+  lines.push(
+    `  total        ${formatDuration(figures.totalMs)} (removing what it made: ${formatDuration(figures.cleanupMs)})`,
+  );
   process.stdout.write(`${lines.join('\n')}\n\n`);
   fs.mkdirSync(DATA_DIR, { recursive: true });
   fs.writeFileSync(RESULTS_FILE, `${JSON.stringify(figures, null, 2)}\n`);
@@ -533,7 +544,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 try {
-  await main();
+  await main(parseOptions());
 } catch (error) {
   figures.ok = false;
   figures.error = error instanceof Error ? error.message : String(error);
@@ -544,7 +555,10 @@ try {
 } finally {
   if (!interrupted) {
     say('removing the containers, images, database, Redis keys and the private dockerd');
+    const cleanupStarted = Date.now();
     await cleanup();
+    figures.cleanupMs = Date.now() - cleanupStarted;
+    figures.totalMs = Date.now() - RUN_STARTED;
     report();
     say(figures.ok ? 'verify:image: ok' : 'verify:image: FAILED');
   }

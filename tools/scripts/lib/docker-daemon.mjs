@@ -131,6 +131,8 @@ export async function startPrivateDockerd({ dockerd, docker, dir, readyTimeoutMs
       }
     }
     for (const point of mountsUnder(dir)) spawnSync('umount', ['-l', point], { stdio: 'ignore' });
+    // Minutes on a loaded machine: the image layers and build caches are many small files.
+    say(`dockerd: deleting ${dir}`);
     fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   };
 
