@@ -15,8 +15,10 @@ const edge = createEdge({
   webhookRetryBudgetMs: Number(process.env.EDGE_WEBHOOK_RETRY_BUDGET_MS ?? 12_000),
 });
 
-edge.listen(port, '0.0.0.0', () => {
-  process.stdout.write(`edge listening on :${port}\n`);
+// HOST: 127.0.0.1 keeps it to loopback (a container on the host's network).
+const host = process.env.HOST?.trim() || '0.0.0.0';
+edge.listen(port, host, () => {
+  process.stdout.write(`edge listening on ${host}:${port}\n`);
 });
 
 const shutdown = (): void => {

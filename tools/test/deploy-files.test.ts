@@ -102,11 +102,45 @@ describe('docker-compose.yml', () => {
 describe('Dockerfile', () => {
   const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
 
-  it('is multi-stage on node:20-bookworm-slim: deps (npm ci), build (nx), runtime', () => {
+  it('is multi-stage on node:20-bookworm-slim: deps (npm ci), build (nx), prune, runtime', () => {
     expect(dockerfile).toContain('ARG NODE_IMAGE=node:20-bookworm-slim');
-    expect(dockerfile).toMatch(/FROM \$\{NODE_IMAGE\} AS deps[\s\S]*RUN npm ci/);
+    expect(dockerfile).toMatch(/FROM \$\{NODE_IMAGE\} AS deps[\s\S]*\n {2}&& npm ci /);
     expect(dockerfile).toMatch(/FROM deps AS build[\s\S]*nx run-many -t build/);
-    expect(dockerfile).toMatch(/FROM \$\{NODE_IMAGE\} AS runtime/);
+    expect(dockerfile).toMatch(/FROM build AS prune[\s\S]*npm prune --omit=dev/);
+    expect(dockerfile).toMatch(/FROM \$\{NODE_IMAGE\} AS runtime[\s\S]*COPY --from=prune \/app \/app/);
+  });
+
+  it('needs nothing from outside but its base image and the npm packages', () => {
+    // A syntax line makes BuildKit download a frontend image; apt-get needs Debian's mirrors.
+    expect(dockerfile).not.toMatch(/^#\s*syntax=/m);
+    expect(dockerfile).not.toMatch(/apt-get|apk add|curl |wget /);
+    expect(dockerfile.match(/^FROM \S+/gm)).toEqual([
+      'FROM ${NODE_IMAGE}',
+      'FROM deps',
+      'FROM build',
+      'FROM ${NODE_IMAGE}',
+    ]);
+    // RUN --mount (secrets, caches) is BuildKit's alone: the legacy builder must read it too.
+    expect(dockerfile).not.toMatch(/RUN --mount/);
+    expect(dockerfile).toMatch(/ARG EXTRA_CA_CERTS=""\nRUN [\s\S]*NODE_EXTRA_CA_CERTS=[\s\S]*npm ci/);
+  });
+
+  it('keeps, when it prunes, the workspace of every command compose and k8s run', () => {
+    const prune = /p\.workspaces = (\[[^\]]*\])/.exec(dockerfile)?.[1] ?? '[]';
+    const kept = (JSON.parse(prune.replace(/'/g, '"')) as string[]).map(
+      (pattern) => new RegExp(`^${pattern.replace('*', '[^/]+')}/`),
+    );
+    const compose = loadAll(path.join(ROOT, 'docker-compose.yml'))[0]!;
+    const k8s = yamlFiles(path.join(ROOT, 'k8s')).flatMap(loadAll);
+    const commands = [
+      ...Object.values(compose.services as Record<string, Doc>).map((s) => list(at(s, 'command'))),
+      ...k8s.map((d) => list(at(d, 'spec.template.spec.containers.0.command'))),
+    ].filter((command) => command[0] === 'node');
+    expect(commands.length).toBeGreaterThan(10);
+    for (const command of commands) {
+      const file = str(command[1]);
+      expect([file, kept.some((k) => k.test(file))]).toEqual([file, true]);
+    }
   });
 
   it('copies the manifest of every workspace before npm ci', () => {
