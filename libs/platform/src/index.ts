@@ -21,5 +21,6 @@ export * from './nest/bootstrap';
 export * from './http/dependency-unavailable';
 export * from './http/endpoint';
 export * from './http/json-text';
+export * from './http/security-headers';
 export * from './safe-fetch';
 export { UnrecoverableError } from 'bullmq';
