@@ -273,6 +273,7 @@ function drain(req: http.IncomingMessage, from?: http.ClientRequest): void {
 
 /** An answer of the edge itself, with the security headers. */
 function answer(res: http.ServerResponse, status: number, contentType: string, body: string): void {
+  if (res.destroyed) return; // the client left (a webhook kept after Twilio hung up)
   if (res.headersSent) {
     res.destroy();
     return;

@@ -588,6 +588,34 @@ describe('edge: the webhook spool', () => {
     expect(lines.join('\n')).toContain('spooled');
   });
 
+  it('keeps a webhook whose client hung up while the edge was still retrying', async () => {
+    const dir = spoolDir();
+    const edge = createEdge({
+      apiGatewayUrl: 'http://127.0.0.1:9',
+      smsGatewayUrl: `http://127.0.0.1:${await freePort()}`,
+      webhookRetryBudgetMs: 10_000,
+      spoolDir: dir,
+      log: (line) => lines.push(line),
+    });
+    servers.push(edge);
+    const port = await listen(edge);
+    // Like Twilio giving up on a slow answer: the request is sent whole, then the socket closes.
+    const body = bodyOf('SM00000000000000000000000000000104');
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(
+        `POST /webhooks/twilio/sms HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+          `X-Twilio-Signature: sig\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      socket.write(body);
+      setTimeout(() => socket.destroy(), 300);
+    });
+    await until(
+      async () => (await edgeMetric(edge, 'sprout_edge_webhooks_spooled_total')) === 1,
+      'the webhook kept',
+    );
+    expect(pending(dir)).toHaveLength(1);
+  });
+
   it('spools only signed Twilio webhooks: never an unsigned post, another path or an API request', async () => {
     const dir = spoolDir();
     const { port } = await startEdge(await freePort(), dir);
