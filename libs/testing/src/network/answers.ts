@@ -1,6 +1,6 @@
 import http from 'node:http';
 
-export interface ProbedAnswer {
+interface ProbedAnswer {
   /** What was asked, e.g. "GET /health/live". */
   label: string;
   status: number;
@@ -8,7 +8,7 @@ export interface ProbedAnswer {
 }
 
 /** One raw request (fetch refuses malformed URLs): its status and headers. */
-export const rawAnswer = (
+const rawAnswer = (
   baseUrl: string,
   options: { method?: string; path: string; headers?: http.OutgoingHttpHeaders; body?: string },
 ): Promise<ProbedAnswer> =>
