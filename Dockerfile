@@ -67,6 +67,9 @@ ENV NODE_ENV=production
 WORKDIR /app
 # Owned by root: the node user reads the app and cannot change it.
 COPY --from=prune /app /app
+# The edge's webhook spool (EDGE_SPOOL_DIR in compose): a named volume mounted here starts with
+# this folder's owner, so the edge (user node) can write it.
+RUN mkdir -p /var/spool/sprout-edge && chown node:node /var/spool/sprout-edge
 USER node
 EXPOSE 3000 3001 3002 3003 3004 3005 8080
 # Every service answers /health/live and /health/ready on its PORT.

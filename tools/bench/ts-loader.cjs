@@ -9,6 +9,8 @@ const swc = require('@swc/core');
 const ROOT = path.resolve(__dirname, '../..');
 const swcrc = JSON.parse(fs.readFileSync(path.join(ROOT, '.swcrc'), 'utf8'));
 const LIBS = /^@sprout\/(platform|domain|contracts|gardening|llm|sms|ui|testing)$/;
+// Light entries of a library (package.json exports), for code that must not load all of it.
+const SUBPATHS = { '@sprout/platform/security-headers': 'libs/platform/src/http/security-headers.ts' };
 
 let registered = false;
 
@@ -19,7 +21,11 @@ function register() {
   const resolve = Module._resolveFilename;
   Module._resolveFilename = function resolveSproutLibs(request, ...rest) {
     const lib = LIBS.exec(request);
-    return resolve.call(this, lib ? path.join(ROOT, 'libs', lib[1], 'src', 'index.ts') : request, ...rest);
+    const subpath = SUBPATHS[request];
+    const target = lib
+      ? path.join(ROOT, 'libs', lib[1], 'src', 'index.ts')
+      : subpath && path.join(ROOT, subpath);
+    return resolve.call(this, target ?? request, ...rest);
   };
 
   // require.extensions is deprecated but still the way to add a CommonJS loader for .ts files.

@@ -212,7 +212,8 @@ async function settle(
     const total = [...counts.values()].reduce((a, b) => a + b, 0);
     let pending: number | null = null;
     try {
-      pending = (await stack.pendingJobs()) + (await unsentReplies(stack, phones));
+      // Webhooks the edge keeps for a replay are texts still on their way.
+      pending = (await stack.pendingJobs()) + (await unsentReplies(stack, phones)) + stack.spooledWebhooks;
     } catch {
       // Redis or Postgres down (a restart drill): keep waiting
     }
@@ -270,6 +271,7 @@ async function measure(
 ): Promise<DrillRow> {
   const started = Date.now();
   const modelCallsBefore = ctx.stack.openai.completions.length;
+  const spoolBefore = await ctx.stack.spoolCounts();
   const load = await sendLoad(ctx, plan);
   const settled = await settle(ctx.stack, load.phones, {
     settleMs: plan.settleMs,
@@ -281,6 +283,12 @@ async function measure(
   await sleep(1000);
   const counts = sendsByPhone(ctx.stack, new Set(load.phones));
   const db = await stored(ctx.stack, load.phones, load.sids);
+  const spoolAfter = await ctx.stack.spoolCounts();
+  const spool = {
+    spooled: spoolAfter.spooled - spoolBefore.spooled,
+    replayed: spoolAfter.replayed - spoolBefore.replayed,
+    dropped: spoolAfter.dropped - spoolBefore.dropped,
+  };
   const latencies: number[] = [];
   const firstSend = new Map<string, number>();
   for (const message of ctx.stack.twilio.sent) {
@@ -311,6 +319,9 @@ async function measure(
       ? `reply sent after ${latencies[Math.floor(latencies.length / 2)]?.toFixed(1)} s p50, ${latencies[latencies.length - 1]?.toFixed(1)} s max`
       : '',
     load.errorAnswers === '' ? '' : `webhooks answered ${load.errorAnswers}`,
+    spool.spooled + spool.replayed + spool.dropped > 0
+      ? `edge spool: ${spool.spooled} webhooks kept and answered 200, ${spool.replayed} replayed, ${spool.dropped} dropped, ${ctx.stack.spooledWebhooks} still kept`
+      : '',
     load.noAnswer > 0 ? `${load.noAnswer} webhooks got no answer in 15 s` : '',
     settled.timedOut
       ? `gave up waiting ${Math.round(settled.waitedMs / 1000)} s after the last text (nothing moved, or the limit)`
@@ -458,7 +469,7 @@ const DRILLS: Drill[] = [
   },
   {
     name: 'sms-gateway-kill-before-enqueue',
-    what: "sms-gateway's Redis stalled at 90% of the load (webhooks commit their text, then wait in the queue add), SIGKILLed, down past the edge's 12 s retry budget, restarted: texts stored with no job, left to the inbound sweep",
+    what: "sms-gateway's Redis stalled at 90% of the load (webhooks commit their text, then wait in the queue add), SIGKILLed, down past the edge's 12 s retry budget, restarted: texts stored with no job are left to the inbound sweep, webhooks no gateway took are kept in the edge's spool and replayed",
     async run(ctx) {
       const { stack } = ctx;
       const relay = stack.gatewayRedisRelay;
@@ -485,7 +496,8 @@ const DRILLS: Drill[] = [
             let noJob = 0;
             for (const row of rows)
               if (!(await stack.jobExists('sms.inbound', `inbound-${row.id}`))) noJob += 1;
-            // Down longer than the edge retries (EDGE_WEBHOOK_RETRY_BUDGET_MS, 12 s): those webhooks get a 502.
+            // Down longer than the edge retries (EDGE_WEBHOOK_RETRY_BUDGET_MS, 12 s): those webhooks
+            // are kept in the edge's spool, answered 200, and replayed once the gateway is back.
             await sleep(Math.max(0, 14_000 - (Date.now() - killedAt)));
             await stack.startService('sms-gateway');
             return `Redis stalled for sms-gateway, SIGKILLed with ${noJob} of ${rows.length} texts stored since the stall and no job, back in ${((Date.now() - killedAt) / 1000).toFixed(1)} s`;

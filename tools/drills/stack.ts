@@ -3,13 +3,12 @@
 // (service-main.cjs, from the TypeScript sources) so a drill can SIGKILL any one of them.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { FakeOpenAI, FakeTwilio } from '@sprout/testing';
-import { createEdge } from '../src/edge';
+import { type Edge, createEdge } from '../src/edge';
 import { type DataMode, type DataServices, freePort, startDataServices } from './data';
 import { Balancer } from './balancer';
 import { FaultProxy } from './fault-proxy';
@@ -54,7 +53,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 export class DrillStack {
   readonly processes: ServiceProcess[] = [];
-  private edgeServer: http.Server | null = null;
+  private edgeServer: Edge | null = null;
   private gatewayBalancer: Balancer | null = null;
   private edgeUrl_ = '';
   private ports = new Map<string, number>();
@@ -137,10 +136,13 @@ export class DrillStack {
     // The edge reaches the sms-gateway replicas through a balancer, as it does in compose and k8s.
     this.gatewayBalancer = await Balancer.start(() => this.replicas('sms-gateway').map((p) => p.port));
     const smsGatewayPort = this.gatewayBalancer.port;
-    // Nothing answers on the api-gateway side: the drills post only Twilio webhooks.
+    // Nothing answers on the api-gateway side: the drills post only Twilio webhooks. Webhooks no
+    // replica takes within the retry budget are kept in the spool and replayed, as npm start does.
     this.edgeServer = createEdge({
       apiGatewayUrl: `http://127.0.0.1:${await freePort()}`,
       smsGatewayUrl: `http://127.0.0.1:${smsGatewayPort}`,
+      spoolDir: path.join(this.options.logDir, 'edge-spool'),
+      log: (line) => this.options.log(line),
     });
     await new Promise<void>((resolve) => this.edgeServer?.listen(0, '127.0.0.1', resolve));
     this.edgeUrl_ = `http://127.0.0.1:${(this.edgeServer.address() as AddressInfo).port}`;
@@ -230,6 +232,24 @@ export class DrillStack {
       await sleep(250);
     }
     throw new Error(`${service.label} was not ready within 300 s (log: ${logFile})`);
+  }
+
+  /** Webhooks the edge keeps in its spool, not yet taken by sms-gateway. */
+  get spooledWebhooks(): number {
+    return this.edgeServer?.spool?.pending ?? 0;
+  }
+
+  /** The edge's spool counters: spooled, replayed and dropped (by reason) so far. */
+  async spoolCounts(): Promise<{ spooled: number; replayed: number; dropped: number }> {
+    const total = async (name: string): Promise<number> => {
+      const metric = await this.edgeServer?.metrics.getSingleMetric(name)?.get();
+      return (metric?.values ?? []).reduce((sum, v) => sum + v.value, 0);
+    };
+    return {
+      spooled: await total('sprout_edge_webhooks_spooled_total'),
+      replayed: await total('sprout_edge_webhooks_replayed_total'),
+      dropped: await total('sprout_edge_webhooks_dropped_total'),
+    };
   }
 
   replicas(name: ServiceName): ServiceProcess[] {

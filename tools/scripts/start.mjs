@@ -25,6 +25,12 @@ const SERVICES = [
   { name: 'monitor', port: 3005 },
 ];
 const SANDBOX_PORT = 3010;
+const EDGE_METRICS_PORT = 8081;
+// Only the edge listens where the user chose (EDGE_HOST, default every interface, as before);
+// the services, the sandbox and the edge's metrics stay on loopback, so a service's own port
+// (api-gateway's /api/docs-json, every /metrics) is never reachable from the network.
+const EDGE_HOST = process.env.EDGE_HOST || '0.0.0.0';
+const LOOPBACK = '127.0.0.1';
 const SANDBOX_ACCOUNT_SID = 'AC00000000000000000000000000000000';
 const DEMO_USERS = Number(process.env.SEED_USERS ?? 2000);
 
@@ -32,6 +38,7 @@ const startedAt = Date.now();
 const children = [];
 let dataServices = null;
 let edge = null;
+let edgeMetrics = null;
 let reservations = null;
 let stopping = false;
 
@@ -40,12 +47,24 @@ async function shutdown(code) {
   stopping = true;
   say('stopping: services first, then the data services this run started');
   if (reservations) await reservations.releaseAll();
+  if (edgeMetrics) await new Promise((resolve) => edgeMetrics.close(resolve).closeAllConnections());
   if (edge) await new Promise((resolve) => edge.close(resolve).closeAllConnections());
   await Promise.all(children.map((child) => stopChild(child)));
   if (dataServices) await dataServices.stop();
   fs.rmSync(path.join(DATA_DIR, 'sandbox.json'), { force: true });
   say('stopped');
   process.exit(code);
+}
+
+/** EDGE_WEBHOOK_RETRY_BUDGET_MS, checked as the standalone edge checks it. */
+function retryBudgetMs() {
+  const raw = process.env.EDGE_WEBHOOK_RETRY_BUDGET_MS?.trim();
+  if (!raw) return undefined; // the edge's default
+  if (!/^\d+$/.test(raw) || Number(raw) > 14_000)
+    throw new StackError(
+      `EDGE_WEBHOOK_RETRY_BUDGET_MS must be a whole number between 0 and 14000 (got "${raw}")`,
+    );
+  return Number(raw);
 }
 
 /** The admin login; a generated password is shown in full only on the start that created it. */
@@ -77,14 +96,16 @@ async function main() {
   ensureDependencies();
   phase('dependencies', Date.now() - t);
 
-  // Every port this stack listens on, reserved once now and held until its listener starts: a
-  // service never gets the sandbox's port, nor one a second checkout starting meanwhile took.
-  // Default ports when free, else the next free ones: only the edge and this script need them.
+  // Every port this stack listens on, reserved once now and claimed machine-wide until its
+  // listener has bound it: a service never gets the sandbox's port, nor one a second checkout
+  // starting meanwhile took. Default ports when free, else the next free ones: only the edge and
+  // this script need them.
   const port = Number(process.env.PORT || 8080);
   const sandbox = !process.env.TWILIO_ACCOUNT_SID || !process.env.TWILIO_AUTH_TOKEN;
   reservations = await reserveStackPorts([
     { name: 'edge', port, fixed: true, hint: 'stop what uses it or run with PORT=<another port>' },
     ...SERVICES.map((service) => ({ name: service.name, port: service.port })),
+    { name: 'edge-metrics', port: EDGE_METRICS_PORT },
     ...(sandbox ? [{ name: 'fake-twilio', port: SANDBOX_PORT }] : []),
   ]);
   const ports = reservations.ports;
@@ -127,6 +148,7 @@ async function main() {
     PUBLIC_BASE_URL: publicBaseUrl,
     ADMIN_USERNAME: admin.username,
     ADMIN_PASSWORD: admin.password,
+    HOST: LOOPBACK,
     SESSION_SECRET: process.env.SESSION_SECRET || persistentSecret('session-secret', { bytes: 32 }).value,
     // The edge runs in this process and reaches the services on loopback: its X-Forwarded-For
     // (the client's socket address, written by the edge) is believed; anyone else's is not.
@@ -149,7 +171,7 @@ async function main() {
       env: {
         ...process.env,
         FAKE_TWILIO_PORT: String(fakePort),
-        FAKE_TWILIO_HOST: '127.0.0.1',
+        FAKE_TWILIO_HOST: LOOPBACK,
         TWILIO_ACCOUNT_SID: accountSid,
         TWILIO_AUTH_TOKEN: authToken,
       },
@@ -182,22 +204,33 @@ async function main() {
     children.push(service.child);
   }
 
-  const { createEdge } = createRequire(import.meta.url)(path.join(ROOT, 'tools/dist/edge.js'));
+  const { createEdge, createEdgeMetricsServer } = createRequire(import.meta.url)(
+    path.join(ROOT, 'tools/dist/edge.js'),
+  );
   const portOf = (name) => SERVICES.find((s) => s.name === name).actualPort;
   edge = createEdge({
-    apiGatewayUrl: `http://127.0.0.1:${portOf('api-gateway')}`,
-    smsGatewayUrl: `http://127.0.0.1:${portOf('sms-gateway')}`,
+    apiGatewayUrl: `http://${LOOPBACK}:${portOf('api-gateway')}`,
+    smsGatewayUrl: `http://${LOOPBACK}:${portOf('sms-gateway')}`,
+    webhookRetryBudgetMs: retryBudgetMs(),
+    // Webhooks no sms-gateway took in time (one replica here, restarting): kept and replayed.
+    spoolDir: process.env.EDGE_SPOOL_DIR || path.join(DATA_DIR, 'edge-spool'),
+    log: (line) => say(line),
   });
-  await reservations.release('edge');
-  await new Promise((resolve, reject) => {
-    edge.once('error', reject);
-    edge.listen(port, '0.0.0.0', resolve);
-  });
+  edgeMetrics = createEdgeMetricsServer(edge);
+  const listen = async (server, name, host) => {
+    await reservations.release(name);
+    await new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(ports[name], host, resolve);
+    });
+  };
+  await listen(edge, 'edge', EDGE_HOST);
+  await listen(edgeMetrics, 'edge-metrics', LOOPBACK);
 
   const results = await Promise.all(
     SERVICES.map(async (service) => ({
       service,
-      ...(await waitForReady(`http://127.0.0.1:${service.actualPort}/health/ready`, {
+      ...(await waitForReady(`http://${LOOPBACK}:${service.actualPort}/health/ready`, {
         child: service.child,
       })),
     })),
@@ -218,6 +251,8 @@ async function main() {
     `  Postgres: ${dataServices.sources.database}, Redis: ${dataServices.sources.redis}; ` +
       `AI: ${process.env.OPENAI_API_KEY ? 'OpenAI' : 'the offline advisor (no OPENAI_API_KEY)'}; ` +
       `SMS: ${sandbox ? 'sandbox (fake Twilio; try `npm run sms -- "When do I plant garlic?"`)' : 'Twilio'}`,
+    `  Services on ${LOOPBACK} only: ${SERVICES.map((s) => `${s.name} :${s.actualPort}`).join(', ')}; ` +
+      `edge metrics http://${LOOPBACK}:${ports['edge-metrics']}/metrics`,
     `  Started in ${formatDuration(Date.now() - startedAt)} (${phases.join(', ')}). Ctrl-C stops everything.`,
     '',
   ];

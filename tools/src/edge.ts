@@ -1,6 +1,9 @@
 import { lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { securityHeaders } from '@sprout/platform/security-headers';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { SpoolFullError, type SpooledWebhook, WebhookSpool } from './webhook-spool';
 
 /** The one origin of a single-host run: Twilio's webhooks go to sms-gateway, everything else to api-gateway. */
 export interface EdgeOptions {
@@ -20,7 +23,19 @@ export interface EdgeOptions {
   maxBodyBytes?: number;
   /** Longest wait for a TCP connection to an upstream before that attempt counts as failed. */
   connectTimeoutMs?: number;
+  /**
+   * Where signed Twilio webhooks that no sms-gateway took within the retry budget are kept (answered
+   * 200 with empty TwiML, replayed when a gateway answers). Unset: they get a 502, as before.
+   */
+  spoolDir?: string;
+  /** Most webhooks the spool holds; past it a webhook gets a 503 (default 50,000). */
+  spoolMaxFiles?: number;
+  /** Where the edge says what it did with spooled webhooks (default: stderr). */
+  log?: (line: string) => void;
 }
+
+/** The edge's server, with its metrics (spooled, replayed, dropped webhooks) and its spool. */
+export type Edge = http.Server & { readonly metrics: Registry; readonly spool: WebhookSpool | null };
 
 export type EdgeUpstream = 'api-gateway' | 'sms-gateway';
 
@@ -32,6 +47,17 @@ const DEFAULT_RETRY_BUDGET_MS = 12_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
 const FIRST_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 1_000;
+const DEFAULT_SPOOL_MAX_FILES = 50_000;
+/** Replays wait this long after a failed one, doubling up to the most. */
+const FIRST_REPLAY_BACKOFF_MS = 250;
+const MAX_REPLAY_BACKOFF_MS = 10_000;
+/** A replay sms-gateway has not answered in this long counts as failed (it is sent again later). */
+const REPLAY_TIMEOUT_MS = 30_000;
+
+/** Empty TwiML: the reply goes out later through the API, as sms-gateway's own answer does. */
+const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
+/** The policy every answer carries (libs/platform): the edge's own answers and, where missing, relayed ones. */
+const SECURITY_HEADERS = securityHeaders();
 
 // Hop-by-hop headers describe one connection, never the next one (RFC 9110 §7.6.1).
 const HOP_BY_HOP = new Set([
@@ -67,25 +93,71 @@ export function upstreamFor(url: string): EdgeUpstream {
 }
 
 /**
- * Paths the edge never routes: metrics are scraped on each service's own port, and the API docs
- * are read on api-gateway's own port (or through a port-forward), not from the public origin.
+ * The path as the most lenient server could read it, for matching only (requests go upstream as
+ * sent): fragment and query cut, percent-decoding repeated until nothing changes (double
+ * encoding), Unicode compatibility forms folded, lower case, backslashes as slashes, matrix
+ * parameters (";...") dropped, "." and ".." segments resolved, empty segments (doubled or
+ * trailing slashes) and trailing dots and spaces of each segment removed.
+ */
+export function canonicalPath(url: string): string {
+  const cut = url.search(/[?#]/);
+  let pathname = cut >= 0 ? url.slice(0, cut) : url;
+  for (let round = 0; round < 8; round += 1) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      // A malformed escape elsewhere in the path: decode the well-formed ones byte by byte.
+      decoded = pathname.replace(/%([0-9a-f]{2})/gi, (_match, hex: string) =>
+        String.fromCharCode(Number.parseInt(hex, 16)),
+      );
+    }
+    if (decoded === pathname) break;
+    pathname = decoded;
+  }
+  const segments: string[] = [];
+  for (const raw of pathname.normalize('NFKC').toLowerCase().replace(/\\/g, '/').split('/')) {
+    const segment = raw.split(';')[0] ?? '';
+    if (segment === '..') segments.pop();
+    else {
+      const trimmed = segment === '.' ? '' : segment.replace(/[.\s\0]+$/, '');
+      if (trimmed !== '') segments.push(trimmed);
+    }
+  }
+  return `/${segments.join('/')}`;
+}
+
+/**
+ * Paths the edge never routes, however they are spelled (see canonicalPath): metrics are scraped
+ * on each service's own port, and the API docs are read on api-gateway's own port (or through a
+ * port-forward), not from the public origin.
  */
 export function isInternalPath(url: string): boolean {
-  let pathname = url.split('?')[0] ?? '';
-  try {
-    pathname = decodeURIComponent(pathname);
-  } catch {
-    // Left as sent: Fastify will not match a malformed path to a route either.
-  }
-  pathname = pathname.toLowerCase().replace(/\/{2,}/g, '/');
-  const under = (prefix: string): boolean => pathname === prefix || pathname.startsWith(`${prefix}/`);
-  return under('/metrics') || under('/api/docs') || pathname.startsWith('/api/docs-');
+  const [first, second] = canonicalPath(url).split('/').slice(1);
+  if (first === 'metrics') return true;
+  return first === 'api' && second !== undefined && (second === 'docs' || /^docs[-.]/.test(second));
 }
 
 /** A Twilio webhook the edge may send again: sms-gateway stores it once per MessageSid. */
 export function isRetryableWebhook(method: string | undefined, url: string): boolean {
   const pathname = url.split('?')[0] ?? '';
   return method === 'POST' && pathname.startsWith('/webhooks/twilio/');
+}
+
+/**
+ * A webhook the edge may keep and replay: a signed POST to /webhooks/twilio/**, its path already
+ * in canonical form (nothing encoded or dotted that could reach another route). Never an admin
+ * or API request.
+ */
+export function isSpoolableWebhook(req: http.IncomingMessage): boolean {
+  const url = req.url ?? '';
+  const pathname = url.split('?')[0] ?? '';
+  return (
+    isRetryableWebhook(req.method, url) &&
+    canonicalPath(url) === pathname &&
+    typeof req.headers['x-twilio-signature'] === 'string' &&
+    req.headers['x-twilio-signature'] !== ''
+  );
 }
 
 function firstValue(value: string | string[] | undefined): string | undefined {
@@ -152,8 +224,9 @@ export function forwardedHeaders(
   return headers;
 }
 
+/** The upstream's answer headers, hop-by-hop removed, with any policy header it lacks. */
 function responseHeaders(upstream: http.IncomingMessage): http.OutgoingHttpHeaders {
-  const headers: http.OutgoingHttpHeaders = {};
+  const headers: http.OutgoingHttpHeaders = { ...SECURITY_HEADERS };
   for (const [name, value] of Object.entries(upstream.headers)) {
     if (value === undefined || HOP_BY_HOP.has(name)) continue;
     headers[name] = value;
@@ -198,13 +271,180 @@ function drain(req: http.IncomingMessage, from?: http.ClientRequest): void {
   req.resume();
 }
 
-function plain(res: http.ServerResponse, status: number, text: string): void {
+/** An answer of the edge itself, with the security headers. */
+function answer(res: http.ServerResponse, status: number, contentType: string, body: string): void {
+  if (res.destroyed) return; // the client left (a webhook kept after Twilio hung up)
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
-  res.end(text);
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'content-type': contentType,
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+function plain(res: http.ServerResponse, status: number, text: string): void {
+  answer(res, status, 'text/plain; charset=utf-8', text);
+}
+
+function edgeMetrics(registry: Registry) {
+  return {
+    spooled: new Counter({
+      name: 'sprout_edge_webhooks_spooled_total',
+      help: 'Twilio webhooks no sms-gateway took within the retry budget, kept in the spool and answered 200',
+      registers: [registry],
+    }),
+    replayed: new Counter({
+      name: 'sprout_edge_webhooks_replayed_total',
+      help: 'Spooled webhooks sms-gateway took (2xx) on replay',
+      registers: [registry],
+    }),
+    dropped: new Counter({
+      name: 'sprout_edge_webhooks_dropped_total',
+      help: 'Webhooks the spool did not deliver: refused on replay (moved aside), spool full or unwritable, unreadable file',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    pending: new Gauge({
+      name: 'sprout_edge_webhook_spool_pending',
+      help: 'Spooled webhooks waiting for a replay',
+      registers: [registry],
+    }),
+  };
+}
+
+/**
+ * Replays spooled webhooks to sms-gateway, oldest first, one at a time (a sender's texts keep
+ * their order). A 2xx deletes the file; a refusal (4xx but 408 and 429, or a 500: the request
+ * itself is at fault) moves it aside with the reason; anything else (refused connection, 502,
+ * 503, 504, no answer) means no gateway is ready: the round stops and is tried again after a
+ * backoff, from the oldest.
+ */
+class Replayer {
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private stopped = false;
+  private backoffMs = FIRST_REPLAY_BACKOFF_MS;
+  private inFlight: http.ClientRequest | null = null;
+
+  constructor(
+    private readonly spool: WebhookSpool,
+    private readonly target: URL,
+    private readonly metrics: ReturnType<typeof edgeMetrics>,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Runs a round after `delayMs` unless one is due or running already. */
+  schedule(delayMs = 0): void {
+    if (this.stopped || this.timer !== null || this.running) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.round();
+    }, delayMs);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.inFlight?.destroy();
+  }
+
+  private async round(): Promise<void> {
+    this.running = true;
+    let retryIn: number | null = null;
+    try {
+      const names = await this.spool.list();
+      this.metrics.pending.set(names.length);
+      for (const name of names) {
+        if (this.stopped) return;
+        let webhook: SpooledWebhook;
+        try {
+          webhook = await this.spool.read(name);
+        } catch (error) {
+          await this.spool.reject(name, `unreadable: ${String(error)}`);
+          this.metrics.dropped.inc({ reason: 'unreadable' });
+          this.log(`edge: spooled webhook ${name} is unreadable; moved to ${this.spool.rejectedDir}`);
+          continue;
+        }
+        const outcome = await this.send(webhook);
+        if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
+          await this.spool.remove(name);
+          this.metrics.replayed.inc();
+        } else if (outcome.status !== null && isRefusal(outcome.status)) {
+          await this.spool.reject(name, `sms-gateway answered ${outcome.status}: ${outcome.detail}`);
+          this.metrics.dropped.inc({ reason: 'rejected' });
+          this.log(
+            `edge: sms-gateway refused spooled webhook ${webhook.method} ${webhook.url} (${name}) with ${outcome.status}: ${outcome.detail}; moved to ${this.spool.rejectedDir}`,
+          );
+        } else {
+          retryIn = this.backoffMs;
+          this.backoffMs = Math.min(this.backoffMs * 2, MAX_REPLAY_BACKOFF_MS);
+          return;
+        }
+        this.metrics.pending.set(this.spool.pending);
+      }
+      this.backoffMs = FIRST_REPLAY_BACKOFF_MS;
+    } catch (error) {
+      this.log(`edge: replaying the webhook spool failed: ${String(error)}`);
+      retryIn = MAX_REPLAY_BACKOFF_MS;
+    } finally {
+      this.metrics.pending.set(this.spool.pending);
+      this.running = false;
+      // Webhooks spooled during the round, or the round stopped early: another one.
+      if (retryIn !== null) this.schedule(retryIn);
+      else if (this.spool.pending > 0) this.schedule(0);
+    }
+  }
+
+  /** One delivery attempt on a new connection: the status, or null when none came. */
+  private send(webhook: SpooledWebhook): Promise<{ status: number | null; detail: string }> {
+    return new Promise((resolve) => {
+      const req = http.request({
+        protocol: this.target.protocol,
+        hostname: this.target.hostname,
+        port: this.target.port,
+        method: webhook.method,
+        path: webhook.url,
+        headers: webhook.headers,
+        agent: false,
+        timeout: REPLAY_TIMEOUT_MS,
+      });
+      this.inFlight = req;
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (size < 500) chunks.push(chunk);
+          size += chunk.length;
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? null,
+            detail: Buffer.concat(chunks).toString('utf8').slice(0, 500),
+          }),
+        );
+        res.on('error', () => resolve({ status: null, detail: 'answer cut off' }));
+      });
+      req.on('timeout', () => req.destroy(new Error(`no answer in ${REPLAY_TIMEOUT_MS} ms`)));
+      req.on('error', (error: NodeJS.ErrnoException) =>
+        resolve({ status: null, detail: error.code ?? error.message }),
+      );
+      req.on('close', () => {
+        if (this.inFlight === req) this.inFlight = null;
+      });
+      req.end(webhook.body);
+    });
+  }
+}
+
+/** An answer that says the request itself is wrong: sending it again would not help. */
+function isRefusal(status: number): boolean {
+  if (status === 408 || status === 429) return false;
+  return (status >= 300 && status < 500) || status === 500;
 }
 
 /**
@@ -213,7 +453,7 @@ function plain(res: http.ServerResponse, status: number, text: string): void {
  * connection, or a 502/503/504 from a restarting sms-gateway, they are retried with a bounded
  * backoff within Twilio's 15 s, each time on a new connection (another replica when there is one).
  */
-export function createEdge(options: EdgeOptions): http.Server {
+export function createEdge(options: EdgeOptions): Edge {
   const targets: Record<EdgeUpstream, URL> = {
     'api-gateway': new URL(options.apiGatewayUrl),
     'sms-gateway': new URL(options.smsGatewayUrl),
@@ -223,6 +463,14 @@ export function createEdge(options: EdgeOptions): http.Server {
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const registry = new Registry();
+  const metrics = edgeMetrics(registry);
+  const spool =
+    options.spoolDir === undefined
+      ? null
+      : new WebhookSpool(options.spoolDir, options.spoolMaxFiles ?? DEFAULT_SPOOL_MAX_FILES);
+  const replayer = spool === null ? null : new Replayer(spool, targets['sms-gateway'], metrics, log);
 
   const requestOptions = (
     target: URL,
@@ -250,21 +498,46 @@ export function createEdge(options: EdgeOptions): http.Server {
   /** 413 from the edge itself; the body is read and dropped so the connection stays usable. */
   const tooLarge = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     drain(req);
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
     const body = JSON.stringify({
       statusCode: 413,
       error: 'Payload Too Large',
       message: `Request body is larger than ${maxBodyBytes} bytes`,
     });
-    res.writeHead(413, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(body),
-      'x-content-type-options': 'nosniff',
-    });
-    res.end(body);
+    answer(res, 413, 'application/json; charset=utf-8', body);
+  };
+
+  /**
+   * No sms-gateway took the webhook in time: a signed one is kept on disk and answered 200 with
+   * empty TwiML (Twilio does not retry), then replayed; anything else gets the 502.
+   */
+  const keepOr502 = (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    webhook: SpooledWebhook,
+    why: string,
+  ): void => {
+    if (spool === null || replayer === null || !isSpoolableWebhook(req)) {
+      plain(res, 502, `502: sms-gateway is not reachable (${why})`);
+      return;
+    }
+    spool.put(webhook).then(
+      (name) => {
+        metrics.spooled.inc();
+        metrics.pending.set(spool.pending);
+        log(
+          `edge: sms-gateway not reachable (${why}); webhook ${webhook.method} ${webhook.url} spooled as ${name}`,
+        );
+        answer(res, 200, 'text/xml; charset=utf-8', EMPTY_TWIML);
+        replayer.schedule(FIRST_REPLAY_BACKOFF_MS);
+      },
+      (error: unknown) => {
+        const full = error instanceof SpoolFullError;
+        metrics.dropped.inc({ reason: full ? 'spool_full' : 'spool_write_failed' });
+        log(`edge: could not spool webhook ${webhook.method} ${webhook.url}: ${String(error)}`);
+        if (full) plain(res, 503, `503: sms-gateway is not reachable (${why}) and the webhook spool is full`);
+        else plain(res, 502, `502: sms-gateway is not reachable (${why}) and the webhook could not be kept`);
+      },
+    );
   };
 
   const streamed = (req: http.IncomingMessage, res: http.ServerResponse, name: EdgeUpstream): void => {
@@ -330,21 +603,32 @@ export function createEdge(options: EdgeOptions): http.Server {
       delete headers['transfer-encoding'];
       headers['content-length'] = String(body.length);
       const startedAt = Date.now();
+      const webhook: SpooledWebhook = {
+        method: req.method ?? 'POST',
+        url: req.url ?? '/',
+        headers,
+        body,
+        receivedAt: new Date(startedAt).toISOString(),
+      };
       let closed = false;
       res.on('close', () => {
         closed = true;
       });
 
       const attempt = (n: number): void => {
-        if (closed) return;
+        // Twilio stopped waiting: keep what it sent rather than drop it.
+        if (closed) {
+          keepOr502(req, res, webhook, `the client left after ${n} attempts`);
+          return;
+        }
         const upstreamReq = http.request(requestOptions(targets[name], req, headers, n));
         let settled = false;
-        const retryOr502 = (reason: string): void => {
+        const retryOrGiveUp = (reason: string): void => {
           if (settled) return;
           settled = true;
           const delay = Math.min(FIRST_BACKOFF_MS * 2 ** n, MAX_BACKOFF_MS);
           if (Date.now() - startedAt + delay < retryBudgetMs) setTimeout(() => attempt(n + 1), delay);
-          else plain(res, 502, `502: ${name} is not reachable (${reason}, ${n + 1} attempts)`);
+          else keepOr502(req, res, webhook, `${reason}, ${n + 1} attempts`);
         };
         upstreamReq.on('socket', (socket) => {
           if (!socket.connecting) return;
@@ -360,18 +644,20 @@ export function createEdge(options: EdgeOptions): http.Server {
           const status = upstreamRes.statusCode ?? 502;
           if (RETRYABLE_STATUSES.has(status)) {
             upstreamRes.resume();
-            retryOr502(`status ${status}`);
+            retryOrGiveUp(`status ${status}`);
             return;
           }
           settled = true;
           relay(res, upstreamRes);
+          // A gateway answers again: webhooks kept meanwhile need not wait for their backoff.
+          if (status < 300 && spool !== null && spool.pending > 0) replayer?.schedule(0);
         });
         upstreamReq.on('error', (error: NodeJS.ErrnoException) => {
           if (settled) {
             if (!res.writableFinished) res.destroy();
             return;
           }
-          if (RETRYABLE_CODES.has(error.code ?? '')) retryOr502(error.code ?? error.message);
+          if (RETRYABLE_CODES.has(error.code ?? '')) retryOrGiveUp(error.code ?? error.message);
           else {
             settled = true;
             plain(res, 502, `502: ${name} is not reachable (${error.code ?? error.message})`);
@@ -393,6 +679,29 @@ export function createEdge(options: EdgeOptions): http.Server {
     if (name === 'sms-gateway' && isRetryableWebhook(req.method, url)) retried(req, res, name);
     else streamed(req, res, name);
   });
-  server.on('close', () => agent.destroy());
-  return server;
+  server.on('close', () => {
+    agent.destroy();
+    replayer?.stop();
+  });
+  // Webhooks a previous run kept go out as soon as a gateway answers.
+  replayer?.schedule(0);
+  return Object.assign(server, { metrics: registry, spool });
+}
+
+/**
+ * The edge's own metrics (the spool's counters) and liveness, on a listener of their own: like
+ * every service's /metrics, never on the public origin.
+ */
+export function createEdgeMetricsServer(edge: Edge): http.Server {
+  return http.createServer((req, res) => {
+    const pathname = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && pathname === '/metrics') {
+      edge.metrics.metrics().then(
+        (text) => answer(res, 200, edge.metrics.contentType, text),
+        (error: unknown) => plain(res, 500, `500: ${String(error)}`),
+      );
+    } else if (req.method === 'GET' && pathname === '/health/live') {
+      answer(res, 200, 'application/json; charset=utf-8', '{"status":"ok"}');
+    } else plain(res, 404, '404: not found');
+  });
 }

@@ -1,6 +1,11 @@
+import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createEdge, isInternalPath, upstreamFor } from '../src/edge';
+import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { securityHeaders } from '@sprout/platform/security-headers';
+import { type Edge, canonicalPath, createEdge, isInternalPath, upstreamFor } from '../src/edge';
+import { edgeMetric, until } from './edge-support';
 
 interface Seen {
   name: string;
@@ -70,6 +75,31 @@ function request(
     );
     req.on('error', reject);
     req.end(options.body);
+  });
+}
+
+/** A request written by hand: paths with "#", backslashes and the like, exactly as sent. */
+function rawRequest(
+  port: number,
+  text: string,
+): Promise<{ status: number; headers: Record<string, string> }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = ''] = received.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      resolve({ status: Number(statusLine.split(' ')[1]), headers });
+    });
   });
 }
 
@@ -184,22 +214,69 @@ describe('edge', () => {
     expect(seen[0]!.headers['x-forwarded-proto']).toBe('https');
   });
 
-  it("does not route /metrics or /api/docs: they stay on the services' own ports", async () => {
-    for (const path of [
+  it("does not route /metrics or /api/docs however they are spelled: they stay on the services' own ports", async () => {
+    const blocked = [
       '/metrics',
       '/metrics/',
+      '/metrics#x',
+      '/metrics?x=1',
       '/%6Detrics',
+      '/%6detrics',
+      '/%256detrics',
+      '/%25256detrics',
+      '//metrics',
+      '/./metrics/.',
+      '/metrics;x',
+      '/metrics;jsessionid=1/',
+      '/metrics.',
+      '/metrics..',
+      '/metrics%20',
+      '/METRICS',
+      '/\\metrics',
+      '/webhooks/../metrics',
+      '/api/x/..%2f..%2fmetrics',
+      '/%2e/metrics',
       '/api/docs',
       '/api/docs/',
+      '/api/docs#/default',
+      '/api/./docs',
+      '/api//docs',
       '/api/docs-json',
+      '/API/DOCS-JSON',
+      '/api/docs-yaml',
+      '/api/docs.json',
+      '/api%2fdocs-json',
+      '/api%252fdocs',
+      '/api/admin/../docs',
+      '/api\\docs',
+      '/api;x/docs;y',
       '//api/docs',
-    ]) {
-      const res = await request(edgePort, { path });
+    ];
+    for (const path of blocked) {
+      expect({ path, internal: isInternalPath(path) }).toEqual({ path, internal: true });
+      const res = await rawRequest(
+        edgePort,
+        `GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+      );
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      expect(res.headers).toMatchObject(securityHeaders());
     }
     expect(seen).toHaveLength(0);
-    expect(isInternalPath('/api/docsx')).toBe(false);
-    expect(isInternalPath('/api/admin/metrics')).toBe(false);
+    for (const path of [
+      '/api/docsx',
+      '/api/admin/metrics',
+      '/metricsx',
+      '/api/admin/users?q=/metrics',
+      '/admin#/metrics',
+    ])
+      expect({ path, internal: isInternalPath(path) }).toEqual({ path, internal: false });
+    expect(canonicalPath('/A//b/./c/../d;x/e./%2566?q#f')).toBe('/a/b/d/e/f');
+  });
+
+  it('adds the security headers an upstream answer lacks, and keeps those it sets', async () => {
+    const res = await request(edgePort, { path: '/admin' });
+    expect(res.headers['x-upstream']).toBe('api-gateway');
+    expect(res.headers).toMatchObject(securityHeaders());
   });
 
   it('streams a large body through unchanged', async () => {
@@ -220,6 +297,7 @@ describe('edge', () => {
       const res = await request(port, { path: '/admin' });
       expect(res.status).toBe(502);
       expect(res.body).toContain('api-gateway');
+      expect(res.headers).toMatchObject(securityHeaders());
     } finally {
       await close(down);
       await close(idle);
@@ -378,6 +456,7 @@ describe('edge: oversized bodies', () => {
     for (let i = 0; i < 5; i += 1) {
       const refused = await request(port, { method: 'POST', path: '/api/x', body: big, agent });
       expect(refused.status).toBe(413);
+      expect(refused.headers).toMatchObject(securityHeaders());
       expect(JSON.parse(refused.body)).toMatchObject({ statusCode: 413 });
       const startedAt = Date.now();
       const next = await request(port, { method: 'POST', path: '/api/y', body: 'small', agent });
@@ -410,5 +489,236 @@ describe('edge: oversized bodies', () => {
       body: Buffer.alloc(100 * 1024, 120),
     });
     expect(res.status).toBe(413);
+  });
+});
+
+/** What a stand-in sms-gateway received, bytes and all. */
+interface Received {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A stand-in sms-gateway answering each request with `statusFor` (default 200). */
+function capturingUpstream(
+  received: Received[],
+  statusFor: (r: Received) => number = () => 200,
+): http.Server {
+  return http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const entry = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
+      received.push(entry);
+      const status = statusFor(entry);
+      res
+        .writeHead(status, { 'content-type': 'text/plain' })
+        .end(status === 200 ? '<Response></Response>' : 'no');
+    });
+  });
+}
+
+describe('edge: the webhook spool', () => {
+  const servers: http.Server[] = [];
+  const dirs: string[] = [];
+  const lines: string[] = [];
+  afterEach(async () => {
+    for (const s of servers.splice(0)) if (s.listening) await close(s);
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+    lines.length = 0;
+  });
+
+  const spoolDir = (): string => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sprout-edge-spool-test-'));
+    dirs.push(dir);
+    return dir;
+  };
+
+  const startEdge = async (
+    smsPort: number,
+    dir: string,
+    apiPort = 9,
+  ): Promise<{ edge: Edge; port: number }> => {
+    const edge = createEdge({
+      apiGatewayUrl: `http://127.0.0.1:${apiPort}`,
+      smsGatewayUrl: `http://127.0.0.1:${smsPort}`,
+      webhookRetryBudgetMs: 300,
+      spoolDir: dir,
+      log: (line) => lines.push(line),
+    });
+    servers.push(edge);
+    return { edge, port: await listen(edge) };
+  };
+
+  const pending = (dir: string): string[] => fs.readdirSync(path.join(dir, 'pending'));
+
+  // Not UTF-8 on purpose: the body goes back byte for byte.
+  const bodyOf = (sid: string): Buffer =>
+    Buffer.concat([Buffer.from(`${webhookForm(sid)}&Extra=`), Buffer.from([0xff, 0xfe, 0x25])]);
+
+  const postWebhook = (port: number, sid: string, headers: http.OutgoingHttpHeaders = {}) =>
+    request(port, {
+      method: 'POST',
+      path: '/webhooks/twilio/sms?source=test',
+      body: bodyOf(sid),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': `sig-${sid}`,
+        host: 'sprout.example',
+        ...headers,
+      },
+    });
+
+  it('answers 200 with empty TwiML and keeps the webhook when no sms-gateway answers', async () => {
+    const dir = spoolDir();
+    const { edge, port } = await startEdge(await freePort(), dir);
+    const res = await postWebhook(port, 'SM00000000000000000000000000000101');
+    expect(res.status).toBe(200);
+    expect(res.body).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
+    expect(res.headers['content-type']).toBe('text/xml; charset=utf-8');
+    expect(res.headers).toMatchObject(securityHeaders());
+    expect(pending(dir)).toHaveLength(1);
+    expect(await edgeMetric(edge, 'sprout_edge_webhooks_spooled_total')).toBe(1);
+    expect(lines.join('\n')).toContain('spooled');
+  });
+
+  it('keeps a webhook whose client hung up while the edge was still retrying', async () => {
+    const dir = spoolDir();
+    const edge = createEdge({
+      apiGatewayUrl: 'http://127.0.0.1:9',
+      smsGatewayUrl: `http://127.0.0.1:${await freePort()}`,
+      webhookRetryBudgetMs: 10_000,
+      spoolDir: dir,
+      log: (line) => lines.push(line),
+    });
+    servers.push(edge);
+    const port = await listen(edge);
+    // Like Twilio giving up on a slow answer: the request is sent whole, then the socket closes.
+    const body = bodyOf('SM00000000000000000000000000000104');
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(
+        `POST /webhooks/twilio/sms HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+          `X-Twilio-Signature: sig\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      socket.write(body);
+      setTimeout(() => socket.destroy(), 300);
+    });
+    await until(
+      async () => (await edgeMetric(edge, 'sprout_edge_webhooks_spooled_total')) === 1,
+      'the webhook kept',
+    );
+    expect(pending(dir)).toHaveLength(1);
+  });
+
+  it('spools only signed Twilio webhooks: never an unsigned post, another path or an API request', async () => {
+    const dir = spoolDir();
+    const { port } = await startEdge(await freePort(), dir);
+    const unsigned = await request(port, {
+      method: 'POST',
+      path: '/webhooks/twilio/sms',
+      body: webhookForm('SM00000000000000000000000000000102'),
+    });
+    expect(unsigned.status).toBe(502);
+    expect(unsigned.headers).toMatchObject(securityHeaders());
+    // The control: the same post, signed, is kept.
+    const signed = await postWebhook(port, 'SM00000000000000000000000000000103');
+    expect(signed.status).toBe(200);
+    // A dotted path that would leave /webhooks/twilio/, and an API request: never kept.
+    for (const path of ['/webhooks/twilio/%2e%2e/%2e%2e/api/admin/users', '/api/admin/users']) {
+      const res = await request(port, {
+        method: 'POST',
+        path,
+        body: 'x=1',
+        headers: { 'x-twilio-signature': 'sig' },
+      });
+      expect({ path, status: res.status }).toEqual({ path, status: 502 });
+    }
+    expect(pending(dir)).toHaveLength(1);
+  });
+
+  it('replays verbatim, oldest first, once sms-gateway is back, and deletes each file only after its 2xx', async () => {
+    const dir = spoolDir();
+    const smsPort = await freePort();
+    const { edge, port } = await startEdge(smsPort, dir);
+    const sids = ['SM00000000000000000000000000000111', 'SM00000000000000000000000000000112'];
+    for (const sid of sids) expect((await postWebhook(port, sid)).status).toBe(200);
+    expect(pending(dir)).toHaveLength(2);
+
+    const received: Received[] = [];
+    const upstream = capturingUpstream(received);
+    servers.push(upstream);
+    await new Promise<void>((resolve) => upstream.listen(smsPort, '127.0.0.1', resolve));
+    await until(
+      async () => (await edgeMetric(edge, 'sprout_edge_webhooks_replayed_total')) === 2,
+      'two replays',
+    );
+
+    expect(pending(dir)).toEqual([]);
+    expect(received.map((r) => new URLSearchParams(r.body.toString('latin1')).get('MessageSid'))).toEqual(
+      sids,
+    );
+    const first = received[0]!;
+    expect(first.method).toBe('POST');
+    expect(first.url).toBe('/webhooks/twilio/sms?source=test');
+    expect(first.headers['x-twilio-signature']).toBe(`sig-${sids[0]}`);
+    expect(first.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(first.headers.host).toBe('sprout.example');
+    expect(first.headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(first.body.equals(bodyOf(sids[0]!))).toBe(true);
+    expect(await edgeMetric(edge, 'sprout_edge_webhook_spool_pending')).toBe(0);
+  });
+
+  it('keeps a webhook whose replay got a 503 for the next round, and moves a refused one aside', async () => {
+    const dir = spoolDir();
+    const smsPort = await freePort();
+    const { edge, port } = await startEdge(smsPort, dir);
+    const refused = 'SM00000000000000000000000000000121';
+    const accepted = 'SM00000000000000000000000000000122';
+    for (const sid of [refused, accepted]) expect((await postWebhook(port, sid)).status).toBe(200);
+
+    // Starting: 503 to everything for the first three answers; then a 403 to the forged one.
+    const received: Received[] = [];
+    const upstream = capturingUpstream(received, (r) =>
+      received.length <= 3 ? 503 : r.headers['x-twilio-signature'] === `sig-${refused}` ? 403 : 200,
+    );
+    servers.push(upstream);
+    await new Promise<void>((resolve) => upstream.listen(smsPort, '127.0.0.1', resolve));
+    const done = async (): Promise<boolean> =>
+      (await edgeMetric(edge, 'sprout_edge_webhooks_replayed_total')) === 1 &&
+      (await edgeMetric(edge, 'sprout_edge_webhooks_dropped_total', { reason: 'rejected' })) === 1;
+    await until(done, 'one replay taken and one refused');
+
+    expect(pending(dir)).toEqual([]);
+    expect(received.length).toBeGreaterThanOrEqual(5);
+    expect(fs.readdirSync(path.join(dir, 'rejected')).filter((n) => n.endsWith('.json'))).toHaveLength(1);
+    const reason = fs
+      .readdirSync(path.join(dir, 'rejected'))
+      .filter((n) => n.endsWith('.reason.txt'))
+      .map((n) => fs.readFileSync(path.join(dir, 'rejected', n), 'utf8'));
+    expect(reason).toEqual([expect.stringContaining('sms-gateway answered 403')]);
+    expect(lines.join('\n')).toMatch(
+      /refused spooled webhook POST \/webhooks\/twilio\/sms\?source=test .* 403/,
+    );
+  });
+
+  it('replays what a previous edge kept, after a restart', async () => {
+    const dir = spoolDir();
+    const smsPort = await freePort();
+    const before = await startEdge(smsPort, dir);
+    expect((await postWebhook(before.port, 'SM00000000000000000000000000000131')).status).toBe(200);
+    await close(before.edge);
+
+    const received: Received[] = [];
+    const upstream = capturingUpstream(received);
+    servers.push(upstream);
+    await new Promise<void>((resolve) => upstream.listen(smsPort, '127.0.0.1', resolve));
+    await startEdge(smsPort, dir);
+    await until(() => received.length === 1 && pending(dir).length === 0, 'the replay');
   });
 });

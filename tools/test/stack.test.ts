@@ -143,6 +143,51 @@ describe('ports and postmaster.pid', () => {
     }
   });
 
+  it('never gives two port pickers started at once the same port, nor one a stack still starting holds', async () => {
+    // Separate processes, as two checkouts' `npm start` are, on one claims folder.
+    const claimsDir = tempDir('sprout-port-claims-');
+    const base = await freeBlock(30);
+    const wanted = [0, 1, 2, 3, 4, 5].map((i) => ({ name: `service-${i}`, port: base + i }));
+    const dir = JSON.stringify(claimsDir);
+    // Each picker reserves the stack's ports, then closes its sockets as `npm start` does right
+    // before each child starts (the child has not bound yet), reports, and holds on until stopped.
+    const picker = () =>
+      holder(
+        `const r = await stack.reserveStackPorts(${JSON.stringify(wanted)}, { claimsDir: ${dir} });
+         for (const name of Object.keys(r.ports)) await r.release(name);
+         return { result: Object.values(r.ports), stop: () => r.releaseAll() };`,
+      );
+    const pickers = [picker(), picker(), picker()];
+    try {
+      const atOnce = await Promise.all(pickers.map((p) => p.ports));
+      // One more while their ports are still free sockets-wise (no child bound them yet).
+      pickers.push(picker());
+      const later = await pickers[3]!.ports;
+      const all = [...atOnce, later].flat();
+      expect(all).toHaveLength(24);
+      expect(new Set(all).size).toBe(24);
+    } finally {
+      await Promise.all(pickers.map((p) => p.stop()));
+    }
+    // Released at the end: the ports are claimable again.
+    expect(fs.readdirSync(claimsDir)).toEqual([]);
+
+    // Postgres and Redis ports (claimFreePort): three at once from the same start, three ports.
+    const claimers = [0, 1, 2].map(() =>
+      holder(
+        `const c = await stack.claimFreePort(${base + 20}, { dir: ${dir} });
+         return { result: [c.port], stop: () => c.release() };`,
+      ),
+    );
+    try {
+      const claimed = (await Promise.all(claimers.map((c) => c.ports))).flat();
+      expect(new Set(claimed).size).toBe(3);
+    } finally {
+      await Promise.all(claimers.map((c) => c.stop()));
+    }
+    fs.rmSync(claimsDir, { recursive: true, force: true });
+  });
+
   it('reads the pid and port from postmaster.pid', async () => {
     const dir = tempDir('sprout-pid-');
     try {
@@ -284,6 +329,42 @@ describe('resolveDataServices', () => {
     }
   });
 });
+
+/**
+ * A process of its own running `setup` (the body of an async function over stack.mjs returning
+ * { result: number[], stop }): its result, and stop() to run its stop and let it exit.
+ */
+function holder(setup: string): { ports: Promise<number[]>; stop: () => Promise<void> } {
+  const child = spawn(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import * as stack from '${LIB}/stack.mjs';
+       const held = await (async () => { ${setup} })();
+       process.stdout.write(JSON.stringify(held.result) + '\\n');
+       process.stdin.resume();
+       process.stdin.on('end', async () => { await held.stop(); process.exit(0); });`,
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ports = new Promise<number[]>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0] ?? '[]') as number[]);
+    });
+    child.once('exit', (code) => reject(new Error(`holder exited (${code}) before answering`)));
+  });
+  return {
+    ports,
+    stop: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
 
 function listenOn(port: number, host = '127.0.0.1'): Promise<net.Server> {
   return new Promise((resolve, reject) => {

@@ -21,6 +21,7 @@ export * from './nest/bootstrap';
 export * from './http/dependency-unavailable';
 export * from './http/endpoint';
 export * from './http/json-text';
+export * from './http/security-headers';
 export * from './safe-fetch';
 export * from './spending/spend-signals';
 export { UnrecoverableError } from 'bullmq';

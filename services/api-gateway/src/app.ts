@@ -8,7 +8,6 @@
  * databaseUrl: db.url, webPublicDist: dir })`. The database must already be migrated.
  * This signature is used by the browser-test harness in e2e/: keep it stable.
  */
-import helmet from '@fastify/helmet';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createServiceApp } from '@sprout/platform';
 import { AppModule, SERVICE_NAME } from './app.module';
@@ -17,54 +16,22 @@ import { setupOpenApi } from './docs/openapi';
 
 export type { ApiGatewayConfig } from './config';
 
-/**
- * The Content-Security-Policy of the console and the public site (Vite builds: scripts and styles
- * from /assets; Radix and the toasts add <style> elements, hence 'unsafe-inline' for styles only;
- * MMS thumbnails come from anywhere over http(s)). Framing is refused everywhere.
- */
-const CONTENT_SECURITY_POLICY = {
-  defaultSrc: ["'self'"],
-  baseUri: ["'self'"],
-  connectSrc: ["'self'"],
-  fontSrc: ["'self'", 'data:'],
-  formAction: ["'self'"],
-  frameAncestors: ["'none'"],
-  imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
-  objectSrc: ["'none'"],
-  scriptSrc: ["'self'"],
-  scriptSrcAttr: ["'none'"],
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  // npm start and compose serve plain http on localhost: no forced upgrade.
-  upgradeInsecureRequests: null,
-};
-
-/** Security headers on every answer (helmet), and the cookie's Secure flag from configuration. */
-const registerSecurityHeaders = async (app: NestFastifyApplication, secure: boolean): Promise<void> => {
-  const fastify = app.getHttpAdapter().getInstance();
-  fastify.decorateRequest('cookieSecure', secure);
-  // @nestjs/platform-fastify carries its own copy of fastify, whose instance type lacks the
-  // @fastify/cookie decorations the top-level copy has: same runtime, different declarations.
-  await app.register(helmet as unknown as Parameters<NestFastifyApplication['register']>[0], {
-    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
-    frameguard: { action: 'deny' },
-    // HSTS only where the site is served over https.
-    strictTransportSecurity: secure ? { maxAge: 180 * 24 * 60 * 60, includeSubDomains: true } : false,
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-  });
-};
-
 export const createApp = async (
   configOverrides: Partial<ApiGatewayConfig> = {},
 ): Promise<NestFastifyApplication> => {
   const config = loadApiGatewayConfig(configOverrides);
+  const secure = cookieSecureOf(config);
   const { app } = await createServiceApp({
     module: AppModule.forRoot(config),
     name: SERVICE_NAME,
     config,
     ownsErrorFilter: true,
+    // It serves both web apps: their CSP; HSTS only where the site is served over https.
+    securityHeaders: { contentSecurityPolicy: 'pages', hsts: secure },
   });
   try {
-    await registerSecurityHeaders(app, cookieSecureOf(config));
+    // The session cookie's Secure flag comes from configuration, never from a header.
+    app.getHttpAdapter().getInstance().decorateRequest('cookieSecure', secure);
     setupOpenApi(app);
   } catch (error) {
     await app.close();

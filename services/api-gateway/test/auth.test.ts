@@ -428,6 +428,62 @@ describe('cross-site requests', () => {
     expect(viaEdge.statusCode).toBe(200);
   });
 
+  it("compares scheme, host and port of the Origin (or the Referer) with the request's own", async () => {
+    const login = { username: ADMIN_USERNAME, password: ADMIN_PASSWORD };
+    const refused: Array<Record<string, string>> = [
+      // https page, http API: another origin
+      { origin: 'https://localhost:8080', host: 'localhost:8080' },
+      { origin: 'http://localhost:8080', host: 'localhost:8080', 'x-forwarded-proto': 'https' },
+      // another port of the same host
+      { origin: 'http://localhost:8081', host: 'localhost:8080' },
+      { origin: 'http://localhost', host: 'localhost:8080' },
+      // no Origin: the Referer says where the form was
+      { referer: 'https://evil.example/csrf.html', host: 'localhost:8080' },
+      { referer: 'http://localhost:9999/page', host: 'localhost:8080' },
+    ];
+    for (const headers of refused) {
+      const res = await postLogin(login, headers);
+      expect({ headers, status: res.statusCode }).toEqual({ headers, status: 403 });
+    }
+    const sameOrigin = await postLogin(login, {
+      referer: 'http://localhost:8080/admin/login',
+      host: 'localhost:8080',
+    });
+    expect(sameOrigin.statusCode).toBe(200);
+  });
+
+  it('believes X-Forwarded-Host and -Proto only from a TRUST_PROXY peer', async () => {
+    const login = { username: ADMIN_USERNAME, password: ADMIN_PASSWORD };
+    // The tests' gateway trusts 127.0.0.1 (app.inject's address), as the edge is trusted.
+    const viaProxy = await postLogin(login, {
+      origin: 'https://sprout.example',
+      host: '127.0.0.1:3000',
+      'x-forwarded-host': 'sprout.example',
+      'x-forwarded-proto': 'https',
+    });
+    expect(viaProxy.statusCode).toBe(200);
+
+    // With no trusted proxy, anyone's forwarded host is only a header: a forged one is refused.
+    const untrusting = await gw.startAnother({ trustProxy: [] });
+    const postUntrusted = (headers: Record<string, string>) =>
+      untrusting.inject({ method: 'POST', url: '/api/admin/login', headers, payload: login });
+    const forged = await postUntrusted({
+      origin: 'http://evil.example',
+      host: '127.0.0.1:3000',
+      'x-forwarded-host': 'evil.example',
+    });
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json()).toMatchObject({ message: 'Cross-site requests are not allowed.' });
+    const forgedProto = await postUntrusted({
+      origin: 'https://localhost:8080',
+      host: 'localhost:8080',
+      'x-forwarded-proto': 'https',
+    });
+    expect(forgedProto.statusCode).toBe(403);
+    const direct = await postUntrusted({ origin: 'http://localhost:3000', host: 'localhost:3000' });
+    expect(direct.statusCode).toBe(200);
+  });
+
   it('leaves safe methods alone', async () => {
     const res = await app.inject({
       method: 'GET',

@@ -1,4 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { securityHeaders } from '@sprout/platform';
 import { cookieSecureOf, loadApiGatewayConfig } from '../src/config';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, startGateway, type TestGateway } from './support/gateway';
 
@@ -23,27 +24,46 @@ const login = (target: NestFastifyApplication, headers: Record<string, string> =
   });
 
 describe('security headers', () => {
+  const policy = securityHeaders({ contentSecurityPolicy: 'pages' });
+
   it.each([
-    ['the public site', 'GET', '/'],
-    ['the console', 'GET', '/admin'],
-    ['a health probe', 'GET', '/health/live'],
-    ['an API answer that needs a session', 'GET', '/api/admin/users'],
-    ['a route that does not exist', 'GET', '/api/nothing-here'],
-    ['a refused body', 'POST', '/api/admin/login'],
-  ])('%s carries CSP, frame-ancestors none, nosniff and DENY', async (_label, method, url) => {
+    ['the public site', 'GET', '/', {}],
+    ['the console', 'GET', '/admin', {}],
+    ['a health probe', 'GET', '/health/live', {}],
+    ['an API answer that needs a session', 'GET', '/api/admin/users', {}],
+    ['a route that does not exist', 'GET', '/api/nothing-here', {}],
+    ['a refused body', 'POST', '/api/admin/login', { 'content-type': 'application/json' }],
+    ['the CSRF refusal', 'POST', '/api/beta-signup', { origin: 'https://evil.example' }],
+  ])(
+    '%s carries the whole policy: CSP, frame-ancestors none, nosniff, DENY',
+    async (_label, method, url, headers) => {
+      const res = await app.inject({
+        method: method as 'GET' | 'POST',
+        url,
+        headers,
+        ...(method === 'POST' ? { payload: 'x' } : {}),
+      });
+      expect(res.statusCode).not.toBe(500);
+      expect(res.headers).toMatchObject(policy);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).not.toContain('upgrade-insecure-requests');
+    },
+  );
+
+  it('the CSRF refusal is a 403 with the policy', async () => {
     const res = await app.inject({
-      method: method as 'GET' | 'POST',
-      url,
-      ...(method === 'POST' ? { payload: 'x', headers: { 'content-type': 'application/json' } } : {}),
+      method: 'POST',
+      url: '/api/beta-signup',
+      headers: { origin: 'https://evil.example' },
+      payload: { email: 'csrf@example.com', region: '97201' },
     });
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.statusCode).toBe(403);
     expect(res.headers['x-frame-options']).toBe('DENY');
-    const csp = String(res.headers['content-security-policy']);
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain("default-src 'self'");
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain("object-src 'none'");
-    expect(csp).not.toContain('upgrade-insecure-requests');
+    expect(res.headers['content-security-policy']).toBe(policy['content-security-policy']);
   });
 });
 

@@ -5,8 +5,15 @@ import {
   WorkerConfigurationError,
   createServiceApp,
   loadConfig,
+  securityHeaders,
 } from '@sprout/platform';
-import { type TestDatabase, type TestRedis, createTestDatabase, createTestRedis } from '@sprout/testing';
+import {
+  type TestDatabase,
+  type TestRedis,
+  createTestDatabase,
+  createTestRedis,
+  securityHeaderGaps,
+} from '@sprout/testing';
 import { createApp } from '../src/app';
 import { type ImageProcessorConfig, SERVICE_NAME, imageProcessorConfig } from '../src/config';
 
@@ -70,6 +77,10 @@ describe('image-processor service', () => {
     const metrics = await fetch(`${service.url}/metrics`);
     expect(metrics.status).toBe(200);
     expect(await metrics.text()).toContain(`service="${SERVICE_NAME}"`);
+  });
+
+  it('answers health, metrics, not-found and malformed URLs with the security-header policy', async () => {
+    expect(await securityHeaderGaps(String(service.url), securityHeaders())).toEqual([]);
   });
 
   it('refuses to start when image.analyze has no handler', async () => {

@@ -6,6 +6,7 @@ import {
   WorkerConfigurationError,
   createServiceApp,
   loadConfig,
+  securityHeaders,
 } from '@sprout/platform';
 import {
   FakeOpenAI,
@@ -14,6 +15,7 @@ import {
   type TestRedis,
   createTestDatabase,
   createTestRedis,
+  securityHeaderGaps,
 } from '@sprout/testing';
 import { createApp } from '../src/app';
 import { type MonitorConfig, SERVICE_NAME, monitorConfig } from '../src/config';
@@ -74,6 +76,10 @@ describe('monitor service', () => {
     const metrics = await fetch(`${service.url}/metrics`);
     expect(metrics.status).toBe(200);
     expect(await metrics.text()).toContain(`service="${SERVICE_NAME}"`);
+  });
+
+  it('answers health, metrics, not-found and malformed URLs with the security-header policy', async () => {
+    expect(await securityHeaderGaps(String(service.url), securityHeaders())).toEqual([]);
   });
 
   it('schedules health checks every 30 s and predictions every minute', async () => {

@@ -5,8 +5,15 @@ import {
   type ServiceApp,
   WorkerConfigurationError,
   createServiceApp,
+  securityHeaders,
 } from '@sprout/platform';
-import { type TestDatabase, type TestRedis, createTestDatabase, createTestRedis } from '@sprout/testing';
+import {
+  type TestDatabase,
+  type TestRedis,
+  createTestDatabase,
+  createTestRedis,
+  securityHeaderGaps,
+} from '@sprout/testing';
 import { createApp } from '../src/app';
 import { SERVICE_NAME, loadSurveySchedulerConfig } from '../src/config';
 import { LIFECYCLE_EVERY_MS, LIFECYCLE_SCHEDULER_ID } from '../src/lifecycle/lifecycle.processor';
@@ -55,6 +62,10 @@ describe('survey-scheduler service', () => {
     const text = await metrics.text();
     expect(text).toContain('process_resident_memory_bytes');
     expect(text).toContain(`service="${SERVICE_NAME}"`);
+  });
+
+  it('answers health, metrics, not-found and malformed URLs with the security-header policy', async () => {
+    expect(await securityHeaderGaps(String(service.url), securityHeaders())).toEqual([]);
   });
 
   it('runs a worker on survey.lifecycle and schedules the run every minute', async () => {

@@ -161,6 +161,108 @@ export async function findFreePort(start, { avoid = [], attempts = 200 } = {}) {
   throw new StackError(`no free TCP port in ${start}-${start + attempts - 1} on 127.0.0.1`);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Port claims: a port found free is not free for long. Between a check and the listener meant for
+// it (a service started a few seconds later, Postgres a second later) another checkout's
+// `npm start`, `npm test` or drill could check the same port and take it. So every port the stack
+// picks is first claimed in a folder every checkout on the machine sees.
+
+/** Machine-wide: every checkout and every user of this machine claims ports here. */
+export const PORT_CLAIMS_DIR = path.join(os.tmpdir(), 'sprout-ports');
+/** A claim younger than this may be one half of a race (retry); an older one is a holder. */
+const FRESH_CLAIM_MS = 2_000;
+
+function claimsIn(dir, port) {
+  const prefix = `${port}.`;
+  let names = [];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
+    .map((name) => ({ file: path.join(dir, name), pid: Number(name.slice(prefix.length)) }));
+}
+
+function claimsFolder(dir) {
+  if (!fs.existsSync(dir)) {
+    fs.mkdirSync(dir, { recursive: true });
+    try {
+      // Sticky and open to all, like /tmp: other users' checkouts claim here too.
+      if (dir === PORT_CLAIMS_DIR) fs.chmodSync(dir, 0o1777);
+    } catch {
+      // made by another user a moment ago: theirs to set
+    }
+  }
+  return dir;
+}
+
+/** Removes a claim file; another user's stays (the sticky folder keeps it), which is harmless. */
+function dropClaim(file) {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // EPERM: not ours to remove
+  }
+}
+
+/**
+ * Claims `port` for this process until unclaimPort: a file <port>.<pid>, created exclusively.
+ * The claim holds when no other live process has one for the port. Each process writes its file
+ * before it lists the others, so of two claiming at once at least one sees the other and backs
+ * off: they never both hold it (both may back off; a fresh rival is retried a few times). Files
+ * of dead processes are ignored and removed.
+ */
+export async function claimPort(port, { dir = PORT_CLAIMS_DIR } = {}) {
+  const own = path.join(claimsFolder(dir), `${port}.${process.pid}`);
+  for (let attempt = 0; attempt < 6; attempt += 1) {
+    try {
+      fs.writeFileSync(own, `${new Date().toISOString()}\n`, { flag: 'wx' });
+    } catch (error) {
+      if (error.code === 'EEXIST') return false; // this process holds it already, for another use
+      throw error;
+    }
+    let freshRival = false;
+    let rival = false;
+    for (const claim of claimsIn(dir, port)) {
+      if (claim.pid === process.pid) continue;
+      if (!processAlive(claim.pid)) {
+        dropClaim(claim.file);
+        continue;
+      }
+      rival = true;
+      try {
+        if (Date.now() - fs.statSync(claim.file).mtimeMs < FRESH_CLAIM_MS) freshRival = true;
+      } catch {
+        // gone meanwhile: its owner backed off
+      }
+    }
+    if (!rival) return true;
+    dropClaim(own);
+    if (!freshRival) return false;
+    await sleep(10 + Math.random() * 50);
+  }
+  return false;
+}
+
+export function unclaimPort(port, { dir = PORT_CLAIMS_DIR } = {}) {
+  dropClaim(path.join(dir, `${port}.${process.pid}`));
+}
+
+/**
+ * The first port from `start` up that is free and now claimed by this process (for a server that
+ * binds it itself, such as Postgres or Redis). Call release() once the server listens on it.
+ */
+export async function claimFreePort(start, { attempts = 200, dir = PORT_CLAIMS_DIR } = {}) {
+  for (let port = start; port < start + attempts; port += 1) {
+    if (!(await claimPort(port, { dir }))) continue;
+    if (await portIsFree(port)) return { port, release: () => unclaimPort(port, { dir }) };
+    unclaimPort(port, { dir });
+  }
+  throw new StackError(`no free TCP port in ${start}-${start + attempts - 1} on 127.0.0.1`);
+}
+
 /** Listens on host:port and keeps listening; null when the port is taken. */
 function holdPort(port, host) {
   return new Promise((resolve) => {
@@ -174,12 +276,14 @@ function holdPort(port, host) {
 /**
  * The ports of a whole stack, each given out once. `wanted` lists { name, port, fixed?, hint? }:
  * each gets its own port when free, else the next free one that no other entry has or wants (a
- * `fixed` one fails instead, with `hint`). Every port is held by a listening socket of this
- * process until release(name), called right before the listener meant for it starts: neither
- * another entry nor a second checkout starting meanwhile can take it. Free means free on
- * 127.0.0.1 and on 0.0.0.0. Returns { ports: { [name]: port }, release(name), releaseAll() }.
+ * `fixed` one fails instead, with `hint`). Each port is claimed machine-wide (claimPort) and held
+ * by a listening socket of this process. release(name), called right before the listener meant
+ * for it starts, closes the socket but keeps the claim, so no other checkout takes the port
+ * before that listener has bound it; releaseAll() drops sockets and claims (at shutdown). Free
+ * means free on 127.0.0.1 and on 0.0.0.0.
+ * Returns { ports: { [name]: port }, release(name), releaseAll() }.
  */
-export async function reserveStackPorts(wanted, { attempts = 200 } = {}) {
+export async function reserveStackPorts(wanted, { attempts = 200, claimsDir = PORT_CLAIMS_DIR } = {}) {
   const names = new Set(wanted.map((w) => w.name));
   if (names.size !== wanted.length) throw new Error('reserveStackPorts: a name is listed twice');
   const held = new Map();
@@ -188,11 +292,15 @@ export async function reserveStackPorts(wanted, { attempts = 200 } = {}) {
   const releaseAll = async () => {
     await Promise.all([...held.values()].map(close));
     held.clear();
+    for (const port of Object.values(ports)) unclaimPort(port, { dir: claimsDir });
   };
   const take = async (name, port) => {
-    if (Object.values(ports).includes(port) || !(await portIsFree(port, '127.0.0.1'))) return false;
-    const server = await holdPort(port, '0.0.0.0');
-    if (!server) return false;
+    if (Object.values(ports).includes(port) || !(await claimPort(port, { dir: claimsDir }))) return false;
+    const server = (await portIsFree(port, '127.0.0.1')) ? await holdPort(port, '0.0.0.0') : null;
+    if (!server) {
+      unclaimPort(port, { dir: claimsDir });
+      return false;
+    }
     held.set(name, server);
     ports[name] = port;
     return true;
@@ -402,7 +510,10 @@ async function startPrivatePostgres({ dataDir, database }) {
   }
 
   const state = readState(dataDir);
-  const port = await findFreePort(state.postgresPort ?? 5433);
+  // Claimed until pg_ctl returns (Postgres listens by then): another checkout starting its own
+  // Postgres at the same moment picks another port.
+  const claim = await claimFreePort(state.postgresPort ?? 5433);
+  const port = claim.port;
   const options = [
     `-p ${port}`,
     '-c listen_addresses=127.0.0.1',
@@ -419,6 +530,7 @@ async function startPrivatePostgres({ dataDir, database }) {
     ['-D', pgdata, '-l', logFile, '-o', options, '-w', '-t', '120', 'start'],
     { cwd: pgRoot },
   );
+  claim.release();
   if (started.status !== 0) {
     const tail = fs.existsSync(logFile)
       ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n')
@@ -507,7 +619,19 @@ async function startPrivateRedis({ dataDir }) {
     return { url: `redis://127.0.0.1:${state.redisPort}`, stop };
   }
 
-  const port = await findFreePort(state.redisPort ?? 6380);
+  // Claimed until redis-server answers PING (it listens then), as Postgres's port is.
+  const claim = await claimFreePort(state.redisPort ?? 6380);
+  const port = claim.port;
+  try {
+    await startRedisServer({ binary, dir, port, pidFile });
+  } finally {
+    claim.release();
+  }
+  writeState(dataDir, { redisPort: port });
+  return { url: `redis://127.0.0.1:${port}`, stop };
+}
+
+async function startRedisServer({ binary, dir, port, pidFile }) {
   say(`redis: starting the private instance on 127.0.0.1:${port} (${binary})`);
   const started = spawnSync(
     binary,
@@ -543,8 +667,6 @@ async function startPrivateRedis({ dataDir }) {
     }
     await sleep(100);
   }
-  writeState(dataDir, { redisPort: port });
-  return { url: `redis://127.0.0.1:${port}`, stop };
 }
 
 // ---------------------------------------------------------------------------------------------

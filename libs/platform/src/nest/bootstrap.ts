@@ -6,6 +6,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { Logger } from 'pino';
 import { createLogger, NestPinoLogger } from '../logging/logger';
 import { maskPhoneNumbers } from '../logging/mask';
+import { applySecurityHeaders, type SecurityHeaderOptions, securityHeaders } from '../http/security-headers';
 import type { CoreConfig } from './platform-options';
 import { LOGGER } from './tokens';
 
@@ -20,6 +21,8 @@ export interface ServiceAppOptions {
   listenPort?: number;
   /** Request body limit in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /** The security-header policy's options (default: no pages, no HSTS). */
+  securityHeaders?: SecurityHeaderOptions;
 }
 
 export interface ServiceApp {
@@ -56,6 +59,15 @@ export const createServiceApp = async (options: ServiceAppOptions): Promise<Serv
     app.useGlobalFilters(new DependencyUnavailableFilter(app.getHttpAdapter()));
 
   const fastify = app.getHttpAdapter().getInstance();
+  // The security headers on every answer: set first (before any module's hook can answer, such
+  // as api-gateway's CSRF refusal), and on the raw server too, for answers Fastify gives before
+  // its hooks run (a malformed URL).
+  const headers = securityHeaders(options.securityHeaders);
+  fastify.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
+  fastify.server.prependListener('request', (_req, res) => applySecurityHeaders(res, headers));
   fastify.addHook('onResponse', (request, reply, done) => {
     const line = {
       method: request.method,

@@ -1,1 +1,2 @@
 export * from './tcp-relay';
+export * from './answers';
