@@ -15,6 +15,7 @@ import { RecordInboundFunction1796700000001 } from './1796700000001-RecordInboun
 import { ReserveSpendFunction1796900000000 } from './1796900000000-ReserveSpendFunction';
 import { ConversationSearchVocabulary1797000000000 } from './1797000000000-ConversationSearchVocabulary';
 import { AwaitingReplies1797100000000 } from './1797100000000-AwaitingReplies';
+import { SenderLimitsAndSmsCost1797200000000 } from './1797200000000-SenderLimitsAndSmsCost';
 
 export {
   InitialSchema1763500000000,
@@ -33,6 +34,7 @@ export {
   ReserveSpendFunction1796900000000,
   ConversationSearchVocabulary1797000000000,
   AwaitingReplies1797100000000,
+  SenderLimitsAndSmsCost1797200000000,
 };
 
 // Append new migrations here, in order. The test harness hashes these class names to name its template database.
@@ -53,4 +55,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   ReserveSpendFunction1796900000000,
   ConversationSearchVocabulary1797000000000,
   AwaitingReplies1797100000000,
+  SenderLimitsAndSmsCost1797200000000,
 ];
