@@ -28,7 +28,7 @@ export interface SmsSentRecord {
 }
 
 const spentSince = (param: string): string =>
-  `SELECT coalesce(sum("cost"), 0) FROM "sms_spend_buckets" WHERE "bucket" >= ${param}`;
+  `SELECT coalesce(sum("cost"), 0) AS spent FROM "sms_spend_buckets" WHERE "bucket" >= ${param}`;
 
 /**
  * Records that the provider accepted an outbound message still unsent (no provider sid, status
@@ -80,6 +80,6 @@ export async function recordSmsSent(db: Db, sent: SmsSent, since?: Date): Promis
 
 /** Dollars of SMS sent since `since` (a bucket boundary: a midnight in any time zone). */
 export async function smsSpentSince(db: Db, since: Date): Promise<number> {
-  const [row] = await managerOf(db).query<Array<{ spent: string }>>(`${spentSince('$1')} AS spent`, [since]);
+  const [row] = await managerOf(db).query<Array<{ spent: string }>>(spentSince('$1'), [since]);
   return Number(row?.spent ?? 0);
 }
