@@ -472,6 +472,15 @@ describe('rollups', () => {
 });
 
 describe('per-sender reply limits', () => {
+  /** Bob's stretch: limited 30 s ago, for half an hour, 12 texts unanswered. */
+  const bobStretch = {
+    window: 'minute',
+    limit: 5,
+    limitedAt: ago(30_000).toISOString(),
+    limitedUntil: new Date(now + 30 * 60_000).toISOString(),
+    active: true,
+    refusedTexts: 12,
+  };
   const limit = (userId: string, window: string, limitedAt: Date, limitedUntil: Date, refused: number) =>
     ds.query(
       `INSERT INTO sender_limits (user_id, limit_window, reply_limit, limited_at, limited_until, refused)
@@ -492,30 +501,14 @@ describe('per-sender reply limits', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       senders: [
-        {
-          userId: bob,
-          phoneNumber: '+12065550188',
-          window: 'minute',
-          limit: 5,
-          limitedAt: ago(30_000).toISOString(),
-          limitedUntil: new Date(now + 30 * 60_000).toISOString(),
-          active: true,
-          refusedTexts: 12,
-        },
+        { userId: bob, phoneNumber: '+12065550188', ...bobStretch },
         expect.objectContaining({ userId: carol, window: 'hour', active: false, refusedTexts: 4 }),
       ],
     });
   });
 
   it("shows a limited user's stretch on their detail, and none once it is over", async () => {
-    expect((await get(`/api/admin/users/${bob}`)).json().rateLimit).toEqual({
-      window: 'minute',
-      limit: 5,
-      limitedAt: ago(30_000).toISOString(),
-      limitedUntil: new Date(now + 30 * 60_000).toISOString(),
-      active: true,
-      refusedTexts: 12,
-    });
+    expect((await get(`/api/admin/users/${bob}`)).json().rateLimit).toEqual(bobStretch);
     expect((await get(`/api/admin/users/${carol}`)).json().rateLimit).toBeNull();
   });
 });
