@@ -19,26 +19,13 @@ import {
   type PipelineStack,
   startPipelineStack,
 } from '../src/pipeline-stack';
+import { eventually } from '../src/helpers';
 
 const ATTACKER = '+15415550171';
 const NEIGHBOUR = '+15415550172';
 const OUR_NUMBER = '+15005550006';
 const SMS_PRICE = 0.0083;
 const SHOTS = '/tmp/shots';
-
-const eventually = async <T>(
-  probe: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 60_000,
-): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
 
 let stack: PipelineStack;
 let browser: Browser;
@@ -82,16 +69,20 @@ const outbound = async (phone: string) =>
 const sentTo = (phone: string) => twilio().sent.filter((m) => m.to === phone);
 /** Every text of `phone` settled (answered or deliberately not) and every message it got sent. */
 const settled = async (phone: string, sends: number) =>
-  eventually(async () => {
-    const user = await userOf(phone);
-    const texts = await stack.db.dataSource
-      .getRepository(Message)
-      .find({ where: { userId: user.id, direction: 'inbound' }, select: { id: true } });
-    const owed = await stack.db.dataSource
-      .getRepository(AwaitingReply)
-      .countBy({ messageId: In(texts.map((t) => t.id)) });
-    return owed === 0 && sentTo(phone).length >= sends ? true : undefined;
-  }, `${phone}'s texts to be settled and ${sends} messages sent`);
+  eventually(
+    async () => {
+      const user = await userOf(phone);
+      const texts = await stack.db.dataSource
+        .getRepository(Message)
+        .find({ where: { userId: user.id, direction: 'inbound' }, select: { id: true } });
+      const owed = await stack.db.dataSource
+        .getRepository(AwaitingReply)
+        .countBy({ messageId: In(texts.map((t) => t.id)) });
+      return owed === 0 && sentTo(phone).length >= sends ? true : undefined;
+    },
+    `${phone}'s texts to be settled and ${sends} messages sent`,
+    60_000,
+  );
 
 describe('a phone texting far faster than a person', () => {
   it('gets 5 replies and one notice for 60 texts; another sender is answered meanwhile', async () => {
