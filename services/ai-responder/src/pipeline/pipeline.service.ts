@@ -82,9 +82,9 @@ const contextNoteOf = (processed: ProcessingResult): string | null => {
 
 /**
  * The reply pipeline (ARCHITECTURE §5), one inbound message at a time:
- * 1 user (opted out: nothing), 2 conversation, 3 location onboarding, 4 validation (templates, no
- * model), 5 input processing, 6 the fallback chain, 7 SMS fitting, 8 survey link, record and
- * enqueue, 9 summary re-scheduled.
+ * 1 user (opted out: nothing; over a per-sender reply limit: one notice, then nothing),
+ * 2 conversation, 3 location onboarding, 4 validation (templates, no model), 5 input processing,
+ * 6 the fallback chain, 7 SMS fitting, 8 survey link, record and enqueue, 9 summary re-scheduled.
  *
  * Idempotent and crash-safe: the reply's id derives from the inbound id, and everything the reply
  * changes (reply row, llm_calls link, profile, location, counters, sentiment, survey delivery) is
