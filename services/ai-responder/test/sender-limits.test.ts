@@ -3,8 +3,9 @@
 // once; other senders and test users are not affected. The clock is the pipeline's `now`, moved
 // by the test, never waited for.
 import { AwaitingReply, Message, SenderLimit, User } from '@sprout/domain';
-import { Metrics } from '@sprout/platform';
+import { Metrics, loadConfig } from '@sprout/platform';
 import { analyzeSms } from '@sprout/sms';
+import { aiResponderConfig } from '../src/config';
 import { PipelineService } from '../src/pipeline/pipeline.service';
 import { SenderLimits, limitNotice, waitInWords } from '../src/pipeline/sender-limits';
 import { type Harness, type Responder, newPhone, startHarness, storeInbound } from './harness';
@@ -184,6 +185,21 @@ describe('per-sender reply limits', () => {
     for (let i = 0; i < 10; i += 1) expect(await limits.admit(user, 'same-text', at)).toBeNull();
     for (let i = 0; i < 4; i += 1) expect(await limits.admit(user, `text-${i}`, at)).toBeNull();
     expect(await limits.admit(user, 'one-too-many', at)).toMatchObject({ window: 'minute', limit: 5 });
+  });
+
+  it('validates the limits as settings, with defaults a real service would pick', () => {
+    expect(loadConfig(aiResponderConfig, {})).toMatchObject({
+      senderRepliesPerMinute: 5,
+      senderRepliesPerHour: 30,
+      senderRepliesPerDay: 100,
+    });
+    expect(loadConfig(aiResponderConfig, { SENDER_REPLIES_PER_HOUR: '60' }).senderRepliesPerHour).toBe(60);
+    expect(() => loadConfig(aiResponderConfig, { SENDER_REPLIES_PER_MINUTE: '0' })).toThrow(
+      /SENDER_REPLIES_PER_MINUTE must be a whole number between 1 and 1000/,
+    );
+    expect(() => loadConfig(aiResponderConfig, { SENDER_REPLIES_PER_DAY: 'lots' })).toThrow(
+      /SENDER_REPLIES_PER_DAY must be a whole number/,
+    );
   });
 
   it('words the wait a person would', () => {

@@ -3,7 +3,8 @@
 // (never keyword confirmations) once reached, announcing 80% and 100% once.
 import { Logger } from '@nestjs/common';
 import { Message, User, smsSpentSince, spendDay } from '@sprout/domain';
-import { Metrics } from '@sprout/platform';
+import { Metrics, loadConfig } from '@sprout/platform';
+import { smsGatewayConfig } from '../src/config';
 import { OutboundService } from '../src/outbound/outbound.service';
 import { SMS_SPEND_LIMIT_ERROR_CODE } from '../src/outbound/sms-spending';
 import { type GatewayHarness, insertQueuedReply, nextPhone, startGateway } from './harness';
@@ -76,6 +77,22 @@ describe('SMS cost', () => {
     expect(await send(reply.id)).toBe('test-user');
     expect((await message(reply.id)).smsCost).toBeNull();
     expect((await user(reply.userId)).totalSmsCost).toBe(0);
+  });
+
+  it('reads the prices and the optional cap as settings', () => {
+    expect(loadConfig(smsGatewayConfig, {})).toMatchObject({
+      smsPricePerSegment: 0.0083,
+      mmsPricePerMessage: 0.022,
+      smsDailySpendLimit: undefined,
+    });
+    expect(loadConfig(smsGatewayConfig, { SMS_DAILY_SPEND_LIMIT: '25' }).smsDailySpendLimit).toBe(25);
+    expect(loadConfig(smsGatewayConfig, { SMS_DAILY_SPEND_LIMIT: '' }).smsDailySpendLimit).toBeUndefined();
+    expect(() => loadConfig(smsGatewayConfig, { SMS_DAILY_SPEND_LIMIT: '0' })).toThrow(
+      /SMS_DAILY_SPEND_LIMIT must be a number of dollars above 0, or unset for no cap/,
+    );
+    expect(() => loadConfig(smsGatewayConfig, { SMS_PRICE_PER_SEGMENT: 'cheap' })).toThrow(
+      /SMS_PRICE_PER_SEGMENT must be a number/,
+    );
   });
 
   describe('with SMS_DAILY_SPEND_LIMIT', () => {
