@@ -1,4 +1,4 @@
-// Helpers shared by the browser tests of both web apps.
+// Helpers shared by the end-to-end tests.
 import { gzipSync } from 'node:zlib';
 import type { Page } from '@sprout/testing/browser';
 import type { Response } from 'playwright-core';
@@ -35,3 +35,18 @@ export async function gzippedScriptBytes(page: Page, path: string): Promise<numb
   const all = await Promise.all(bodies);
   return all.reduce((sum, body) => sum + gzipSync(body, { level: 9 }).length, 0);
 }
+
+/** Polls `probe` until it answers a value (not undefined), or fails after `timeoutMs`. */
+export const eventually = async <T>(
+  probe: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};

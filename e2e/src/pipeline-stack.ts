@@ -16,6 +16,7 @@ import {
 import { createApp as createResponder } from '../../services/ai-responder/src/app';
 import { type ApiGatewayConfig, createApp as createApiGateway } from '../../services/api-gateway/src/app';
 import { createApp as createSmsGateway } from '../../services/sms-gateway/src/app';
+import type { SmsGatewayConfig } from '../../services/sms-gateway/src/config';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, WEB_ADMIN_DIST, WEB_PUBLIC_DIST } from './stack';
 
 export { ADMIN_PASSWORD, ADMIN_USERNAME } from './stack';
@@ -25,6 +26,8 @@ export interface PipelineStackOptions {
   withSmsGateway?: boolean;
   /** Settings of the api-gateway (e.g. a lower rate limit). */
   apiGateway?: Partial<ApiGatewayConfig>;
+  /** Settings of sms-gateway (e.g. a faster sending rate). */
+  smsGateway?: Partial<SmsGatewayConfig>;
 }
 
 export interface PipelineStack {
@@ -98,6 +101,7 @@ export async function startPipelineStack(options: PipelineStackOptions = {}): Pr
         twilioApiBaseUrl: fake.url,
         twilioAccountSid: fake.accountSid,
         twilioAuthToken: fake.authToken,
+        ...options.smsGateway,
       });
       smsGateway = started;
       closers.push(() => started.close());

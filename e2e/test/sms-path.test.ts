@@ -17,24 +17,11 @@ import {
 import { createApp as createResponder } from '../../services/ai-responder/src/app';
 import { createApp as createApiGateway } from '../../services/api-gateway/src/app';
 import { createApp as createSmsGateway } from '../../services/sms-gateway/src/app';
+import { eventually } from '../src/helpers';
 
 const ADMIN_USERNAME = 'sms-path-admin';
 const ADMIN_PASSWORD = 'sms-path-admin-password';
 const OUR_NUMBER = '+15005550006';
-
-const eventually = async <T>(
-  probe: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 describe('the SMS path across services', () => {
   let db: TestDatabase;

@@ -426,7 +426,8 @@ describe('with seeded users', () => {
     expect(await page.getByRole('tab', { name: 'Analytics' }).getAttribute('aria-selected')).toBe('true');
     expect(await page.getByTestId('basic-information').count()).toBe(0);
     const metrics = await page.getByTestId('engagement-metrics').innerText();
-    for (const text of ['24', '2', '9,600', '400', '$0.4321']) expect(metrics).toContain(text);
+    for (const text of ['24', '2', '9,600', '400', 'AI $0.4321 · SMS $0.0000'])
+      expect(metrics).toContain(text);
     const activity = page.getByTestId('activity-row');
     expect(await activity.count()).toBe(2);
     const todayRow = await activity.first().locator('td').allInnerTexts();
@@ -434,7 +435,8 @@ describe('with seeded users', () => {
     const utcToday = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(
       new Date(),
     );
-    expect(todayRow).toEqual([utcToday, '10', '$0.0060']);
+    // Cost is the AI's; SMS Cost what sending cost (the seed sends nothing).
+    expect(todayRow).toEqual([utcToday, '10', '$0.0060', '$0.0000']);
 
     // Conversations: the latest is open, its messages scrolled to the latest one.
     await page.getByRole('tab', { name: 'Conversations' }).click();

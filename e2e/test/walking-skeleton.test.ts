@@ -11,20 +11,7 @@ import {
 } from '@sprout/testing';
 import { createApp as createResponder } from '../../services/ai-responder/src/app';
 import { createApp as createGateway } from '../../services/sms-gateway/src/app';
-
-const eventually = async <T>(
-  probe: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
+import { eventually } from '../src/helpers';
 
 describe('walking skeleton: SMS in, advice out', () => {
   let db: TestDatabase;

@@ -14,6 +14,7 @@ export const QueryKeys = {
   userStats: (query: UserStatsQuery) => endpointKey(api.users.stats, { query }),
   users: (query: UserListQuery) => endpointKey(api.users.list, { query }),
   userDetail: (id: string) => endpointKey(api.users.detail, { params: { id } }),
+  senderLimits: endpointKey(api.users.senderLimits),
   /** Every conversation list (user panel and Messages pages), for invalidation. */
   allConversations: [endpointPath(api.conversations.list)] as const,
   conversations: (query: ConversationListQuery) => endpointKey(api.conversations.list, { query }),

@@ -156,7 +156,8 @@ const systemResult = sameShapeAs<ProactiveSystemHealth>()(
 export const jobResultSchemas = {
   /** The simulator waits for it, then reads the reply row; replyMessageId is null when none was written. */
   'sms.inbound': z.object({
-    outcome: z.enum(['replied', 'already-replied', 'opted-out', 'missing']),
+    /** 'rate-limited': the sender is over a reply limit and had their notice: no reply. */
+    outcome: z.enum(['replied', 'already-replied', 'opted-out', 'rate-limited', 'missing']),
     replyMessageId: entityId.nullable(),
   }),
   'sms.outbound': z.enum(['sent', 'test-user', 'opted-out', 'failed', 'already-sent', 'missing']),

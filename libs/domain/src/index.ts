@@ -14,6 +14,7 @@ export {
   Conversation,
   LlmCall,
   Message,
+  SenderLimit,
   Setting,
   SurveyCampaign,
   SurveyDelivery,
@@ -75,3 +76,11 @@ export {
   settleAwaitingReply,
   type AwaitingReplyRow,
 } from './queries/awaiting-replies';
+export { recordSmsSent, smsSpentSince, type SmsSent, type SmsSentRecord } from './queries/sms-spend';
+export {
+  recordSenderRefusal,
+  senderLimitsEndingAfter,
+  type SenderLimitRefusal,
+  type SenderLimitRow,
+  type SenderLimitStretch,
+} from './queries/sender-limits';

@@ -33,6 +33,10 @@ export type MessageKind = (typeof MESSAGE_KINDS)[number];
 export const AWAITING_REPLY_QUEUES = ['sms.inbound', 'sms.outbound'] as const;
 export type AwaitingReplyQueue = (typeof AWAITING_REPLY_QUEUES)[number];
 
+/** The windows a sender's replies are counted in (ai-responder's per-sender limits). */
+export const SENDER_LIMIT_WINDOWS = ['minute', 'hour', 'day'] as const;
+export type SenderLimitWindow = (typeof SENDER_LIMIT_WINDOWS)[number];
+
 export const MESSAGE_ENCODINGS = ['GSM-7', 'UCS-2'] as const;
 export type MessageEncoding = (typeof MESSAGE_ENCODINGS)[number];
 

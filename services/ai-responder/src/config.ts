@@ -53,6 +53,14 @@ export const aiResponderConfig = defineConfig({
   smsInboundConcurrency: field('SMS_INBOUND_CONCURRENCY', integerSchema(16, 1, 500)),
   /** Conversation summaries (one model call each) one replica writes at once. */
   summarizeConcurrency: field('SUMMARIZE_CONCURRENCY', integerSchema(4, 1, 100)),
+  /**
+   * Replies one sender (a phone number; test users are exempt) gets per minute, hour and day,
+   * counted over the last 60 s, 60 min and 24 h. Past one, the sender gets one notice saying when
+   * they are answered again, then nothing (no model call) until then.
+   */
+  senderRepliesPerMinute: field('SENDER_REPLIES_PER_MINUTE', integerSchema(5, 1, 1_000)),
+  senderRepliesPerHour: field('SENDER_REPLIES_PER_HOUR', integerSchema(30, 1, 10_000)),
+  senderRepliesPerDay: field('SENDER_REPLIES_PER_DAY', integerSchema(100, 1, 100_000)),
 });
 export type AiResponderConfig = ConfigOf<typeof aiResponderConfig>;
 

@@ -92,6 +92,8 @@ interface SeedMessage {
   content?: string;
   errorMessage?: string | null;
   cost?: number;
+  smsCost?: number | null;
+  segments?: number | null;
   tokens?: number;
   model?: string | null;
   media?: Array<{ url: string; contentType: string }>;
@@ -104,8 +106,8 @@ const seeded: Array<SeedMessage & { id: string }> = [];
 const addMessage = async (userId: string, conversationId: string, m: SeedMessage): Promise<string> => {
   const [row]: Array<{ id: string }> = await ds.query(
     `INSERT INTO messages (user_id, conversation_id, direction, kind, content, status, error_message, cost, token_usage,
-       model_used, media, is_test_user, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+       model_used, media, is_test_user, created_at, sms_cost, segments)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
     [
       userId,
       conversationId,
@@ -120,6 +122,8 @@ const addMessage = async (userId: string, conversationId: string, m: SeedMessage
       JSON.stringify(m.media ?? []),
       m.test ?? false,
       m.at,
+      m.smsCost ?? null,
+      m.segments ?? null,
     ],
   );
   if (row === undefined) throw new Error('insert returned no row');
@@ -253,6 +257,8 @@ beforeAll(async () => {
     status: 'undelivered',
     errorMessage: 'Unknown destination handset',
     cost: 0.0021,
+    smsCost: 0.0166,
+    segments: 2,
     tokens: 420,
     model: 'gpt-4o-mini',
   });
@@ -759,6 +765,8 @@ describe('GET /api/admin/conversations/:id/messages', () => {
       status: 'undelivered',
       errorMessage: 'Unknown destination handset',
       cost: 0.0021,
+      smsCost: 0.0166,
+      segments: 2,
       tokenUsage: 420,
       modelUsed: 'gpt-4o-mini',
       isTestUser: false,
@@ -766,7 +774,13 @@ describe('GET /api/admin/conversations/:id/messages', () => {
       imageAnalysis: null,
     });
     expect(messages[2]).toMatchObject({ status: 'failed', errorMessage: null });
-    expect(messages[0]).toMatchObject({ direction: 'inbound', status: 'received', cost: 0, modelUsed: null });
+    expect(messages[0]).toMatchObject({
+      direction: 'inbound',
+      status: 'received',
+      cost: 0,
+      smsCost: null,
+      modelUsed: null,
+    });
   });
 
   it("includes a picture's URL", async () => {

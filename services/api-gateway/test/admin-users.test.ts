@@ -30,7 +30,7 @@ interface SeedUser {
   region?: string | null;
   zip?: string | null;
   score?: number;
-  totals?: { messages: number; tokens: number; cost: number };
+  totals?: { messages: number; tokens: number; cost: number; smsCost?: number };
   sentiment?: string | null;
 }
 
@@ -38,8 +38,8 @@ const addUser = async (u: SeedUser): Promise<string> => {
   const [row]: Array<{ id: string }> = await ds.query(
     `INSERT INTO users (phone_number, is_test_user, created_at, last_message_at, is_active, profile, region,
        zip_code, profile_completion_score, total_messages, total_tokens, total_cost, average_sentiment,
-       hardiness_zone)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, '8b') RETURNING id`,
+       hardiness_zone, total_sms_cost)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, '8b', $14) RETURNING id`,
     [
       u.phone,
       u.test ?? false,
@@ -54,6 +54,7 @@ const addUser = async (u: SeedUser): Promise<string> => {
       u.totals?.tokens ?? 0,
       u.totals?.cost ?? 0,
       u.sentiment ?? null,
+      u.totals?.smsCost ?? 0,
     ],
   );
   if (row === undefined) throw new Error('insert returned no row');
@@ -73,12 +74,19 @@ const addMessage = async (
   userId: string,
   conversationId: string,
   at: Date,
-  fields: { direction?: 'inbound' | 'outbound'; cost?: number; tokens?: number; test?: boolean } = {},
+  fields: {
+    direction?: 'inbound' | 'outbound';
+    cost?: number;
+    smsCost?: number;
+    tokens?: number;
+    test?: boolean;
+  } = {},
 ): Promise<void> => {
   const direction = fields.direction ?? 'inbound';
   await ds.query(
-    `INSERT INTO messages (user_id, conversation_id, direction, content, status, cost, token_usage, is_test_user, created_at)
-     VALUES ($1, $2, $3, 'hello', $4, $5, $6, $7, $8)`,
+    `INSERT INTO messages (user_id, conversation_id, direction, content, status, cost, token_usage, is_test_user, created_at,
+       sms_cost)
+     VALUES ($1, $2, $3, 'hello', $4, $5, $6, $7, $8, $9)`,
     [
       userId,
       conversationId,
@@ -88,6 +96,7 @@ const addMessage = async (
       fields.tokens ?? 0,
       fields.test ?? false,
       at,
+      fields.smsCost ?? null,
     ],
   );
 };
@@ -131,7 +140,7 @@ beforeAll(async () => {
     region: 'Pacific Northwest',
     zip: '97201',
     score: 80,
-    totals: { messages: 6, tokens: 900, cost: 0.0123 },
+    totals: { messages: 6, tokens: 900, cost: 0.0123, smsCost: 0.0581 },
     sentiment: 'positive',
   });
   bob = await addUser({
@@ -160,9 +169,19 @@ beforeAll(async () => {
   // Alice's messages: two today-ish, one 3 days ago, one 40 days ago (outside the 30-day window).
   await addMessage(alice, a1, ago(40 * DAY));
   await addMessage(alice, a1, ago(3 * DAY));
-  await addMessage(alice, a1, ago(3 * DAY), { direction: 'outbound', cost: 0.002, tokens: 300 });
+  await addMessage(alice, a1, ago(3 * DAY), {
+    direction: 'outbound',
+    cost: 0.002,
+    tokens: 300,
+    smsCost: 0.0249,
+  });
   await addMessage(alice, a2, ago(HOUR));
-  await addMessage(alice, a2, ago(HOUR), { direction: 'outbound', cost: 0.0013, tokens: 600 });
+  await addMessage(alice, a2, ago(HOUR), {
+    direction: 'outbound',
+    cost: 0.0013,
+    tokens: 600,
+    smsCost: 0.0166,
+  });
   await addMessage(bob, await addConversation(bob), ago(20 * HOUR));
   await addMessage(tess, await addConversation(tess, true), ago(HOUR), { test: true });
 }, 120_000);
@@ -184,6 +203,7 @@ describe('access', () => {
     '/api/admin/users/stats/overview',
     '/api/admin/users',
     '/api/admin/users/00000000-0000-4000-8000-000000000000',
+    '/api/admin/sender-limits',
   ])('%s requires an admin session', async (url) => {
     const res = await get(url, false);
     expect(res.statusCode).toBe(401);
@@ -349,7 +369,7 @@ describe('GET /api/admin/users/:id', () => {
     const res = await get(`/api/admin/users/${alice}`);
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    const { analytics, ...user } = body;
+    const { analytics, rateLimit: _, ...user } = body;
     expect(user).toEqual({
       id: alice,
       phoneNumber: '+15035550123',
@@ -370,8 +390,8 @@ describe('GET /api/admin/users/:id', () => {
     });
     // Days are UTC days, newest first; the 40-day-old message is outside the window.
     const recent = [
-      { date: utcDate(ago(HOUR)), messages: 2, cost: 0.0013 },
-      { date: utcDate(ago(3 * DAY)), messages: 2, cost: 0.002 },
+      { date: utcDate(ago(HOUR)), messages: 2, cost: 0.0013, smsCost: 0.0166 },
+      { date: utcDate(ago(3 * DAY)), messages: 2, cost: 0.002, smsCost: 0.0249 },
     ];
     expect(analytics).toEqual({
       totalMessages: 6,
@@ -379,9 +399,11 @@ describe('GET /api/admin/users/:id', () => {
       totalTokens: 900,
       avgTokensPerMessage: 150,
       totalCost: 0.0123,
+      totalSmsCost: 0.0581,
       averageSentiment: 'positive',
       recentActivity: recent,
     });
+    expect(body.rateLimit).toBeNull();
   });
 
   it('answers empty analytics for a user who never wrote', async () => {
@@ -392,6 +414,7 @@ describe('GET /api/admin/users/:id', () => {
       totalTokens: 0,
       avgTokensPerMessage: 0,
       totalCost: 0,
+      totalSmsCost: 0,
       averageSentiment: null,
       recentActivity: [],
     });
@@ -445,5 +468,47 @@ describe('rollups', () => {
     expect(
       await ds.query('SELECT metric, is_test_user, hour, count FROM rollup_hourly ORDER BY 1, 2, 3'),
     ).toEqual(hourly);
+  });
+});
+
+describe('per-sender reply limits', () => {
+  /** Bob's stretch: limited 30 s ago, for half an hour, 12 texts unanswered. */
+  const bobStretch = {
+    window: 'minute',
+    limit: 5,
+    limitedAt: ago(30_000).toISOString(),
+    limitedUntil: new Date(now + 30 * 60_000).toISOString(),
+    active: true,
+    refusedTexts: 12,
+  };
+  const limit = (userId: string, window: string, limitedAt: Date, limitedUntil: Date, refused: number) =>
+    ds.query(
+      `INSERT INTO sender_limits (user_id, limit_window, reply_limit, limited_at, limited_until, refused)
+       VALUES ($1, $2, 5, $3, $4, $5)`,
+      [userId, window, limitedAt, limitedUntil, refused],
+    );
+  beforeAll(async () => {
+    await limit(bob, 'minute', ago(30_000), new Date(now + 30 * 60_000), 12); // limited now
+    await limit(carol, 'hour', ago(3 * HOUR), ago(2 * HOUR), 4); // ended 2 hours ago
+    await limit(dave, 'day', ago(3 * DAY), ago(2 * DAY), 40); // ended before the last 24 hours
+  });
+  afterAll(async () => {
+    await ds.query('DELETE FROM sender_limits');
+  });
+
+  it('GET /api/admin/sender-limits lists who is limited now, then who was in the last 24 hours', async () => {
+    const res = await get('/api/admin/sender-limits');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      senders: [
+        { userId: bob, phoneNumber: '+12065550188', ...bobStretch },
+        expect.objectContaining({ userId: carol, window: 'hour', active: false, refusedTexts: 4 }),
+      ],
+    });
+  });
+
+  it("shows a limited user's stretch on their detail, and none once it is over", async () => {
+    expect((await get(`/api/admin/users/${bob}`)).json().rateLimit).toEqual(bobStretch);
+    expect((await get(`/api/admin/users/${carol}`)).json().rateLimit).toBeNull();
   });
 });

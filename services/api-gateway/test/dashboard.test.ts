@@ -119,6 +119,16 @@ beforeAll(async () => {
     [{ at: today(0.45), cost: 1.5 }],
   );
 
+  // SMS sent today (two buckets, two shards) and yesterday evening, as sms-gateway records them.
+  await ds.query(
+    `INSERT INTO sms_spend_buckets (bucket, shard, cost, segments, messages) VALUES
+       (date_bin('15 minutes', $1::timestamptz, TIMESTAMPTZ '2000-01-01'), 0, 0.0166, 2, 1),
+       (date_bin('15 minutes', $1::timestamptz, TIMESTAMPTZ '2000-01-01'), 3, 0.0083, 1, 1),
+       (date_bin('15 minutes', $2::timestamptz, TIMESTAMPTZ '2000-01-01'), 5, 0.0249, 3, 1),
+       (date_bin('15 minutes', $3::timestamptz, TIMESTAMPTZ '2000-01-01'), 0, 7, 800, 300)`,
+    [today(0.3), today(0.6), yesterdayEvening],
+  );
+
   await ds.query(
     `INSERT INTO beta_signups (email, zip_code, unique_code, status) VALUES
       ('a@example.com', '97201', 'SPROUT-AAAAAA', 'pending'),
@@ -143,6 +153,7 @@ describe('GET /api/dashboard/metrics', () => {
       messagesToday: 4,
       avgResponseTime: 1501, // (1000 + 2001) / 2, rounded; yesterday's reply is not today's
       todaysCost: 0.02,
+      todaysSmsCost: 0.0498,
       betaSignups: { total: 3, pending: 2 },
     });
   });
@@ -159,6 +170,7 @@ describe('GET /api/dashboard/metrics', () => {
       messagesToday: 2,
       avgResponseTime: 500,
       todaysCost: 1.5,
+      todaysSmsCost: 0, // test users' messages are never sent
       betaSignups: { total: 3, pending: 2 },
     });
   });

@@ -9,12 +9,22 @@ import {
   numberSchema,
   portField,
   publicBaseUrlField,
+  spendTimeZoneField,
   twilioConfigFields,
 } from '@sprout/platform';
 
 export const SERVICE_NAME = 'sms-gateway';
 
 const SENDER_RATE = /^\s*(\+[1-9]\d{7,14}|\d{5,6})\s*=\s*(\d+(?:\.\d+)?)\s*$/;
+
+/** Dollars, optional: unset (or empty) means no cap. */
+const optionalDollarsSchema = z
+  .string()
+  .optional()
+  .refine((v) => v === undefined || v.trim() === '' || (Number.isFinite(Number(v)) && Number(v) > 0), {
+    error: 'must be a number of dollars above 0, or unset for no cap',
+  })
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : Number(v)));
 
 /** "number=rate" pairs, comma separated; a rate is segments per second. */
 const senderRatesSchema = z
@@ -99,6 +109,18 @@ export const smsGatewayConfig = defineConfig({
   ),
   smsInboundSweepBatch: field('SMS_INBOUND_SWEEP_BATCH', integerSchema(200, 1, 10_000)),
   smsInboundSweepMaxAttempts: field('SMS_INBOUND_SWEEP_MAX_ATTEMPTS', integerSchema(3, 1, 20)),
+  /** What Twilio charges per SMS segment sent (US list price), in dollars: each send records its cost. */
+  smsPricePerSegment: field('SMS_PRICE_PER_SEGMENT', numberSchema(0.0083, 0, 10)),
+  /** What Twilio charges per MMS sent (US list price, one message whatever its length), in dollars. */
+  mmsPricePerMessage: field('MMS_PRICE_PER_MESSAGE', numberSchema(0.022, 0, 10)),
+  /**
+   * Daily SMS spend cap in dollars (unset: none). At 80% and 100% it is logged once a day; at
+   * 100% replies are not sent (recorded failed with the reason) while keyword confirmations
+   * (STOP, START, HELP) still are, as carriers require.
+   */
+  smsDailySpendLimit: field('SMS_DAILY_SPEND_LIMIT', optionalDollarsSchema),
+  /** The day the SMS spend cap counts: midnight to midnight in this IANA time zone. */
+  spendTimeZone: spendTimeZoneField,
   /** The contact the HELP / INFO answer gives (the same variable the public pages show). */
   contactEmail: field(
     'CONTACT_EMAIL',

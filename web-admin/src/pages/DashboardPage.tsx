@@ -63,7 +63,17 @@ function MetricCards() {
         title="Today's Cost"
         icon={DollarSign}
         value={isPending ? loading : formatDollars(metrics.todaysCost, 2)}
-        detail="API usage"
+        detail={
+          <>
+            API usage
+            {!isPending && (
+              <span data-testid="metric-todays-sms-cost">
+                {' '}
+                · SMS {formatDollars(metrics.todaysSmsCost, 2)}
+              </span>
+            )}
+          </>
+        }
       />
     </section>
   );

@@ -66,8 +66,12 @@ export interface ConversationMessage {
   createdAt: IsoDateTime;
   status: MessageStatusValue | null;
   errorMessage: string | null;
-  /** Dollars. */
+  /** Dollars: AI (the reply's model call; an inbound's image analysis). */
   cost: number;
+  /** Dollars: sending it (recorded when Twilio accepted it); null when not sent or not recorded. */
+  smsCost: number | null;
+  /** SMS segments it was sent in (outbound); null when unknown. */
+  segments: number | null;
   tokenUsage: number;
   modelUsed: string | null;
   isTestUser: boolean;

@@ -23,6 +23,8 @@ export interface BetaSignupCounts {
 /** GET /api/dashboard/metrics: the spec's four figures plus the signup card. */
 export interface DashboardMetricsResponse extends DashboardMetrics {
   betaSignups: BetaSignupCounts;
+  /** Dollars of SMS sent today (midnight UTC), beside todaysCost (AI); 0 for test data (never sent). */
+  todaysSmsCost: number;
 }
 
 export const dashboardApi = {
@@ -34,6 +36,7 @@ export const dashboardApi = {
     summary: "Overview cards: active users, today's messages, response time and cost, signups",
     description:
       "Active users: a message in the last 24 hours. Today's figures count from midnight UTC. " +
+      "todaysCost is the AI's (model calls); todaysSmsCost what the SMS sent cost. " +
       "showTestData=true shows test users' data only (signups are never test data).",
     query: TestDataQuery,
     answer: answer<DashboardMetricsResponse>('The overview figures'),

@@ -49,8 +49,10 @@ export interface UserActivityDay {
   /** YYYY-MM-DD */
   date: string;
   messages: number;
-  /** Dollars. */
+  /** Dollars: AI (model calls and image analysis). */
   cost: number;
+  /** Dollars: SMS sent that day (list price per segment, or per MMS). */
+  smsCost: number;
 }
 
 export interface UserAnalytics {
@@ -58,10 +60,32 @@ export interface UserAnalytics {
   conversationSessions: number;
   totalTokens: number;
   avgTokensPerMessage: number;
+  /** Dollars: AI (model calls and image analysis). */
   totalCost: number;
+  /** Dollars: SMS sent to the user (recorded as each is accepted by Twilio). */
+  totalSmsCost: number;
   averageSentiment: SentimentLabel | null;
   /** The last 30 days with activity. */
   recentActivity: UserActivityDay[];
+}
+
+export const SENDER_LIMIT_WINDOWS = ['minute', 'hour', 'day'] as const;
+export type SenderLimitWindowValue = (typeof SENDER_LIMIT_WINDOWS)[number];
+
+/** A stretch in which a sender's texts went unanswered: over a per-sender reply limit. */
+export interface SenderRateLimit {
+  /** The window whose limit keeps them waiting longest. */
+  window: SenderLimitWindowValue;
+  /** Replies a sender gets in that window. */
+  limit: number;
+  /** The first text not answered. */
+  limitedAt: IsoDateTime;
+  /** When they are answered again (past: the stretch is over). */
+  limitedUntil: IsoDateTime;
+  /** limitedUntil is still to come. */
+  active: boolean;
+  /** Texts not answered in the stretch; the first got a notice saying when replies resume. */
+  refusedTexts: number;
 }
 
 /** GET /api/admin/users/{id} */
@@ -69,7 +93,24 @@ export interface UserDetail extends Omit<AdminUserListItem, 'analytics'> {
   region: string | null;
   hardinessZone: string | null;
   analytics: UserAnalytics;
+  /** The user's stretch over a reply limit, while it lasts; null otherwise. */
+  rateLimit: SenderRateLimit | null;
 }
+
+/** One row of GET /api/admin/sender-limits. */
+export interface RateLimitedSender extends SenderRateLimit {
+  userId: string;
+  phoneNumber: string;
+}
+
+/** GET /api/admin/sender-limits */
+export interface SenderLimitsResponse {
+  /** Limited now (soonest answered again first), then those limited in the last 24 hours. */
+  senders: RateLimitedSender[];
+}
+
+/** GET /api/admin/sender-limits answers at most this many senders. */
+export const SENDER_LIMITS_MAX_ROWS = 100;
 
 export const USER_LIST_DEFAULT_LIMIT = 100;
 export const USER_LIST_MAX_LIMIT = 500;
@@ -197,5 +238,18 @@ export const usersApi = {
     summary: 'One user with profile and analytics (30 days of recent activity)',
     params: idParams('User id must be a UUID'),
     answer: answer<UserDetail>('The user'),
+  }),
+  senderLimits: endpoint({
+    method: 'GET',
+    path: '/api/admin/sender-limits',
+    access: 'admin',
+    tag: 'admin users',
+    summary: 'Senders over a per-sender reply limit now or in the last 24 hours, and since when',
+    description:
+      'A sender over SENDER_REPLIES_PER_MINUTE, _PER_HOUR or _PER_DAY gets one notice, then no ' +
+      'reply (and no model call) until the window passes; STOP and HELP are always answered. ' +
+      'Those limited now come first (soonest answered again first), then the others of the last ' +
+      `24 hours, latest first; at most ${SENDER_LIMITS_MAX_ROWS}. Test users are never limited.`,
+    answer: answer<SenderLimitsResponse>('The limited senders'),
   }),
 } as const;

@@ -7,6 +7,7 @@ import { ConsentEvent } from './consent-event.entity';
 import { Conversation } from './conversation.entity';
 import { LlmCall } from './llm-call.entity';
 import { Message } from './message.entity';
+import { SenderLimit } from './sender-limit.entity';
 import { Setting } from './setting.entity';
 import { SurveyCampaign } from './survey-campaign.entity';
 import { SurveyDelivery } from './survey-delivery.entity';
@@ -22,6 +23,7 @@ export {
   Conversation,
   LlmCall,
   Message,
+  SenderLimit,
   Setting,
   SurveyCampaign,
   SurveyDelivery,
@@ -41,5 +43,6 @@ export const ALL_ENTITIES = [
   AdminSession,
   ConsentEvent,
   AwaitingReply,
+  SenderLimit,
   Setting,
 ];

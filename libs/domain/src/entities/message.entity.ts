@@ -108,6 +108,14 @@ export class Message {
   @Column({ name: 'cost', ...moneyColumn, default: 0 })
   cost!: number;
 
+  /**
+   * What sending it cost at the provider's list price (segments, or one MMS), written once when
+   * the provider accepted it; null while unsent, for inbound, test users' and messages sent before
+   * SMS cost was recorded. `cost` is the AI's share.
+   */
+  @Column({ name: 'sms_cost', ...moneyColumn, nullable: true })
+  smsCost!: number | null;
+
   @Column({ name: 'token_usage', type: 'int', default: 0 })
   tokenUsage!: number;
 

@@ -104,6 +104,10 @@ export class User {
   @Column({ name: 'total_cost', ...moneyColumn, default: 0 })
   totalCost!: number;
 
+  /** What sending them messages cost (messages.sms_cost summed as each is sent); `totalCost` is the AI's. */
+  @Column({ name: 'total_sms_cost', ...moneyColumn, default: 0 })
+  totalSmsCost!: number;
+
   @Column({ name: 'average_sentiment', type: 'varchar', nullable: true })
   averageSentiment!: Sentiment | null;
 }

@@ -16,6 +16,7 @@ import { ReserveSpendFunction1796900000000 } from './1796900000000-ReserveSpendF
 import { ConversationSearchVocabulary1797000000000 } from './1797000000000-ConversationSearchVocabulary';
 import { AwaitingReplies1797100000000 } from './1797100000000-AwaitingReplies';
 import { MaybeOptOutConsent1797200000000 } from './1797200000000-MaybeOptOutConsent';
+import { SenderLimitsAndSmsCost1797300000000 } from './1797300000000-SenderLimitsAndSmsCost';
 
 export {
   InitialSchema1763500000000,
@@ -35,6 +36,7 @@ export {
   ConversationSearchVocabulary1797000000000,
   AwaitingReplies1797100000000,
   MaybeOptOutConsent1797200000000,
+  SenderLimitsAndSmsCost1797300000000,
 };
 
 // Append new migrations here, in order. The test harness hashes these class names to name its template database.
@@ -56,4 +58,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   ConversationSearchVocabulary1797000000000,
   AwaitingReplies1797100000000,
   MaybeOptOutConsent1797200000000,
+  SenderLimitsAndSmsCost1797300000000,
 ];

@@ -7,11 +7,12 @@ import { SummariesModule } from '../summaries/summaries.module';
 import { SurveysModule } from '../surveys/surveys.module';
 import { PipelineProcessor } from './pipeline.processor';
 import { PipelineService } from './pipeline.service';
+import { SenderLimits } from './sender-limits';
 
 /** The reply pipeline: consumes sms.inbound and orchestrates the capability modules. */
 @Module({
   imports: [AnsweringModule, LocationModule, MediaModule, ProfileModule, SummariesModule, SurveysModule],
-  providers: [PipelineService, PipelineProcessor],
+  providers: [PipelineService, PipelineProcessor, SenderLimits],
   exports: [PipelineService],
 })
 export class PipelineModule {}

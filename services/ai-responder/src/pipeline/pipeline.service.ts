@@ -39,6 +39,7 @@ import { SpendingService } from '../spending/spending.service';
 import { SummariesService } from '../summaries/summaries.service';
 import { SurveysService } from '../surveys/surveys.service';
 import { composeReply } from './compose-reply';
+import { type SenderLimitHit, SenderLimits, limitNotice } from './sender-limits';
 
 /** What an MMS that carries only a picture asks (spec 001: the simulator's image-only text). */
 export const IMAGE_ONLY_QUESTION = 'What can you tell me about this image?';
@@ -80,9 +81,9 @@ const contextNoteOf = (processed: ProcessingResult): string | null => {
 
 /**
  * The reply pipeline (ARCHITECTURE §5), one inbound message at a time:
- * 1 user (opted out: nothing), 2 conversation, 3 location onboarding, 4 validation (templates, no
- * model), 5 input processing, 6 the fallback chain, 7 SMS fitting, 8 survey link, record and
- * enqueue, 9 summary re-scheduled.
+ * 1 user (opted out: nothing; over a per-sender reply limit: one notice, then nothing),
+ * 2 conversation, 3 location onboarding, 4 validation (templates, no model), 5 input processing,
+ * 6 the fallback chain, 7 SMS fitting, 8 survey link, record and enqueue, 9 summary re-scheduled.
  *
  * Idempotent and crash-safe: the reply's id derives from the inbound id, and everything the reply
  * changes (reply row, llm_calls link, profile, location, counters, sentiment, survey delivery) is
@@ -106,6 +107,7 @@ export class PipelineService implements OnModuleInit {
     private readonly summaries: SummariesService,
     private readonly spending: SpendingService,
     private readonly media: MediaService,
+    private readonly senderLimits: SenderLimits,
   ) {}
 
   /** Loads the zone table and language model now rather than on the first message. */
@@ -118,16 +120,21 @@ export class PipelineService implements OnModuleInit {
 
   /**
    * Answers one inbound message. `job` (the sms.inbound job) lets an MMS wait for its image
-   * analysis. Whatever it answers settles the text's awaiting_replies row (the reply's statement
-   * deletes it; a deliberate silence, here): only a job that throws leaves it to the inbound sweep.
+   * analysis; `now` is when it is answered (the sender's limits count by it). Whatever it answers
+   * settles the text's awaiting_replies row (the reply's statement deletes it; a deliberate
+   * silence, here): only a job that throws leaves it to the inbound sweep.
    */
-  async reply(inboundMessageId: string, job?: Job): Promise<SmsInboundJobResult> {
-    const result = await this.answer(inboundMessageId, job);
+  async reply(inboundMessageId: string, job?: Job, now: Date = new Date()): Promise<SmsInboundJobResult> {
+    const result = await this.answer(inboundMessageId, job, now);
     if (result.outcome !== 'replied') await settleAwaitingReply(this.dataSource, inboundMessageId);
     return result;
   }
 
-  private async answer(inboundMessageId: string, job?: Job): Promise<SmsInboundJobResult> {
+  private async answer(
+    inboundMessageId: string,
+    job: Job | undefined,
+    now: Date,
+  ): Promise<SmsInboundJobResult> {
     // Step 1: the user (sms-gateway found or created them with the message), and whether the reply
     // exists already, in one statement.
     const {
@@ -168,12 +175,16 @@ export class PipelineService implements OnModuleInit {
         ? { outcome: 'opted-out', replyMessageId: null }
         : { outcome: 'already-replied', replyMessageId: null };
     }
+    // Before any paid call (image analysis included). Test users (the simulator) are not limited.
+    if (!user.isTestUser && !inbound.isTestUser) {
+      const hit = await this.senderLimits.admit(user.id, inbound.id, now);
+      if (hit !== null) return this.refuse(inbound, hit, now);
+    }
     if (job !== undefined && (await this.media.awaitAnalysis(job, inbound))) {
       // BullMQ runs this job again once the image.analyze children have finished.
       throw new WaitingChildrenError();
     }
 
-    const now = new Date();
     const draft = await this.draft(inbound, user, now);
     const outcome = await this.record(inbound, draft, now);
     if (outcome === 'missing') return { outcome: 'missing', replyMessageId: null };
@@ -181,6 +192,33 @@ export class PipelineService implements OnModuleInit {
     // Step 8 (send) and step 9: both idempotent, so a retry after a crash here repeats them safely.
     await this.afterReply(replyId, inbound.conversationId);
     return { outcome, replyMessageId: replyId };
+  }
+
+  /**
+   * A text over its sender's limit: the first of the stretch gets the notice (recorded in the same
+   * transaction as the refusal, so exactly one text of a stretch gets it), the rest nothing.
+   */
+  private async refuse(inbound: Message, hit: SenderLimitHit, now: Date): Promise<SmsInboundJobResult> {
+    const replyId = replyIdFor(inbound.id);
+    const noticed = await this.dataSource.transaction(async (manager) => {
+      if (!(await this.senderLimits.refuse(manager, inbound.userId, hit, now))) return false;
+      const content = limitNotice(hit.until.getTime() - now.getTime());
+      const { encoding, segments } = analyzeSms(content);
+      await recordOutbound(manager, {
+        id: replyId,
+        userId: inbound.userId,
+        conversationId: inbound.conversationId,
+        inReplyTo: inbound.id,
+        content,
+        kind: 'system',
+        encoding,
+        segments,
+      });
+      return true;
+    });
+    if (!noticed) return { outcome: 'rate-limited', replyMessageId: null };
+    await this.queues.enqueue('sms.outbound', { messageId: replyId });
+    return { outcome: 'replied', replyMessageId: replyId };
   }
 
   private async afterReply(replyId: string, conversationId: string): Promise<void> {

@@ -466,6 +466,8 @@ export class AdminConversationsQueryService {
                  'status', m.status,
                  'errorMessage', m.error_message,
                  'cost', m.cost::float8,
+                 'smsCost', m.sms_cost::float8,
+                 'segments', m.segments,
                  'tokenUsage', m.token_usage,
                  'modelUsed', m.model_used,
                  'isTestUser', m.is_test_user,

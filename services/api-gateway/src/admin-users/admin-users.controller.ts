@@ -83,4 +83,9 @@ export class AdminUsersController {
     if (user === null) throw new NotFoundException(USER_NOT_FOUND);
     return asJson(reply, user);
   }
+
+  @Endpoint(api.users.senderLimits)
+  async senderLimits() {
+    return this.users.senderLimits();
+  }
 }

@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import type {
-  AdminUserListItem,
-  UserDetail,
-  UserOverviewStats,
-  UserSortKey,
-  UserSortOrder,
+import {
+  type AdminUserListItem,
+  SENDER_LIMITS_MAX_ROWS,
+  type SenderLimitsResponse,
+  type UserDetail,
+  type UserOverviewStats,
+  type UserSortKey,
+  type UserSortOrder,
 } from '@sprout/contracts';
+import { senderLimitsEndingAfter } from '@sprout/domain';
 import { DataSource } from 'typeorm';
 import { queryPrepared } from '@sprout/platform';
 import { type JsonText, isoJson } from '@sprout/platform';
@@ -270,18 +273,53 @@ export class AdminUsersQueryService {
            'avgTokensPerMessage', CASE WHEN u.total_messages > 0
              THEN round(u.total_tokens::numeric / u.total_messages, 1)::float8 ELSE 0 END,
            'totalCost', u.total_cost::float8,
+           'totalSmsCost', u.total_sms_cost::float8,
            'averageSentiment', u.average_sentiment,
            'recentActivity', (
-             SELECT coalesce(json_agg(json_build_object('date', d.day, 'messages', d.messages, 'cost', d.cost)
+             SELECT coalesce(json_agg(json_build_object('date', d.day, 'messages', d.messages, 'cost', d.cost,
+                                                        'smsCost', d.sms_cost)
                       ORDER BY d.day DESC), '[]')
                FROM (SELECT to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
-                            count(*) AS messages, sum(m.cost)::float8 AS cost
+                            count(*) AS messages, sum(m.cost)::float8 AS cost,
+                            coalesce(sum(m.sms_cost), 0)::float8 AS sms_cost
                        FROM messages m
                       WHERE m.user_id = u.id AND m.created_at >= $2
-                      GROUP BY 1) d)))::text AS detail
+                      GROUP BY 1) d)),
+         -- Over a per-sender reply limit now (sender_limits, written by ai-responder).
+         'rateLimit', (
+           SELECT json_build_object(
+                    'window', s.limit_window,
+                    'limit', s.reply_limit,
+                    'limitedAt', ${isoJson('s.limited_at')},
+                    'limitedUntil', ${isoJson('s.limited_until')},
+                    'active', true,
+                    'refusedTexts', s.refused)
+             FROM sender_limits s WHERE s.user_id = u.id AND s.limited_until > $3))::text AS detail
        FROM users u WHERE u.id = $1`,
-      [id, since],
+      [id, since, now],
     );
     return rows[0]?.detail ?? null;
+  }
+
+  /** Senders over a reply limit now, then those whose stretch ended in the last 24 hours. */
+  async senderLimits(now: Date = new Date()): Promise<SenderLimitsResponse> {
+    const rows = await senderLimitsEndingAfter(
+      this.dataSource,
+      now,
+      new Date(now.getTime() - DAY_MS),
+      SENDER_LIMITS_MAX_ROWS,
+    );
+    return {
+      senders: rows.map((row) => ({
+        userId: row.userId,
+        phoneNumber: row.phoneNumber,
+        window: row.window,
+        limit: row.limit,
+        limitedAt: row.limitedAt.toISOString(),
+        limitedUntil: row.limitedUntil.toISOString(),
+        active: row.limitedUntil.getTime() > now.getTime(),
+        refusedTexts: row.refused,
+      })),
+    };
   }
 }

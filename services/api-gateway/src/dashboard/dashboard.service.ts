@@ -14,6 +14,7 @@ type MetricsRow = {
   messages_today: string;
   avg_response_ms: string | null;
   todays_cost: string;
+  todays_sms_cost: string;
   signups_total: string;
   signups_pending: string;
 };
@@ -41,6 +42,9 @@ export class DashboardService {
          today.avg_response_ms,
          (SELECT coalesce(sum(cost), 0) FROM llm_calls
            WHERE is_test_user = $3 AND created_at >= $2) AS todays_cost,
+         -- The SMS ledger holds what was sent; test users' messages never are.
+         CASE WHEN $3 THEN 0 ELSE (SELECT coalesce(sum(cost), 0) FROM sms_spend_buckets
+           WHERE bucket >= $2) END AS todays_sms_cost,
          (SELECT count(*) FROM beta_signups) AS signups_total,
          (SELECT count(*) FROM beta_signups WHERE status = 'pending') AS signups_pending
        FROM (SELECT count(*) AS messages_today,
@@ -55,6 +59,7 @@ export class DashboardService {
       messagesToday: Number(row.messages_today),
       avgResponseTime: row.avg_response_ms === null ? 0 : Math.round(Number(row.avg_response_ms)),
       todaysCost: Number(row.todays_cost),
+      todaysSmsCost: Number(row.todays_sms_cost),
       betaSignups: { total: Number(row.signups_total), pending: Number(row.signups_pending) },
     };
   }

@@ -8,6 +8,7 @@ import { ConsentService, UNSUBSCRIBED_ERROR_CODE } from '../consent/consent.serv
 import { SMS_PROVIDER } from '../sms-provider/sms-provider.module';
 import { SendCircuit } from './send-circuit';
 import { SenderPacer } from './sender-pacer';
+import { SMS_SPEND_LIMIT_ERROR_CODE, SmsSpending } from './sms-spending';
 
 export type SendOutcome = 'sent' | 'test-user' | 'opted-out' | 'failed' | 'already-sent' | 'missing';
 
@@ -50,6 +51,7 @@ export class OutboundService {
     private readonly consent: ConsentService,
     private readonly circuit: SendCircuit,
     private readonly pacer: SenderPacer,
+    private readonly spending: SmsSpending,
     @Inject(SMS_PROVIDER) private readonly provider: SmsProvider,
     @Inject(CONFIG) private readonly config: SmsGatewayConfig,
   ) {}
@@ -106,6 +108,16 @@ export class OutboundService {
       });
       return 'opted-out';
     }
+    // Over the day's SMS spending limit: not sent (an answer hours late helps nobody), and says why.
+    const overSpend = await this.spending.refusal(message.kind, now);
+    if (overSpend !== null) {
+      await messages.update(unsent, {
+        status: 'failed',
+        errorCode: SMS_SPEND_LIMIT_ERROR_CODE,
+        errorMessage: overSpend,
+      });
+      return 'failed';
+    }
 
     const from = this.config.twilioPhoneNumber;
     // Circuit first (reading only), so replies held through an outage do not book pacing slots.
@@ -146,14 +158,24 @@ export class OutboundService {
           statusCallbackUrl: `${this.config.publicBaseUrl}/webhooks/twilio/status`,
         }));
       await this.circuit.recordSuccess();
-      await messages.update(unsent, {
-        providerSid: result.providerSid,
-        status:
-          result.status === 'scheduled' ? 'queued' : result.status === 'canceled' ? 'failed' : result.status,
-        segments: result.segments,
-        encoding,
-        sentAt: now,
-      });
+      // Accepted: recorded once, with what it cost.
+      await this.spending.recordSent(
+        {
+          messageId,
+          providerSid: result.providerSid,
+          status:
+            result.status === 'scheduled'
+              ? 'queued'
+              : result.status === 'canceled'
+                ? 'failed'
+                : result.status,
+          segments: result.segments,
+          encoding,
+          sentAt: now,
+        },
+        message.media.length > 0,
+        now,
+      );
       return 'sent';
     } catch (caught) {
       const error: SmsSendError = caught instanceof SmsSendError ? caught : toSmsSendError(caught);

@@ -8,7 +8,8 @@ import { messagesTexts } from './texts';
 
 /**
  * A conversation's messages, oldest first, scrolled smoothly to the latest whenever a new one
- * arrives. Outbound messages carry their delivery icon, model, tokens and cost.
+ * arrives. Outbound messages carry their delivery icon, model, tokens and costs (the AI's and
+ * sending's); an inbound photo its analysis's cost.
  */
 export function MessageThread({
   messages,
@@ -62,15 +63,22 @@ export function MessageThread({
   );
 }
 
+/** " (2 segments)" for a message sent in more than one. */
+const segmentsOf = (message: ConversationMessage): string =>
+  message.segments !== null && message.segments > 1 ? ` (${message.segments} segments)` : '';
+
 function MessageBubble({ message }: { message: ConversationMessage }) {
   const outbound = message.direction === 'outbound';
-  const usage = outbound
-    ? [
-        message.modelUsed,
-        message.tokenUsage > 0 ? `${formatNumber(message.tokenUsage)} tokens` : null,
-        message.cost > 0 ? formatDollars(message.cost, 4) : null,
-      ].filter((part): part is string => part !== null)
-    : [];
+  const usage = (
+    outbound
+      ? [
+          message.modelUsed,
+          message.tokenUsage > 0 ? `${formatNumber(message.tokenUsage)} tokens` : null,
+          message.cost > 0 ? `AI ${formatDollars(message.cost, 4)}` : null,
+          message.smsCost === null ? null : `SMS ${formatDollars(message.smsCost, 4)}${segmentsOf(message)}`,
+        ]
+      : [message.cost > 0 ? `Image analysis ${formatDollars(message.cost, 4)}` : null]
+  ).filter((part): part is string => part !== null);
   return (
     <li
       data-testid="message"

@@ -25,6 +25,7 @@ import { FailureNotice } from '../../components/StatCard';
 import { useForceHealthCheck, useServiceHealth } from '../../hooks/useMonitoring';
 import { AvailabilityBadge } from './parts';
 import { QueuesPanel } from './QueuesPanel';
+import { RateLimitedSenders } from './RateLimitedSenders';
 import { smsSendingView } from './sms-sending';
 import { monitoringTexts as t } from './texts';
 
@@ -248,6 +249,7 @@ export default function SystemHealthPage() {
           </section>
           <FallbackInfo health={health} />
           <QueuesPanel checks={health.queues} />
+          <RateLimitedSenders />
         </div>
       )}
     </>

@@ -1,4 +1,4 @@
-import type { UserDetail } from '@sprout/contracts';
+import type { SenderRateLimit, UserDetail } from '@sprout/contracts';
 import {
   Badge,
   Card,
@@ -7,6 +7,7 @@ import {
   CardHeader,
   CardTitle,
   formatDate,
+  formatDateTime,
   formatDollars,
   formatNumber,
   formatPhoneNumber,
@@ -27,6 +28,7 @@ import type { ReactNode } from 'react';
 import { useUserDetail } from '../../hooks/useUserDetail';
 import { engagementLevel } from './engagement';
 import { isProfileEmpty } from './profile';
+import { limitInWords, resumesInWords, unansweredInWords } from './rate-limit';
 import { usersTexts } from './texts';
 import { UserConversationsTab } from './UserConversationsTab';
 
@@ -54,6 +56,7 @@ export function UserDetailPanel({ userId }: { userId: string }) {
             <CardDescription>
               User details · {engagementLevel(user.analytics.totalMessages)} engagement
             </CardDescription>
+            {user.rateLimit && <RateLimitNotice limit={user.rateLimit} />}
           </CardHeader>
           <CardContent>
             <Tabs defaultValue="profile">
@@ -78,6 +81,23 @@ export function UserDetailPanel({ userId }: { userId: string }) {
     </Card>
   );
 }
+
+/** The user is over a per-sender reply limit: since when, which limit, until when. */
+function RateLimitNotice({ limit }: { limit: SenderRateLimit }) {
+  return (
+    <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm" data-testid="rate-limit">
+      <Badge variant="destructive">Rate limited</Badge>
+      <span className="text-muted-foreground">
+        since {formatDateTime(limit.limitedAt)} ({limitInWords(limit)}), {resumesInWords(limit)} ·{' '}
+        {unansweredInWords(limit.refusedTexts)}
+      </span>
+    </p>
+  );
+}
+
+/** "AI $0.0012 · SMS $0.0166": the spec's cost (the AI's) with what sending cost beside it. */
+const costsInWords = (ai: number, sms: number): string =>
+  `AI ${formatDollars(ai, 4)} · SMS ${formatDollars(sms, 4)}`;
 
 function Section({ title, children, testId }: { title: string; children: ReactNode; testId: string }) {
   return (
@@ -162,7 +182,7 @@ function AnalyticsTab({ user }: { user: UserDetail }) {
                 analytics.avgTokensPerMessage,
               ),
             },
-            { label: 'Total Cost', value: formatDollars(analytics.totalCost, 4) },
+            { label: 'Total Cost', value: costsInWords(analytics.totalCost, analytics.totalSmsCost) },
           ]}
         />
       </Section>
@@ -177,6 +197,7 @@ function AnalyticsTab({ user }: { user: UserDetail }) {
                   <TableHead>Date</TableHead>
                   <TableHead className="text-right">Messages</TableHead>
                   <TableHead className="text-right">Cost</TableHead>
+                  <TableHead className="text-right">SMS Cost</TableHead>
                 </TableRow>
               </TableHeader>
               <TableBody>
@@ -185,6 +206,7 @@ function AnalyticsTab({ user }: { user: UserDetail }) {
                     <TableCell>{formatUtcDay(day.date)}</TableCell>
                     <TableCell className="text-right tabular-nums">{formatNumber(day.messages)}</TableCell>
                     <TableCell className="text-right tabular-nums">{formatDollars(day.cost, 4)}</TableCell>
+                    <TableCell className="text-right tabular-nums">{formatDollars(day.smsCost, 4)}</TableCell>
                   </TableRow>
                 ))}
               </TableBody>
