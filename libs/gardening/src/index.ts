@@ -36,3 +36,4 @@ export { ANALYSIS_MAX_CHARS, analysisWindow, wordCount } from './text/words';
 // Warm-up and evaluation
 export * from './preload';
 export * from './evaluation/evaluate';
+export * from './evaluation/blind';
