@@ -1,0 +1,282 @@
+import MiniSearch from 'minisearch';
+import type { Season } from '../../places/season';
+import { advisorKnowledge, type AdvisorKnowledge, type Entry } from '../knowledge/load';
+import type { AdvisorRegion } from '../knowledge/schema';
+import { normalizeText } from '../knowledge/terms';
+import { buildLexicon, readText, type Lexicon } from './reader';
+import { stem } from './stem';
+
+/**
+ * Retrieval over the knowledge entries: BM25 (MiniSearch) over the fields a horticulturist edits
+ * (label, keywords, symptoms, the questions as gardeners ask them, plants, and the answer itself),
+ * with stemming, fuzzy and prefix matching, synonyms (synonyms.json) at reduced weight, words
+ * carried over from the conversation at lower weight, and a lift for entries that fit the
+ * gardener's region and season. Entries about "the crop in the question" match the token CROP_TOKEN,
+ * which a question naming a crop carries.
+ */
+
+/** Stands for any crop of crops.json, in crop entries and in questions that name one. */
+export const CROP_TOKEN = 'thecrop';
+
+const FIELD_BOOST = { label: 3, keywords: 2.5, symptoms: 2.5, questions: 2, plants: 1.5, answer: 0.4 };
+const SYNONYM_WEIGHT = 0.5;
+/** How much a word carried over from earlier turns counts, relative to the question's own. */
+export const CONTEXT_WEIGHT = 0.35;
+const REGION_FIT = 1.4;
+const REGION_MISFIT = 0.6;
+const SEASON_FIT = 1.15;
+const SEASON_MISFIT = 0.85;
+/** Scores are scaled from this (no question word matched) to 1 (all of them). */
+const COVERAGE_FLOOR = 0.2;
+/** Scores are scaled from this (none of the entry's label in the question) to 1 (all of it). */
+const LABEL_FLOOR = 0.7;
+
+interface Doc {
+  id: string;
+  label: string;
+  keywords: string;
+  symptoms: string;
+  questions: string;
+  plants: string;
+  answer: string;
+}
+
+/** An entry found for a question, with the question's own words it matched. */
+export interface Hit {
+  entry: Entry;
+  score: number;
+  /** Stems of the question's own words (not synonyms or context) the entry matched. */
+  own: string[];
+}
+
+/** What is searched: the question, words from the conversation, and where and when it is asked. */
+export interface SearchQuery {
+  /** The question as read (readQuestion). */
+  text: string;
+  /** Words of earlier turns the question continues, weighted lower. */
+  context?: string;
+  /** A crop of crops.json is named (crop entries apply). */
+  crop: boolean;
+  region: AdvisorRegion | null;
+  season: Season | null;
+}
+
+export interface Retriever {
+  lexicon: Lexicon;
+  index: MiniSearch<Doc>;
+  /** Every crop's names (global), to mark where a question names a crop. */
+  cropPatterns: readonly RegExp[];
+  byId: ReadonlyMap<string, Entry>;
+  /** Stem -> the stems of its synonym groups. */
+  synonyms: ReadonlyMap<string, readonly string[]>;
+  knowledge: AdvisorKnowledge;
+}
+
+/** Fields whose entries are phrases: they also index pairs of neighbouring words ("when_plant"). */
+const PHRASE_FIELDS = new Set(['keywords', 'symptoms', 'questions']);
+
+/** Neighbouring stems joined, the phrase terms of the index. */
+const bigrams = (stems: readonly string[]): string[] =>
+  stems.slice(1).map((s, i) => `${stems[i] ?? ''}_${s}`);
+
+/** Words of a term as indexed: "prun*" is "prun", "how often ... water" is its words. */
+const termText = (term: string): string => term.replace(/\.\.\./g, ' ').replace(/\*/g, '');
+
+/** The text of every option of an answer, placeholders left out. */
+function answerText(entry: Entry): string {
+  return (entry.answer ?? [])
+    .flatMap((part) => part.map((o) => o.text))
+    .join(' ')
+    .replace(/\{[^{}]*\}/g, ' ');
+}
+
+export function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
+  const { irregular, stopwords } = knowledge.language;
+  const cropNames = knowledge.crops.map((c) => new RegExp(c.pattern.source, 'g'));
+  const withoutCrops = (text: string): string =>
+    cropNames.reduce((t, p) => t.replace(p, CROP_TOKEN), normalizeText(text));
+  const docs: Doc[] = knowledge.entries
+    .filter((e) => e.keywords.length > 0)
+    .map((e) => {
+      const crop = e.subject === 'crop';
+      return {
+        id: e.id,
+        label: e.label,
+        keywords: e.keywords.map((k) => (k === '@crop' ? CROP_TOKEN : termText(k))).join(' ; '),
+        symptoms: e.symptoms.join(' ; '),
+        questions: e.examples.map((q) => (crop ? withoutCrops(q) : q)).join(' ; '),
+        plants: e.plants.join(' ; '),
+        answer: answerText(e),
+      };
+    });
+  const phrases = (text: string, field: string): string[] => {
+    if (!PHRASE_FIELDS.has(field)) return normalizeText(text).split(' ');
+    const out: string[] = [];
+    for (const phrase of text.split(';')) {
+      for (const piece of phrase.split('...')) {
+        const words = normalizeText(piece).split(' ').filter(Boolean);
+        const stems = words.filter((w) => !stopwords.has(w)).map((w) => stem(w, irregular));
+        // A keyword of several words is a phrase: it counts only as such ("poison ivy" is not "poison").
+        if (field !== 'keywords' || stems.length <= 1) out.push(...words);
+        out.push(...bigrams(stems));
+      }
+    }
+    return out;
+  };
+  const index = new MiniSearch<Doc>({
+    fields: ['label', 'keywords', 'symptoms', 'questions', 'plants', 'answer'],
+    tokenize: phrases,
+    processTerm: (term) =>
+      term === '' || stopwords.has(term) ? null : term.includes('_') ? term : stem(term, irregular),
+  });
+  index.addAll(docs);
+  const synonyms = new Map<string, string[]>();
+  for (const group of knowledge.synonyms) {
+    const stems = group.map((w) =>
+      normalizeText(w)
+        .split(' ')
+        .map((x) => stem(x, irregular))
+        .join(' '),
+    );
+    for (const s of stems) {
+      if (s.includes(' ')) continue;
+      synonyms.set(s, [...(synonyms.get(s) ?? []), ...stems.filter((o) => o !== s)]);
+    }
+  }
+  const lexicon = buildLexicon([
+    ...docs.flatMap((d) => [d.label, d.keywords, d.symptoms, d.questions, d.plants, d.answer]),
+    ...knowledge.crops.flatMap((c) => [c.name, ...c.names]),
+    ...knowledge.plants.flatMap((p) => [p.name, ...(p.aliases ?? [])]),
+    ...knowledge.synonyms.flat(),
+    ...knowledge.language.shorthand.values(),
+  ]);
+  return { lexicon, index, cropPatterns: cropNames, byId: knowledge.byId, synonyms, knowledge };
+}
+
+/** The question read for search: shorthand, spelling, and the crop token when a crop is named. */
+export function readQuestion(text: string, retriever: Retriever): string {
+  return readText(text, retriever.knowledge, retriever.lexicon);
+}
+
+/** The content stems of a text (stopwords dropped). */
+export function contentStems(text: string, knowledge: AdvisorKnowledge): string[] {
+  const { irregular, stopwords } = knowledge.language;
+  return normalizeText(text)
+    .split(' ')
+    .filter((w) => w !== '' && !stopwords.has(w))
+    .map((w) => stem(w, irregular));
+}
+
+/** Whether a term ("too late to", "prun*", "how often ... water") occurs in the words. */
+export function termOccurs(
+  term: string,
+  words: readonly string[],
+  irregular: ReadonlyMap<string, string>,
+): boolean {
+  const parts = term.trim().split(/\s+/);
+  const steps: Array<{ gap: boolean; test: (w: string) => boolean }> = [];
+  let gap = false;
+  for (const part of parts) {
+    if (part === '...') {
+      gap = true;
+      continue;
+    }
+    const star = part.endsWith('*');
+    for (const word of normalizeText(star ? part.slice(0, -1) : part)
+      .split(' ')
+      .filter(Boolean)) {
+      const target = stem(word, irregular);
+      steps.push({
+        gap,
+        test: star ? (w) => w.startsWith(word) : (w) => w === word || stem(w, irregular) === target,
+      });
+      gap = false;
+    }
+  }
+  if (steps.length === 0) return false;
+  const from = (i: number, step: number): boolean => {
+    if (step === steps.length) return true;
+    const s = steps[step];
+    if (!s) return true;
+    const reach = step === 0 ? words.length : s.gap ? Math.min(words.length, i + 5) : i + 1;
+    for (let j = i; j < reach; j++) {
+      if (s.test(words[j] ?? '') && from(j + 1, step + 1)) return true;
+    }
+    return false;
+  };
+  return from(0, 0);
+}
+
+/** Entries ranked for a query, best first; entries the question rules out are left out. */
+export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit[] {
+  const { knowledge } = retriever;
+  const irregular = knowledge.language.irregular;
+  const own = contentStems(query.text, knowledge);
+  // The crop stands where it was named, so "plant_thecrop" meets the crop entries' phrases.
+  const marked = retriever.cropPatterns.reduce((t, p) => t.replace(p, CROP_TOKEN), query.text);
+  const positional = contentStems(marked, knowledge);
+  if (query.crop && !own.includes(CROP_TOKEN)) own.push(CROP_TOKEN);
+  const ownSet = new Set(own);
+  if (ownSet.size === 0) return [];
+  const weights = new Map<string, number>();
+  for (const s of [...own, ...bigrams(positional)]) weights.set(s, 1);
+  for (const s of own) {
+    for (const syn of retriever.synonyms.get(s) ?? []) {
+      for (const part of syn.split(' ')) {
+        if (!weights.has(part)) weights.set(part, SYNONYM_WEIGHT);
+      }
+    }
+  }
+  const context = query.context ? contentStems(query.context, knowledge) : [];
+  for (const s of context) if (!weights.has(s)) weights.set(s, CONTEXT_WEIGHT);
+  const words = normalizeText(query.text).split(' ');
+  const results = retriever.index.search([...weights.keys()].join(' '), {
+    boost: FIELD_BOOST,
+    // Terms are already stems (and phrase pairs): search them as they are.
+    tokenize: (t) => t.split(' '),
+    processTerm: (t) => t,
+    boostTerm: (term) => weights.get(term) ?? 1,
+    fuzzy: (term) => (term.length >= 6 && !term.includes('_') && term !== CROP_TOKEN ? 0.15 : false),
+    prefix: (term) => term.length >= 5 && !term.includes('_') && term !== CROP_TOKEN,
+    weights: { fuzzy: 0.4, prefix: 0.3 },
+    boostDocument: (id: string) => {
+      const entry = retriever.byId.get(id);
+      if (!entry) return 0;
+      if (entry.subject === 'crop' && !query.crop) return 0;
+      if (entry.exclude.some((t) => termOccurs(t, words, irregular))) return 0;
+      let boost = 1;
+      if (entry.regions.length > 0 && query.region) {
+        boost *= entry.regions.includes(query.region) ? REGION_FIT : REGION_MISFIT;
+      }
+      if (entry.seasons.length > 0 && query.season) {
+        boost *= entry.seasons.includes(query.season) ? SEASON_FIT : SEASON_MISFIT;
+      }
+      return boost;
+    },
+  });
+  const stems = new Set(positional.concat(own));
+  const hits: Hit[] = [];
+  for (const r of results) {
+    const entry = retriever.byId.get(String(r.id));
+    if (!entry || r.score <= 0) continue;
+    const matched = r.queryTerms.filter((t) => ownSet.has(t));
+    // An entry that covers more of the question, and whose name the question says, ranks higher.
+    const coverage = matched.length / ownSet.size;
+    const label = contentStems(entry.label, knowledge);
+    const named = label.length === 0 ? 0 : label.filter((w) => stems.has(w)).length / label.length;
+    const score =
+      r.score *
+      (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage) *
+      (LABEL_FLOOR + (1 - LABEL_FLOOR) * named);
+    hits.push({ entry, score, own: matched });
+  }
+  return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+}
+
+let cached: Retriever | null = null;
+
+/** The retriever over the shipped knowledge, built once. */
+export function advisorRetriever(): Retriever {
+  cached ??= buildRetriever(advisorKnowledge());
+  return cached;
+}
