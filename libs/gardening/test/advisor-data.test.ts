@@ -156,7 +156,7 @@ describe('every entry, for every gardener', () => {
               soilType: 'clay',
               now: new Date(`${date}T12:00:00Z`),
             });
-            const parts = renderParts(entry.answer, ctx, crop, knowledge.plants);
+            const parts = renderParts(entry.answer, ctx, crop, knowledge);
             if (parts.length === 0) {
               empty.push(`${entry.id} ${crop?.name ?? ''} ${gardener.zipCode ?? gardener.zone}`);
               continue;

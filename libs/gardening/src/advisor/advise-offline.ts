@@ -143,7 +143,7 @@ function renderEntry(
     case undefined:
       break;
   }
-  const parts = renderParts(entry.answer ?? [], ctx, crop, knowledge.plants);
+  const parts = renderParts(entry.answer ?? [], ctx, crop, knowledge);
   if (parts.length === 0) return null;
   const hint = entry.local ? zipHint(ctx) : null;
   return composeParts(hint ? [...parts, hint] : parts, ADVICE_TARGET_CHARS);
@@ -277,7 +277,7 @@ export function adviseOffline(given: AdviceRequest): Advice {
       const core = (entry: Entry): string | null =>
         entry.compute
           ? renderEntry(entry, ctx, crop, knowledge)
-          : (renderParts(entry.answer ?? [], ctx, crop, knowledge.plants)[0] ?? null);
+          : (renderParts(entry.answer ?? [], ctx, crop, knowledge)[0] ?? null);
       const a = core(first.entry);
       const b = core(second.entry);
       if (a && b) {

@@ -235,6 +235,7 @@ export function readAdvisorKnowledge(dir: string = ADVISOR_DATA_DIR): AdvisorKno
     if (pattern) plants.push({ ...plant, pattern });
   }
   const tags = new Set(plants.flatMap((p) => p.tags));
+  const regionalLists = new Set(Object.keys(regionalFile?.lists ?? {}));
 
   const topicDir = path.join(dir, 'topics');
   const topicFiles = fs.existsSync(topicDir)
@@ -276,7 +277,8 @@ export function readAdvisorKnowledge(dir: string = ADVISOR_DATA_DIR): AdvisorKno
         const at = `${where}: answer ${i + 1}`;
         const options = typeof part === 'string' ? [{ text: part }] : 'oneOf' in part ? part.oneOf : [part];
         return options.map((o) => {
-          for (const problem of checkPlaceholders(o.text, tags)) problems.push(`${at}: ${problem}`);
+          for (const problem of checkPlaceholders(o.text, tags, regionalLists))
+            problems.push(`${at}: ${problem}`);
           return { text: o.text, when: compileCondition('when' in o ? o.when : undefined, at) };
         });
       };

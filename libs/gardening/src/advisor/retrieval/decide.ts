@@ -12,7 +12,7 @@ export const CONFIDENCE = {
   /** Below this BM25 score the best entry is a guess. */
   minScore: 4,
   /** Share of the question's content words the best entry must match. */
-  minCoverage: 0.25,
+  minCoverage: 0.2,
   /** A runner-up this close, matching the same words, makes the question ambiguous. */
   ambiguousRatio: 0.92,
   /** A runner-up this close, matching other words of the question, is a second subject. */
@@ -22,8 +22,11 @@ export const CONFIDENCE = {
 export function decide(hits: readonly Hit[], question: string, retriever: Retriever): Decision {
   const [top, ...rest] = hits;
   if (!top) return { kind: 'clarify', hits: [] };
-  const words = new Set(contentStems(question, retriever.knowledge));
-  const coverage = words.size === 0 ? 0 : top.own.length / words.size;
+  // The share of what the question says that the best entry matched, each word by how telling it is.
+  const words = [...new Set(contentStems(question, retriever.knowledge))];
+  const total = words.reduce((sum, w) => sum + retriever.weightOf(w), 0);
+  const matched = words.filter((w) => top.own.includes(w)).reduce((sum, w) => sum + retriever.weightOf(w), 0);
+  const coverage = total === 0 ? 0 : matched / total;
   if (top.score < CONFIDENCE.minScore || coverage < CONFIDENCE.minCoverage) {
     return { kind: 'clarify', hits: top.score >= CONFIDENCE.minScore / 2 ? [top] : [] };
   }

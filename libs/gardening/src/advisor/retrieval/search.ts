@@ -67,10 +67,15 @@ export interface Retriever {
   /** Every crop's names (global), to mark where a question names a crop. */
   cropPatterns: readonly RegExp[];
   byId: ReadonlyMap<string, Entry>;
+  /** How telling each stem is: ln(entries / entries using it); UNKNOWN_WEIGHT for stems no entry uses. */
+  weightOf: (stem: string) => number;
   /** Stem -> the stems of its synonym groups. */
   synonyms: ReadonlyMap<string, readonly string[]>;
   knowledge: AdvisorKnowledge;
 }
+
+/** The weight of a word no entry uses (a plant name the knowledge does not list, say): it counts, but less. */
+const UNKNOWN_WEIGHT = 1.5;
 
 /** Fields whose entries are phrases: they also index pairs of neighbouring words ("when_plant"). */
 const PHRASE_FIELDS = new Set(['keywords', 'symptoms', 'questions']);
@@ -109,7 +114,7 @@ export function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
         answer: answerText(e),
       };
     });
-  const phrases = (text: string, field: string): string[] => {
+  const phrases = (text: string, field = ''): string[] => {
     if (!PHRASE_FIELDS.has(field)) return normalizeText(text).split(' ');
     const out: string[] = [];
     for (const phrase of text.split(';')) {
@@ -150,7 +155,21 @@ export function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
     ...knowledge.synonyms.flat(),
     ...knowledge.language.shorthand.values(),
   ]);
-  return { lexicon, index, cropPatterns: cropNames, byId: knowledge.byId, synonyms, knowledge };
+  const df = new Map<string, number>();
+  for (const doc of docs) {
+    const stems = new Set(
+      Object.values(doc)
+        .flatMap((text: string) => normalizeText(text).split(' '))
+        .filter((w) => w !== '' && !stopwords.has(w))
+        .map((w) => stem(w, irregular)),
+    );
+    for (const st of stems) df.set(st, (df.get(st) ?? 0) + 1);
+  }
+  const weightOf = (st: string): number => {
+    const n = df.get(st);
+    return n === undefined ? UNKNOWN_WEIGHT : Math.log((docs.length + 1) / n);
+  };
+  return { lexicon, index, cropPatterns: cropNames, byId: knowledge.byId, synonyms, knowledge, weightOf };
 }
 
 /** The question read for search: shorthand, spelling, and the crop token when a crop is named. */
