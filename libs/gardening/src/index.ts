@@ -27,6 +27,7 @@ export * from './analysis/topics';
 // The offline advisor
 export * from './advisor/advise-offline';
 export { CROPS, type CropTiming } from './advisor/crops';
+export { gardenerMessages, type ConversationTurn } from './advisor/followup';
 
 // SMS text helpers
 export * from './text/gsm7';

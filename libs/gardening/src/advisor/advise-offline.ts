@@ -302,6 +302,9 @@ export function adviseOffline(given: AdviceRequest): Advice {
   return finish(text ?? 'Tell me the plant and what you see, and I will help.', 'general', 'clarify', []);
 }
 
+/** Entries scoring under this share of the best one are not worth a model's attention. */
+const REFERENCE_SHARE = 0.5;
+
 /** A knowledge entry filled in for the gardener, as reference for a model. */
 export interface AdvisorReference {
   entryId: string;
@@ -320,7 +323,7 @@ export function advisorReferences(given: AdviceRequest, count = 3): AdvisorRefer
   const top = hits[0]?.score ?? 0;
   const out: AdvisorReference[] = [];
   for (const hit of hits) {
-    if (out.length >= count || hit.score < top * 0.4) break;
+    if (out.length >= count || hit.score < top * REFERENCE_SHARE) break;
     const text = renderEntry(hit.entry, ctx, crop, knowledge);
     if (!text) continue;
     out.push({

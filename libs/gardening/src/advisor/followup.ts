@@ -34,6 +34,11 @@ export function gardenerWords(turn: ConversationTurn): string | null {
   return text.trim() || null;
 }
 
+/** The gardener's own messages among chat turns, oldest first. */
+export function gardenerMessages(turns: readonly ConversationTurn[]): string[] {
+  return turns.map(gardenerWords).filter((t): t is string => t !== null);
+}
+
 /** A turn's text (the text parts of a multi-part message). */
 export function turnText(turn: ConversationTurn): string {
   return typeof turn.content === 'string'
