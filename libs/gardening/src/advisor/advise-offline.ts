@@ -200,7 +200,13 @@ function readRequest(given: AdviceRequest): Reading {
     },
     retriever,
   );
-  return { ctx, crop, hits, decision: decide(hits, ctx.question, retriever), followUp: resolved.followUp };
+  return {
+    ctx,
+    crop,
+    hits,
+    decision: decide(hits, ctx.question, retriever, resolved.context !== null),
+    followUp: resolved.followUp,
+  };
 }
 
 const entryIdOf = (entry: Entry, crop: CropTiming | null): string =>

@@ -16,6 +16,8 @@ export interface ResolvedQuestion {
   context: string | null;
 }
 
+/** A question this short, with no subject of its own, is read with the conversation. */
+const SHORT_WORDS = 10;
 /** How many earlier questions a follow-up can reach back through. */
 const MAX_EARLIER = 4;
 const SMS_TAGS = /<sms>\s*([\s\S]*?)\s*<\/sms>/i;
@@ -66,8 +68,8 @@ function subjects(text: string, knowledge: AdvisorKnowledge): Span[] {
 function substitute(previous: string, replacement: string, knowledge: AdvisorKnowledge): string {
   const target = subjects(replacement, knowledge)[0];
   const own = subjects(previous, knowledge);
-  const span =
-    own.find((s) => target !== undefined && s.pest === target.pest) ?? (target ? own[0] : undefined);
+  // Only a subject of the same kind is replaced; "for roses?" after an aphid question adds roses.
+  const span = own.find((s) => target !== undefined && s.pest === target.pest);
   if (!span) return `${previous} ${replacement}`;
   return `${previous.slice(0, span.at)}${replacement}${previous.slice(span.at + span.text.length)}`;
 }
@@ -87,17 +89,19 @@ function resolveOne(
 ): ResolvedQuestion {
   const alone = { question: text, followUp: false, context: null };
   if (previous === null) return alone;
+  // A rewritten question is whole; a question read with the last one keeps that as context.
+  const rewritten = (question: string): ResolvedQuestion => ({ question, followUp: true, context: null });
   const continues = (question: string): ResolvedQuestion => ({ question, followUp: true, context: previous });
   const own = subjects(text, knowledge);
   const about = whatAbout(text);
   if (about !== null && (own.length > 0 || !standsAlone(text))) {
-    return continues(substitute(previous, about, knowledge));
+    return rewritten(substitute(previous, about, knowledge));
   }
   if (own.length > 0) {
     // A bare subject ("peppers?", "my roses") answers or extends the last question.
     const bare = text.replace(knowledge.subjectPattern, ' ').replace(FILLER, '').trim() === '';
     if (bare && text.split(' ').length <= 4) {
-      return continues(substitute(previous, text.replace(FILLER, ''), knowledge));
+      return rewritten(substitute(previous, text.replace(FILLER, ''), knowledge));
     }
     return alone;
   }
@@ -105,7 +109,7 @@ function resolveOne(
   if (subject && PRONOUN.test(text)) return continues(text.replace(PRONOUN, subject.text));
   // A short question with no subject of its own ("how far apart?", "ok now what") continues the
   // last one: the earlier question's words keep what it was about, at lower weight.
-  if (text.split(' ').length <= 10 && !standsAlone(text)) return continues(text);
+  if (text.split(' ').length <= SHORT_WORDS) return continues(text);
   return alone;
 }
 

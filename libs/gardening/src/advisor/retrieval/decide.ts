@@ -1,4 +1,6 @@
-import { contentStems, type Hit, type Retriever } from './search';
+import { detectLocation } from '../../location/detect-location';
+import { stateName } from '../../places/states';
+import { contentStems, GENERAL, type Hit, type Retriever } from './search';
 
 /**
  * What to do with the ranked entries: answer the best, answer two when the question is about two
@@ -13,21 +15,47 @@ export const CONFIDENCE = {
   minScore: 4,
   /** Share of the question's content words the best entry must match. */
   minCoverage: 0.2,
+  /** In a follow-up, this share of minCoverage is enough. */
+  followUpShare: 0.5,
   /** A runner-up this close, matching the same words, makes the question ambiguous. */
-  ambiguousRatio: 0.92,
+  ambiguousRatio: 0.97,
   /** A runner-up this close, matching other words of the question, is a second subject. */
   secondSubjectRatio: 0.45,
 };
 
-export function decide(hits: readonly Hit[], question: string, retriever: Retriever): Decision {
+/**
+ * `withContext`: the question was read with the conversation (a follow-up), whose words the entry
+ * may match instead of the question's own: less of the question itself needs to match.
+ */
+/** The stems of a place the question names ("chicago", "puerto rico"). */
+function placeStems(question: string, retriever: Retriever): string[] {
+  const found = detectLocation(question);
+  if (!found.hasLocation) return [];
+  const names = [found.city, found.state ? stateName(found.state) : null, found.region, found.location];
+  return names.flatMap((n) => (n ? contentStems(n, retriever.knowledge) : []));
+}
+
+export function decide(
+  hits: readonly Hit[],
+  question: string,
+  retriever: Retriever,
+  withContext = false,
+): Decision {
+  const knowledge = retriever.knowledge;
   const [top, ...rest] = hits;
-  if (!top) return { kind: 'clarify', hits: [] };
+  // The general entry's keywords are the questions too vague to answer ("whats wrong with my plant").
+  if (!top || top.entry.id === GENERAL) return { kind: 'clarify', hits: [] };
   // The share of what the question says that the best entry matched, each word by how telling it is.
-  const words = [...new Set(contentStems(question, retriever.knowledge))];
+  // A place named in the question says where, not what: it is not part of what must match.
+  const place = new Set(placeStems(question, retriever));
+  const words = [...new Set(contentStems(question, knowledge))].filter((w) => !place.has(w));
   const total = words.reduce((sum, w) => sum + retriever.weightOf(w), 0);
   const matched = words.filter((w) => top.own.includes(w)).reduce((sum, w) => sum + retriever.weightOf(w), 0);
   const coverage = total === 0 ? 0 : matched / total;
-  if (top.score < CONFIDENCE.minScore || coverage < CONFIDENCE.minCoverage) {
+  const minCoverage = withContext
+    ? CONFIDENCE.minCoverage * CONFIDENCE.followUpShare
+    : CONFIDENCE.minCoverage;
+  if (top.score < CONFIDENCE.minScore || coverage < minCoverage) {
     return { kind: 'clarify', hits: top.score >= CONFIDENCE.minScore / 2 ? [top] : [] };
   }
   const topWords = new Set(top.own);

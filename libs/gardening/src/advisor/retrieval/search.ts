@@ -15,6 +15,9 @@ import { stem } from './stem';
  * which a question naming a crop carries.
  */
 
+/** The entry for questions too vague to answer. */
+export const GENERAL = 'general';
+
 /** Stands for any crop of crops.json, in crop entries and in questions that name one. */
 export const CROP_TOKEN = 'thecrop';
 
@@ -30,6 +33,9 @@ const SEASON_MISFIT = 0.85;
 const COVERAGE_FLOOR = 0.2;
 /** Scores are scaled from this (none of the entry's label in the question) to 1 (all of it). */
 const LABEL_FLOOR = 0.7;
+/** An entry about the plant the question names, or about other plants than it names. */
+const PLANT_FIT = 1.2;
+const PLANT_MISFIT = 0.5;
 
 interface Doc {
   id: string;
@@ -64,6 +70,10 @@ export interface SearchQuery {
 export interface Retriever {
   lexicon: Lexicon;
   index: MiniSearch<Doc>;
+  /** The stems of every entry's plants. */
+  allPlantStems: ReadonlySet<string>;
+  /** The stems of each entry's plants. */
+  plantStems: ReadonlyMap<string, readonly string[]>;
   /** Every crop's names (global), to mark where a question names a crop. */
   cropPatterns: readonly RegExp[];
   byId: ReadonlyMap<string, Entry>;
@@ -111,7 +121,8 @@ export function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
         symptoms: e.symptoms.join(' ; '),
         questions: e.examples.map((q) => (crop ? withoutCrops(q) : q)).join(' ; '),
         plants: e.plants.join(' ; '),
-        answer: answerText(e),
+        // The general answer talks about everything; only its keywords (vague questions) count.
+        answer: e.id === GENERAL ? '' : answerText(e),
       };
     });
   const phrases = (text: string, field = ''): string[] => {
@@ -169,7 +180,20 @@ export function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
     const n = df.get(st);
     return n === undefined ? UNKNOWN_WEIGHT : Math.log((docs.length + 1) / n);
   };
-  return { lexicon, index, cropPatterns: cropNames, byId: knowledge.byId, synonyms, knowledge, weightOf };
+  const plantStems = new Map(
+    knowledge.entries.map((e) => [e.id, e.plants.flatMap((p) => contentStems(p, knowledge))]),
+  );
+  return {
+    lexicon,
+    index,
+    plantStems,
+    allPlantStems: new Set([...plantStems.values()].flat()),
+    cropPatterns: cropNames,
+    byId: knowledge.byId,
+    synonyms,
+    knowledge,
+    weightOf,
+  };
 }
 
 /** The question read for search: shorthand, spelling, and the crop token when a crop is named. */
@@ -186,16 +210,18 @@ export function contentStems(text: string, knowledge: AdvisorKnowledge): string[
     .map((w) => stem(w, irregular));
 }
 
+/** The forms a term word matches: itself and its plural ("berry" also "berries"), as the data files write them. */
+function wordForms(word: string): Set<string> {
+  const forms = new Set([word, `${word}s`, `${word}es`]);
+  if (/[^aeiou]y$/.test(word)) forms.add(`${word.slice(0, -1)}ies`);
+  return forms;
+}
+
 /** Whether a term ("too late to", "prun*", "how often ... water") occurs in the words. */
-export function termOccurs(
-  term: string,
-  words: readonly string[],
-  irregular: ReadonlyMap<string, string>,
-): boolean {
-  const parts = term.trim().split(/\s+/);
+export function termOccurs(term: string, words: readonly string[]): boolean {
   const steps: Array<{ gap: boolean; test: (w: string) => boolean }> = [];
   let gap = false;
-  for (const part of parts) {
+  for (const part of term.trim().split(/\s+/)) {
     if (part === '...') {
       gap = true;
       continue;
@@ -204,17 +230,13 @@ export function termOccurs(
     for (const word of normalizeText(star ? part.slice(0, -1) : part)
       .split(' ')
       .filter(Boolean)) {
-      const target = stem(word, irregular);
-      steps.push({
-        gap,
-        test: star ? (w) => w.startsWith(word) : (w) => w === word || stem(w, irregular) === target,
-      });
+      const forms = wordForms(word);
+      steps.push({ gap, test: star ? (w) => w.startsWith(word) : (w) => forms.has(w) });
       gap = false;
     }
   }
   if (steps.length === 0) return false;
   const from = (i: number, step: number): boolean => {
-    if (step === steps.length) return true;
     const s = steps[step];
     if (!s) return true;
     const reach = step === 0 ? words.length : s.gap ? Math.min(words.length, i + 5) : i + 1;
@@ -229,7 +251,6 @@ export function termOccurs(
 /** Entries ranked for a query, best first; entries the question rules out are left out. */
 export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit[] {
   const { knowledge } = retriever;
-  const irregular = knowledge.language.irregular;
   const own = contentStems(query.text, knowledge);
   // The crop stands where it was named, so "plant_thecrop" meets the crop entries' phrases.
   const marked = retriever.cropPatterns.reduce((t, p) => t.replace(p, CROP_TOKEN), query.text);
@@ -239,10 +260,14 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
   if (ownSet.size === 0) return [];
   const weights = new Map<string, number>();
   for (const s of [...own, ...bigrams(positional)]) weights.set(s, 1);
+  // A synonym found counts as the question's own word it stands for.
+  const origin = new Map<string, string>();
   for (const s of own) {
     for (const syn of retriever.synonyms.get(s) ?? []) {
       for (const part of syn.split(' ')) {
-        if (!weights.has(part)) weights.set(part, SYNONYM_WEIGHT);
+        if (weights.has(part)) continue;
+        weights.set(part, SYNONYM_WEIGHT);
+        origin.set(part, s);
       }
     }
   }
@@ -262,7 +287,7 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
       const entry = retriever.byId.get(id);
       if (!entry) return 0;
       if (entry.subject === 'crop' && !query.crop) return 0;
-      if (entry.exclude.some((t) => termOccurs(t, words, irregular))) return 0;
+      if (entry.exclude.some((t) => termOccurs(t, words))) return 0;
       let boost = 1;
       if (entry.regions.length > 0 && query.region) {
         boost *= entry.regions.includes(query.region) ? REGION_FIT : REGION_MISFIT;
@@ -274,11 +299,19 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
     },
   });
   const stems = new Set(positional.concat(own));
+  // The plants the question names: an entry about other plants is less likely the one.
+  const subjects = knowledge.subjectPattern;
+  subjects.lastIndex = 0;
+  const named = new Set((query.text.match(subjects) ?? []).flatMap((m) => contentStems(m, knowledge)));
+  for (const w of own) if (retriever.allPlantStems.has(w)) named.add(w);
+  // The words naming the crop, which CROP_TOKEN stands for in crop entries.
+  const cropWords = own.filter((w) => w !== CROP_TOKEN && !positional.includes(w));
   const hits: Hit[] = [];
   for (const r of results) {
     const entry = retriever.byId.get(String(r.id));
     if (!entry || r.score <= 0) continue;
-    const matched = r.queryTerms.filter((t) => ownSet.has(t));
+    const matched = [...new Set(r.queryTerms.map((t) => origin.get(t) ?? t).filter((t) => ownSet.has(t)))];
+    if (matched.includes(CROP_TOKEN)) matched.push(...cropWords.filter((w) => !matched.includes(w)));
     // An entry that covers more of the question, and whose name the question says, ranks higher.
     const coverage = matched.length / ownSet.size;
     const label = contentStems(entry.label, knowledge);
