@@ -9,7 +9,7 @@ import { advisorKnowledge, type AdvisorKnowledge, type Entry } from './knowledge
 import { composeParts, renderParts, THREE_SEGMENTS, TWO_SEGMENTS } from './knowledge/render';
 import { cropTimingAnswer, whatToPlantAnswer } from './planting';
 import { decide, type Decision } from './retrieval/decide';
-import { advisorRetriever, readQuestion, search, type Hit } from './retrieval/search';
+import { advisorRetriever, placeStems, readQuestion, search, type Hit } from './retrieval/search';
 
 /** Answers are written to fit two GSM-7 segments (306 characters) when the content allows. */
 export const ADVICE_TARGET_CHARS = TWO_SEGMENTS;
@@ -84,8 +84,6 @@ export function bestEntry(question: string): Entry | null {
   const text = readQuestion(question, retriever);
   const decision = decide(
     search({ text, crop: findCropIn(text) !== null, region: null, season: null }, retriever),
-    text,
-    retriever,
   );
   return decision.kind === 'answer' ? (decision.hits[0]?.entry ?? null) : null;
 }
@@ -172,10 +170,7 @@ function readRequest(given: AdviceRequest): Reading {
   const read = (q: string): string => readQuestion(q, retriever);
   const standsAlone = (q: string): boolean => {
     const crop = findCropIn(q) !== null;
-    return (
-      decide(search({ text: q, crop, region: null, season: null }, retriever), q, retriever).kind !==
-      'clarify'
-    );
+    return decide(search({ text: q, crop, region: null, season: null }, retriever)).kind !== 'clarify';
   };
   const resolved =
     earlier.length > 0
@@ -197,6 +192,7 @@ function readRequest(given: AdviceRequest): Reading {
       crop: crop !== null,
       region: ctx.regionName,
       season: ctx.season,
+      place: placeStems(ctx.question, retriever.knowledge),
     },
     retriever,
   );
@@ -204,7 +200,7 @@ function readRequest(given: AdviceRequest): Reading {
     ctx,
     crop,
     hits,
-    decision: decide(hits, ctx.question, retriever, resolved.context !== null),
+    decision: decide(hits, resolved.context !== null),
     followUp: resolved.followUp,
   };
 }

@@ -16,8 +16,10 @@ export interface ResolvedQuestion {
   context: string | null;
 }
 
-/** A question this short, with no subject of its own, is read with the conversation. */
+/** A question this short, with no subject of its own, is read with the conversation unless it stands alone. */
 const SHORT_WORDS = 10;
+/** A question this short ("how far apart?") is read with the conversation even when it could stand alone. */
+const VERY_SHORT = 4;
 /** How many earlier questions a follow-up can reach back through. */
 const MAX_EARLIER = 4;
 const SMS_TAGS = /<sms>\s*([\s\S]*?)\s*<\/sms>/i;
@@ -109,7 +111,8 @@ function resolveOne(
   if (subject && PRONOUN.test(text)) return continues(text.replace(PRONOUN, subject.text));
   // A short question with no subject of its own ("how far apart?", "ok now what") continues the
   // last one: the earlier question's words keep what it was about, at lower weight.
-  if (text.split(' ').length <= SHORT_WORDS) return continues(text);
+  const words = text.split(' ').length;
+  if (words <= VERY_SHORT || (words <= SHORT_WORDS && !standsAlone(text))) return continues(text);
   return alone;
 }
 

@@ -1,6 +1,4 @@
-import { detectLocation } from '../../location/detect-location';
-import { stateName } from '../../places/states';
-import { contentStems, GENERAL, type Hit, type Retriever } from './search';
+import { GENERAL, type Hit } from './search';
 
 /**
  * What to do with the ranked entries: answer the best, answer two when the question is about two
@@ -27,31 +25,11 @@ export const CONFIDENCE = {
  * `withContext`: the question was read with the conversation (a follow-up), whose words the entry
  * may match instead of the question's own: less of the question itself needs to match.
  */
-/** The stems of a place the question names ("chicago", "puerto rico"). */
-function placeStems(question: string, retriever: Retriever): string[] {
-  const found = detectLocation(question);
-  if (!found.hasLocation) return [];
-  const names = [found.city, found.state ? stateName(found.state) : null, found.region, found.location];
-  return names.flatMap((n) => (n ? contentStems(n, retriever.knowledge) : []));
-}
-
-export function decide(
-  hits: readonly Hit[],
-  question: string,
-  retriever: Retriever,
-  withContext = false,
-): Decision {
-  const knowledge = retriever.knowledge;
+export function decide(hits: readonly Hit[], withContext = false): Decision {
   const [top, ...rest] = hits;
   // The general entry's keywords are the questions too vague to answer ("whats wrong with my plant").
   if (!top || top.entry.id === GENERAL) return { kind: 'clarify', hits: [] };
-  // The share of what the question says that the best entry matched, each word by how telling it is.
-  // A place named in the question says where, not what: it is not part of what must match.
-  const place = new Set(placeStems(question, retriever));
-  const words = [...new Set(contentStems(question, knowledge))].filter((w) => !place.has(w));
-  const total = words.reduce((sum, w) => sum + retriever.weightOf(w), 0);
-  const matched = words.filter((w) => top.own.includes(w)).reduce((sum, w) => sum + retriever.weightOf(w), 0);
-  const coverage = total === 0 ? 0 : matched / total;
+  const coverage = top.coverage;
   const minCoverage = withContext
     ? CONFIDENCE.minCoverage * CONFIDENCE.followUpShare
     : CONFIDENCE.minCoverage;

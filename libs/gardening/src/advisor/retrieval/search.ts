@@ -1,4 +1,6 @@
 import MiniSearch from 'minisearch';
+import { detectLocation } from '../../location/detect-location';
+import { stateName } from '../../places/states';
 import type { Season } from '../../places/season';
 import { advisorKnowledge, type AdvisorKnowledge, type Entry } from '../knowledge/load';
 import type { AdvisorRegion } from '../knowledge/schema';
@@ -25,6 +27,8 @@ const FIELD_BOOST = { label: 3, keywords: 2.5, symptoms: 2.5, questions: 2, plan
 const SYNONYM_WEIGHT = 0.5;
 /** How much a word carried over from earlier turns counts, relative to the question's own. */
 export const CONTEXT_WEIGHT = 0.35;
+/** Below this much (summed word weights), a question's own words say too little to stand alone. */
+const VAGUE_WEIGHT = 3;
 const REGION_FIT = 1.4;
 const REGION_MISFIT = 0.6;
 const SEASON_FIT = 1.15;
@@ -35,7 +39,9 @@ const COVERAGE_FLOOR = 0.2;
 const LABEL_FLOOR = 0.7;
 /** An entry about the plant the question names, or about other plants than it names. */
 const PLANT_FIT = 1.2;
-const PLANT_MISFIT = 0.5;
+const PLANT_MISFIT = 0.3;
+/** A question naming a place favours entries whose answer depends on where the gardener is. */
+const PLACE_FIT = 1.3;
 
 interface Doc {
   id: string;
@@ -47,10 +53,11 @@ interface Doc {
   answer: string;
 }
 
-/** An entry found for a question, with the question's own words it matched. */
 export interface Hit {
   entry: Entry;
   score: number;
+  /** The share of the question's words (each by how telling it is) the entry matched, 0-1. */
+  coverage: number;
   /** Stems of the question's own words (not synonyms or context) the entry matched. */
   own: string[];
 }
@@ -65,7 +72,11 @@ export interface SearchQuery {
   crop: boolean;
   region: AdvisorRegion | null;
   season: Season | null;
+  /** Stems of a place the question names: they say where, not what (see placeStems). */
+  place?: readonly string[];
 }
+
+/** An entry found for a question: its score, and the share of the question (by word weight) it covers. */
 
 export interface Retriever {
   lexicon: Lexicon;
@@ -255,9 +266,9 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
   // The crop stands where it was named, so "plant_thecrop" meets the crop entries' phrases.
   const marked = retriever.cropPatterns.reduce((t, p) => t.replace(p, CROP_TOKEN), query.text);
   const positional = contentStems(marked, knowledge);
-  if (query.crop && !own.includes(CROP_TOKEN)) own.push(CROP_TOKEN);
-  const ownSet = new Set(own);
-  if (ownSet.size === 0) return [];
+  // A crop named only earlier in the conversation is context, not the question's own word.
+  if (query.crop && marked !== query.text) own.push(CROP_TOKEN);
+  if (own.length === 0) return [];
   const weights = new Map<string, number>();
   for (const s of [...own, ...bigrams(positional)]) weights.set(s, 1);
   // A synonym found counts as the question's own word it stands for.
@@ -272,7 +283,18 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
     }
   }
   const context = query.context ? contentStems(query.context, knowledge) : [];
-  for (const s of context) if (!weights.has(s)) weights.set(s, CONTEXT_WEIGHT);
+  // A question that says little of its own ("what should I do?") is mostly about the conversation.
+  const told = own.reduce((sum, w) => sum + (w === CROP_TOKEN ? 0 : retriever.weightOf(w)), 0);
+  const contextWeight = told < VAGUE_WEIGHT ? 1 : CONTEXT_WEIGHT;
+  for (const s of context) if (!weights.has(s)) weights.set(s, contextWeight);
+  if (query.crop && !weights.has(CROP_TOKEN)) weights.set(CROP_TOKEN, contextWeight);
+  // What an entry should cover: the question's words (with the conversation's, when it says little).
+  // The crop token only stands for the crop's name, so it is not a word of its own.
+  const ownSet = new Set([...own, ...(contextWeight === 1 ? context : [])]);
+  ownSet.delete(CROP_TOKEN);
+  const place = new Set(query.place ?? []);
+  for (const w of place) ownSet.delete(w);
+  const total = [...ownSet].reduce((sum, w) => sum + retriever.weightOf(w), 0);
   const words = normalizeText(query.text).split(' ');
   const results = retriever.index.search([...weights.keys()].join(' '), {
     boost: FIELD_BOOST,
@@ -299,28 +321,37 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
     },
   });
   const stems = new Set(positional.concat(own));
-  // The plants the question names: an entry about other plants is less likely the one.
-  const subjects = knowledge.subjectPattern;
-  subjects.lastIndex = 0;
-  const named = new Set((query.text.match(subjects) ?? []).flatMap((m) => contentStems(m, knowledge)));
-  for (const w of own) if (retriever.allPlantStems.has(w)) named.add(w);
   // The words naming the crop, which CROP_TOKEN stands for in crop entries.
   const cropWords = own.filter((w) => w !== CROP_TOKEN && !positional.includes(w));
+  // The plants the question names: an entry about other plants is less likely the one.
+  const named = new Set(own.filter((w) => retriever.allPlantStems.has(w) || cropWords.includes(w)));
   const hits: Hit[] = [];
   for (const r of results) {
     const entry = retriever.byId.get(String(r.id));
     if (!entry || r.score <= 0) continue;
-    const matched = [...new Set(r.queryTerms.map((t) => origin.get(t) ?? t).filter((t) => ownSet.has(t)))];
-    if (matched.includes(CROP_TOKEN)) matched.push(...cropWords.filter((w) => !matched.includes(w)));
-    // An entry that covers more of the question, and whose name the question says, ranks higher.
-    const coverage = matched.length / ownSet.size;
+    const found = r.queryTerms.map((t) => origin.get(t) ?? t);
+    const matched = [...new Set(found.filter((t) => ownSet.has(t)))];
+    if (found.includes(CROP_TOKEN)) matched.push(...cropWords.filter((w) => !matched.includes(w)));
+    // An entry that covers more of the question, whose name the question says and which is about
+    // the plant it names, ranks higher.
+    const covered = matched.reduce((sum, w) => sum + (ownSet.has(w) ? retriever.weightOf(w) : 0), 0);
+    const coverage = total === 0 ? 0 : covered / total;
     const label = contentStems(entry.label, knowledge);
-    const named = label.length === 0 ? 0 : label.filter((w) => stems.has(w)).length / label.length;
+    const said = label.length === 0 ? 0 : label.filter((w) => stems.has(w)).length / label.length;
+    const plants = retriever.plantStems.get(entry.id) ?? [];
+    const fit =
+      plants.length === 0 || named.size === 0
+        ? 1
+        : plants.some((p) => stems.has(p))
+          ? PLANT_FIT
+          : PLANT_MISFIT;
     const score =
       r.score *
       (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage) *
-      (LABEL_FLOOR + (1 - LABEL_FLOOR) * named);
-    hits.push({ entry, score, own: matched });
+      (LABEL_FLOOR + (1 - LABEL_FLOOR) * said) *
+      fit *
+      (place.size > 0 && entry.local ? PLACE_FIT : 1);
+    hits.push({ entry, score, coverage, own: matched });
   }
   return hits.sort((a, b) => b.score - a.score).slice(0, limit);
 }
@@ -331,4 +362,12 @@ let cached: Retriever | null = null;
 export function advisorRetriever(): Retriever {
   cached ??= buildRetriever(advisorKnowledge());
   return cached;
+}
+
+/** The stems of a place the question names ("chicago", "puerto rico"), which say where, not what. */
+export function placeStems(question: string, knowledge: AdvisorKnowledge): string[] {
+  const found = detectLocation(question);
+  if (!found.hasLocation) return [];
+  const names = [found.city, found.state ? stateName(found.state) : null, found.region, found.location];
+  return names.flatMap((n) => (n ? contentStems(n, knowledge) : []));
 }
