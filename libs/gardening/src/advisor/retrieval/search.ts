@@ -270,7 +270,9 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
   if (query.crop && marked !== query.text) own.push(CROP_TOKEN);
   if (own.length === 0) return [];
   const weights = new Map<string, number>();
-  for (const s of [...own, ...bigrams(positional)]) weights.set(s, 1);
+  for (const s of [...own, ...bigrams(positional), ...bigrams(contentStems(query.text, knowledge))]) {
+    weights.set(s, 1);
+  }
   // A synonym found counts as the question's own word it stands for.
   const origin = new Map<string, string>();
   for (const s of own) {
