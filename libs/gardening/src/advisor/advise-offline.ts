@@ -8,7 +8,7 @@ import { gardenerWords, resolveFollowUp, turnText, type ConversationTurn } from 
 import { advisorKnowledge, type AdvisorKnowledge, type Entry } from './knowledge/load';
 import { composeParts, renderParts, THREE_SEGMENTS, TWO_SEGMENTS } from './knowledge/render';
 import { cropTimingAnswer, whatToPlantAnswer } from './planting';
-import { decide, type Decision } from './retrieval/decide';
+import { decide, hasTwoParts, type Decision } from './retrieval/decide';
 import { advisorRetriever, placeStems, readQuestion, search, type Hit } from './retrieval/search';
 
 /** Answers are written to fit two GSM-7 segments (306 characters) when the content allows. */
@@ -77,16 +77,6 @@ const MONTHS = [
   'november',
   'december',
 ];
-
-/** The best knowledge entry for a question (null when retrieval is not confident), for tools and tests. */
-export function bestEntry(question: string): Entry | null {
-  const retriever = advisorRetriever();
-  const text = readQuestion(question, retriever);
-  const decision = decide(
-    search({ text, crop: findCropIn(text) !== null, region: null, season: null }, retriever),
-  );
-  return decision.kind === 'answer' ? (decision.hits[0]?.entry ?? null) : null;
-}
 
 /** The period a "what can I plant ..." question is about, and how to name it. */
 function plantingPeriod(ctx: AdviceContext): { from: Date; to: Date; label: string } {
@@ -170,7 +160,10 @@ function readRequest(given: AdviceRequest): Reading {
   const read = (q: string): string => readQuestion(q, retriever);
   const standsAlone = (q: string): boolean => {
     const crop = findCropIn(q) !== null;
-    return decide(search({ text: q, crop, region: null, season: null }, retriever)).kind !== 'clarify';
+    return (
+      decide(search({ text: q, crop, region: null, season: null }, retriever), retriever.weightOf).kind !==
+      'clarify'
+    );
   };
   const resolved =
     earlier.length > 0
@@ -200,7 +193,7 @@ function readRequest(given: AdviceRequest): Reading {
     ctx,
     crop,
     hits,
-    decision: decide(hits, resolved.context !== null),
+    decision: decide(hits, retriever.weightOf, resolved.context !== null, hasTwoParts(request.question)),
     followUp: resolved.followUp,
   };
 }

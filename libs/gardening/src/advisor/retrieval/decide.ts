@@ -18,14 +18,33 @@ export const CONFIDENCE = {
   /** A runner-up this close, matching the same words, makes the question ambiguous. */
   ambiguousRatio: 0.97,
   /** A runner-up this close, matching other words of the question, is a second subject. */
-  secondSubjectRatio: 0.45,
+  secondSubjectRatio: 0.35,
+  /** How telling (summed word weights) the runner-up's own words must be to make a second subject. */
+  secondSubjectWeight: 2,
 };
 
 /**
  * `withContext`: the question was read with the conversation (a follow-up), whose words the entry
  * may match instead of the question's own: less of the question itself needs to match.
  */
-export function decide(hits: readonly Hit[], withContext = false): Decision {
+/** Where a question turns to another subject: the end of a sentence or a joining word. */
+const CLAUSE_BREAK = /[.?!;]+|\b(?:also|and|plus|but|another)\b/i;
+
+/** Whether a question has two parts that can each be about something ("... for winter?? also ..."). */
+export function hasTwoParts(question: string): boolean {
+  return question.split(CLAUSE_BREAK).filter((part) => part.trim().split(/\s+/).length >= 2).length >= 2;
+}
+
+/**
+ * `weightOf` says how telling a word is; `twoParts`: the question has two parts (hasTwoParts), so
+ * it may be about two things.
+ */
+export function decide(
+  hits: readonly Hit[],
+  weightOf: (stem: string) => number,
+  withContext = false,
+  twoParts = false,
+): Decision {
   const [top, ...rest] = hits;
   // The general entry's keywords are the questions too vague to answer ("whats wrong with my plant").
   if (!top || top.entry.id === GENERAL) return { kind: 'clarify', hits: [] };
@@ -36,14 +55,14 @@ export function decide(hits: readonly Hit[], withContext = false): Decision {
   if (top.score < CONFIDENCE.minScore || coverage < minCoverage) {
     return { kind: 'clarify', hits: top.score >= CONFIDENCE.minScore / 2 ? [top] : [] };
   }
-  const topWords = new Set(top.own);
-  for (const other of rest.slice(0, 3)) {
+  // A second subject: a runner-up about words of the question the best entry is not about.
+  const topWords = new Set(top.about);
+  for (const other of twoParts ? rest.slice(0, 3) : []) {
     if (other.score < top.score * CONFIDENCE.secondSubjectRatio) break;
     if (other.entry.topic === top.entry.topic && other.entry.file === top.entry.file) continue;
-    const extra = other.own.filter((w) => !topWords.has(w));
-    const shared = other.own.filter((w) => topWords.has(w));
-    // Its own subject: words of the question the best entry did not cover, and not only those it did.
-    if (extra.length > 0 && extra.length >= shared.length && top.own.some((w) => !other.own.includes(w))) {
+    const extra = other.about.filter((w) => !topWords.has(w));
+    const weight = extra.reduce((sum, w) => sum + weightOf(w), 0);
+    if (weight >= CONFIDENCE.secondSubjectWeight && top.about.some((w) => !other.about.includes(w))) {
       return { kind: 'both', hits: [top, other] };
     }
   }

@@ -60,6 +60,8 @@ export interface Hit {
   coverage: number;
   /** Stems of the question's own words (not synonyms or context) the entry matched. */
   own: string[];
+  /** Those of them matched in what the entry is about (not only in its answer's text). */
+  about: string[];
 }
 
 /** What is searched: the question, words from the conversation, and where and when it is asked. */
@@ -353,7 +355,9 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
       (LABEL_FLOOR + (1 - LABEL_FLOOR) * said) *
       fit *
       (place.size > 0 && entry.local ? PLACE_FIT : 1);
-    hits.push({ entry, score, coverage, own: matched });
+    const fields = r.match as Record<string, readonly string[] | undefined>;
+    const about = matched.filter((w) => (fields[w] ?? []).some((f) => f !== 'answer'));
+    hits.push({ entry, score, coverage, own: matched, about });
   }
   return hits.sort((a, b) => b.score - a.score).slice(0, limit);
 }
