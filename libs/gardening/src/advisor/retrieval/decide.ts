@@ -12,7 +12,7 @@ export const CONFIDENCE = {
   /** Below this BM25 score the best entry is a guess. */
   minScore: 4,
   /** Share of the question's content words the best entry must match. */
-  minCoverage: 0.2,
+  minCoverage: 0.35,
   /** In a follow-up, this share of minCoverage is enough. */
   followUpShare: 0.5,
   /** A runner-up this close, matching the same words, makes the question ambiguous. */
