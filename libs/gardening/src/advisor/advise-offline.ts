@@ -243,7 +243,7 @@ function clarifyingQuestion(hits: readonly Hit[], subject: string | null): strin
  */
 export function adviseOffline(given: AdviceRequest): Advice {
   const knowledge = advisorKnowledge();
-  const { ctx, crop, hits, decision, followUp } = readRequest(given);
+  const { ctx, crop, decision, followUp } = readRequest(given);
   const finish = (
     text: string,
     topic: Topic | 'general',
