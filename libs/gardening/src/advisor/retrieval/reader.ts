@@ -55,8 +55,25 @@ export function editDistance(a: string, b: string, max: number): number {
   return prev[b.length] ?? max + 1;
 }
 
-/** The closest word of the lexicon to an unknown word, or null when none is close. */
+const corrections = new WeakMap<Lexicon, Map<string, string | null>>();
+
+/** The closest word of the lexicon to an unknown word, or null when none is close (remembered). */
 function correct(word: string, lexicon: Lexicon): string | null {
+  let known = corrections.get(lexicon);
+  if (!known) {
+    known = new Map();
+    corrections.set(lexicon, known);
+  }
+  if (known.has(word)) return known.get(word) ?? null;
+  const found = closest(word, lexicon);
+  if (known.size < MAX_REMEMBERED) known.set(word, found);
+  return found;
+}
+
+/** How many corrections are remembered (unknown words are few; a cap keeps memory bounded). */
+const MAX_REMEMBERED = 10_000;
+
+function closest(word: string, lexicon: Lexicon): string | null {
   const max = word.length >= 8 ? 2 : word.length >= 5 ? 1 : 0;
   if (max === 0) return null;
   let best: { word: string; distance: number; count: number } | null = null;

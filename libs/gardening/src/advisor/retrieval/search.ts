@@ -83,6 +83,10 @@ export interface SearchQuery {
 export interface Retriever {
   lexicon: Lexicon;
   index: MiniSearch<Doc>;
+  /** Each entry's exclusions, ready to test. */
+  excludes: ReadonlyMap<string, ReadonlyArray<(words: readonly string[]) => boolean>>;
+  /** The stems of each entry's label. */
+  labelStems: ReadonlyMap<string, readonly string[]>;
   /** The stems of every entry's plants. */
   allPlantStems: ReadonlySet<string>;
   /** The stems of each entry's plants. */
@@ -200,6 +204,8 @@ export function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
     lexicon,
     index,
     plantStems,
+    excludes: new Map(knowledge.entries.map((e) => [e.id, e.exclude.map(termMatcher)])),
+    labelStems: new Map(knowledge.entries.map((e) => [e.id, contentStems(e.label, knowledge)])),
     allPlantStems: new Set([...plantStems.values()].flat()),
     cropPatterns: cropNames,
     byId: knowledge.byId,
@@ -230,8 +236,8 @@ function wordForms(word: string): Set<string> {
   return forms;
 }
 
-/** Whether a term ("too late to", "prun*", "how often ... water") occurs in the words. */
-export function termOccurs(term: string, words: readonly string[]): boolean {
+/** A term ("too late to", "prun*", "how often ... water") as a test over a question's words. */
+export function termMatcher(term: string): (words: readonly string[]) => boolean {
   const steps: Array<{ gap: boolean; test: (w: string) => boolean }> = [];
   let gap = false;
   for (const part of term.trim().split(/\s+/)) {
@@ -248,17 +254,19 @@ export function termOccurs(term: string, words: readonly string[]): boolean {
       gap = false;
     }
   }
-  if (steps.length === 0) return false;
-  const from = (i: number, step: number): boolean => {
-    const s = steps[step];
-    if (!s) return true;
-    const reach = step === 0 ? words.length : s.gap ? Math.min(words.length, i + 5) : i + 1;
-    for (let j = i; j < reach; j++) {
-      if (s.test(words[j] ?? '') && from(j + 1, step + 1)) return true;
-    }
-    return false;
+  if (steps.length === 0) return () => false;
+  return (words) => {
+    const from = (i: number, step: number): boolean => {
+      const s = steps[step];
+      if (!s) return true;
+      const reach = step === 0 ? words.length : s.gap ? Math.min(words.length, i + 5) : i + 1;
+      for (let j = i; j < reach; j++) {
+        if (s.test(words[j] ?? '') && from(j + 1, step + 1)) return true;
+      }
+      return false;
+    };
+    return from(0, 0);
   };
-  return from(0, 0);
 }
 
 /** Entries ranked for a query, best first; entries the question rules out are left out. */
@@ -313,7 +321,7 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
       const entry = retriever.byId.get(id);
       if (!entry) return 0;
       if (entry.subject === 'crop' && !query.crop) return 0;
-      if (entry.exclude.some((t) => termOccurs(t, words))) return 0;
+      if (retriever.excludes.get(id)?.some((rules) => rules(words))) return 0;
       let boost = 1;
       if (entry.regions.length > 0 && query.region) {
         boost *= entry.regions.includes(query.region) ? REGION_FIT : REGION_MISFIT;
@@ -340,7 +348,7 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
     // the plant it names, ranks higher.
     const covered = matched.reduce((sum, w) => sum + (ownSet.has(w) ? retriever.weightOf(w) : 0), 0);
     const coverage = total === 0 ? 0 : covered / total;
-    const label = contentStems(entry.label, knowledge);
+    const label = retriever.labelStems.get(entry.id) ?? [];
     const said = label.length === 0 ? 0 : label.filter((w) => stems.has(w)).length / label.length;
     const plants = retriever.plantStems.get(entry.id) ?? [];
     const fit =
