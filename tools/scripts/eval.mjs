@@ -4,9 +4,11 @@
 // advisor (topic, zone-correct facts, plants hardy in the zone, GSM-7), reported per topic and per
 // region with the share of answers that fit two SMS segments. Exits 1 when a target is missed
 // (location >= 97%, validation >= 92%, advisor >= 95%, on all questions and on the held-out
-// subsets). --verbose lists every miss; --no-build uses the existing dist/.
+// subsets). The blind sets (blind-learn.json, blind-holdout.json: questions a horticulturist wrote
+// without seeing the advisor) are scored right / abstained / wrong-topic per category and region;
+// --verbose lists the learn half's misses, never the holdout's. --no-build uses the existing dist/.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,6 +110,36 @@ print('Offline advisor, held-out subset', sets.advisorHoldout, targets.advisor, 
   confusion: false,
   perKind: false,
 });
+
+// Blind sets: only aggregate figures, and item-level misses for the learn half alone.
+const blindTargets = { right: 0.85, wrongTopic: 0.05 };
+let blindOk = true;
+for (const [name, holdout] of [
+  ['blind-learn', false],
+  ['blind-holdout', true],
+]) {
+  if (!existsSync(path.join(evalDir, `${name}.json`))) continue;
+  const blind = gardening.scoreBlindSet(load(name));
+  const met =
+    blind.right / blind.total >= blindTargets.right &&
+    blind.wrongTopic / blind.total <= blindTargets.wrongTopic;
+  if (holdout) blindOk &&= met;
+  console.log(
+    `\n== Blind set ${name}: ${gardening.formatBlindLine(blind)}${holdout ? `  (target right >= 85%, wrong-topic <= 5%: ${met ? 'met' : 'MISSED'})` : ''}`,
+  );
+  for (const [title, lines] of [
+    ['by category', blind.byCategory],
+    ['by region of the asker', blind.byRegion],
+  ]) {
+    console.log(`   ${title}:`);
+    for (const l of lines) console.log(`     ${l.kind.padEnd(22)} ${gardening.formatBlindLine(l)}`);
+  }
+  if (verbose && !holdout) {
+    for (const item of blind.items.filter((i) => i.outcome !== 'right'))
+      console.log(`   - ${item.id} [${item.outcome}] ${JSON.stringify(item.reply.slice(0, 140))}`);
+  }
+}
+if (!blindOk) console.log('\nBlind holdout target missed (reported, not enforced).');
 
 const ok = [
   [sets.location, targets.location],

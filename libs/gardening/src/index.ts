@@ -28,6 +28,7 @@ export * from './analysis/topics';
 // The offline advisor
 export * from './advisor/advise-offline';
 export { CROPS, type CropTiming } from './advisor/crops';
+export { gardenerMessages, type ConversationTurn } from './advisor/followup';
 
 // SMS text helpers
 export * from './text/gsm7';
@@ -37,3 +38,4 @@ export { ANALYSIS_MAX_CHARS, analysisWindow, wordCount } from './text/words';
 // Warm-up and evaluation
 export * from './preload';
 export * from './evaluation/evaluate';
+export * from './evaluation/blind';

@@ -34,7 +34,7 @@ const cropGardeners = [null, '97201', '85004', '55408', '30303', '33101'].map((z
 
 describe('the knowledge files', () => {
   it('are read and validated from data/advisor, one file per topic', () => {
-    expect(readAdvisorKnowledge(ADVISOR_DATA_DIR).files).toBe(topicFiles.length + 3);
+    expect(readAdvisorKnowledge(ADVISOR_DATA_DIR).files).toBe(topicFiles.length + 6);
     expect(topicFiles.length).toBeGreaterThanOrEqual(25);
     for (const file of topicFiles) {
       const parsed = TopicFileSchema.safeParse(
@@ -63,7 +63,7 @@ describe('the knowledge files', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'advisor-data-'));
     try {
       fs.cpSync(ADVISOR_DATA_DIR, dir, { recursive: true });
-      type Data = { entries: Array<{ id: string; answer: unknown[]; match: Array<{ terms: string[] }> }> };
+      type Data = { entries: Array<{ id: string; answer: unknown[]; keywords: string[] }> };
       const edit = (name: string, change: (data: Data) => void): void => {
         const file = path.join(dir, 'topics', name);
         const data = JSON.parse(fs.readFileSync(file, 'utf8')) as Data;
@@ -76,7 +76,7 @@ describe('the knowledge files', () => {
       edit('weeds.json', (data) => {
         const [first, second] = data.entries;
         if (!first || !second) throw new Error('weeds.json needs two entries');
-        first.match[0]?.terms.push('@no-such-group');
+        first.keywords.push('@no-such-group');
         first.answer = ['Pull them at {dusk}.'];
         data.entries.push(second);
       });
@@ -90,7 +90,7 @@ describe('the knowledge files', () => {
       const problems = (error as AdvisorDataError).problems.join('\n');
       expect(problems).toMatch(/pests\.json: entry "aphids": answer\.0: plain ASCII only/);
       expect(problems).toMatch(
-        /weeds\.json: entry "weeds-general": match 1: unknown vocabulary group @no-such-group/,
+        /weeds\.json: entry "weeds-general": keywords: unknown vocabulary group @no-such-group/,
       );
       expect(problems).toMatch(/weeds\.json: entry "weeds-general": answer 1: unknown placeholder \{dusk\}/);
       expect(problems).toMatch(/weeds\.json: entry "weeds-pavers": id already used in weeds\.json/);
@@ -156,7 +156,7 @@ describe('every entry, for every gardener', () => {
               soilType: 'clay',
               now: new Date(`${date}T12:00:00Z`),
             });
-            const parts = renderParts(entry.answer, ctx, crop, knowledge.plants);
+            const parts = renderParts(entry.answer, ctx, crop, knowledge);
             if (parts.length === 0) {
               empty.push(`${entry.id} ${crop?.name ?? ''} ${gardener.zipCode ?? gardener.zone}`);
               continue;

@@ -91,6 +91,23 @@ describe('fallback chain (fake OpenAI)', () => {
     expect(reply.content).not.toContain('**');
   });
 
+  it("puts the offline advisor's best entries, filled in for the gardener's zone, in the model's prompt", async () => {
+    const phone = newPhone();
+    await exchange(h, 'ZIP 98101', { phone });
+    fake().replyWith('Those are mealybugs: dab them with alcohol.');
+    await exchange(h, 'white cottony clumps along my hibiscus stems', { phone });
+    const pests = textOf(lastRequest().messages[0]?.content);
+    expect(pests).toContain("Reference notes from Sprout's horticulture knowledge");
+    expect(pests).toMatch(/- White cottony clumps in leaf joints are mealybugs\..*rubbing alcohol/);
+
+    fake().replyWith('Set them out after your last frost.');
+    await exchange(h, 'When should I set out tomato plants?', { phone });
+    const timing = textOf(lastRequest().messages[0]?.content);
+    // The crop-timing entry, with dates computed from the zone's frost dates.
+    expect(timing).toMatch(/- [^\n]*zone \d+[ab][^\n]*tomato transplants [^\n]*[A-Z][a-z]{2} \d+/);
+    expect(timing).not.toContain('mealybugs');
+  });
+
   it('sends the conversation so far within the token budget', async () => {
     const phone = newPhone();
     fake().replyWith('Water deeply twice a week.');

@@ -158,6 +158,18 @@ describe('reply pipeline (no OpenAI key)', () => {
     expect(reply.content).toMatch(/zone 8b/);
   });
 
+  it('never refuses a follow-up of a gardening conversation as off-topic', async () => {
+    const phone = newPhone();
+    await exchange(h, 'my tomato seedlings are tall and skinny, ZIP 43201', { phone });
+    const { reply } = await exchange(h, 'ok they flopped over, now what', { phone });
+    expect(reply.kind).toBe('reply');
+    expect(reply.modelUsed).toBe('offline-advisor');
+    expect(reply.content).not.toMatch(/only help with plants/);
+    // Out of a conversation, the same words are not about gardening.
+    const alone = await exchange(h, 'ok they flopped over, now what');
+    expect(alone.reply.kind).toBe('validation');
+  });
+
   it('orders a reply after an inbound stamped ahead of the database clock', async () => {
     const ahead = new Date(Date.now() + 5_000);
     const { inbound, reply, conversation } = await exchange(h, 'How often should I water carrots?', {

@@ -5,17 +5,16 @@ import { analysisWindow } from '../text/words';
 import { buildContext, zipHint, type AdviceContext } from './context';
 import { findCropIn, type CropTiming } from './crops';
 import { gardenerWords, resolveFollowUp, turnText, type ConversationTurn } from './followup';
-import { advisorKnowledge, groupsToTest, type AdvisorKnowledge, type Entry } from './knowledge/load';
+import { advisorKnowledge, type AdvisorKnowledge, type Entry } from './knowledge/load';
 import { composeParts, renderParts, THREE_SEGMENTS, TWO_SEGMENTS } from './knowledge/render';
-import { normalizeText } from './knowledge/terms';
 import { cropTimingAnswer, whatToPlantAnswer } from './planting';
+import { decide, hasTwoParts, type Decision } from './retrieval/decide';
+import { advisorRetriever, placeStems, readQuestion, search, type Hit } from './retrieval/search';
 
 /** Answers are written to fit two GSM-7 segments (306 characters) when the content allows. */
 export const ADVICE_TARGET_CHARS = TWO_SEGMENTS;
 /** Longest advisor answer, in characters (three GSM-7 segments). */
 export const ADVICE_MAX_CHARS = THREE_SEGMENTS;
-/** Minimum score for an entry to answer. */
-export const MATCH_THRESHOLD = 3;
 
 /** A question for the offline advisor, with what is known about the asker. */
 export interface AdviceRequest {
@@ -44,10 +43,17 @@ export interface Advice {
   answer: string;
   /** The taxonomy topic answered, or "general" for the clarifying fallback and image questions. */
   topic: Topic | 'general';
-  /** Whether a knowledge entry matched (false: the general clarifying answer). */
+  /** Whether a knowledge entry answered (false: a clarifying question). */
   matched: boolean;
+  /**
+   * "answer": the advice; "clarify": the advisor was not sure what was asked and asks a short
+   * question naming what it understood, instead of answering a different question.
+   */
+  kind: 'answer' | 'clarify';
   /** Which knowledge entry answered ("crop-timing:tomato" for crop questions), for logs and tests. */
   entryId: string;
+  /** Every entry the answer (or the question asked back) is made of, best first. */
+  entries: string[];
   /** The question as answered: normalised, and rewritten with the earlier question for a follow-up. */
   question: string;
   /** Whether the question was read as a follow-up of an earlier one. */
@@ -71,43 +77,6 @@ const MONTHS = [
   'november',
   'december',
 ];
-
-/** The entry's score for a question: the weights of its groups that match, 0 when ruled out. */
-function scoreEntry(entry: Entry, question: string, marks: Uint8Array, crop: CropTiming | null): number {
-  if (entry.groups.length === 0 || (entry.subject === 'crop' && !crop)) return 0;
-  let score = 0;
-  for (const group of entry.groups) {
-    if (marks[group.id] === 1 && group.pattern.test(question)) score += group.weight;
-    else if (group.required) return 0;
-  }
-  return score;
-}
-
-function bestMatch(
-  question: string,
-  knowledge: AdvisorKnowledge,
-  crop: CropTiming | null,
-): { entry: Entry | null; score: number } {
-  const marks = groupsToTest(knowledge.groupIndex, question.split(' '));
-  let best: Entry | null = null;
-  let bestScore = 0;
-  for (const entry of knowledge.entries) {
-    const score = scoreEntry(entry, question, marks, crop);
-    // Exclusions only matter for an entry that would win.
-    const exclude = entry.exclude;
-    if (score > bestScore && !(exclude && marks[exclude.id] === 1 && exclude.pattern.test(question))) {
-      best = entry;
-      bestScore = score;
-    }
-  }
-  return { entry: bestScore >= MATCH_THRESHOLD ? best : null, score: bestScore };
-}
-
-/** The best knowledge entry for a question and its score (entry null when nothing reaches the threshold). */
-export function bestEntry(question: string): { entry: Entry | null; score: number } {
-  const q = normalizeText(question);
-  return bestMatch(q, advisorKnowledge(), findCropIn(q));
-}
 
 /** The period a "what can I plant ..." question is about, and how to name it. */
 function plantingPeriod(ctx: AdviceContext): { from: Date; to: Date; label: string } {
@@ -162,7 +131,7 @@ function renderEntry(
     case undefined:
       break;
   }
-  const parts = renderParts(entry.answer ?? [], ctx, crop, knowledge.plants);
+  const parts = renderParts(entry.answer ?? [], ctx, crop, knowledge);
   if (parts.length === 0) return null;
   const hint = entry.local ? zipHint(ctx) : null;
   return composeParts(hint ? [...parts, hint] : parts, ADVICE_TARGET_CHARS);
@@ -173,26 +142,33 @@ function topicOf(entry: Entry, crop: CropTiming | null): Topic | 'general' {
   return crop?.topic ?? 'general';
 }
 
-/**
- * The offline gardening advisor. Its knowledge is data (libs/gardening/data/advisor, see
- * ADVISOR.md): entries matched by the words of the question and answered with the asker's zone,
- * frost dates, season, region, soil and experience filled in, plus planting windows computed from
- * the frost dates. A follow-up ("what about peppers?") is read against the earlier questions in
- * `history`. When nothing matches it asks a clarifying question (matched false). Answers are GSM-7
- * and fit two SMS segments when the content allows. This is the template tier of the reply
- * fallback chain and the default model when no OpenAI key is configured.
- */
-export function adviseOffline(given: AdviceRequest): Advice {
+/** How a request was read: the context, the crop, the ranked entries and what to do with them. */
+interface Reading {
+  ctx: AdviceContext;
+  crop: CropTiming | null;
+  hits: Hit[];
+  decision: Decision;
+  followUp: boolean;
+}
+
+function readRequest(given: AdviceRequest): Reading {
   // Only the first ANALYSIS_MAX_CHARS characters of a question are read.
   const request = { ...given, question: analysisWindow(given.question) };
-  const knowledge = advisorKnowledge();
+  const retriever = advisorRetriever();
   const history = request.history ?? [];
   const earlier = history.map(gardenerWords).filter((t): t is string => t !== null);
-  const standsAlone = (q: string): boolean => bestMatch(q, knowledge, findCropIn(q)).entry !== null;
+  const read = (q: string): string => readQuestion(q, retriever);
+  const standsAlone = (q: string): boolean => {
+    const crop = findCropIn(q) !== null;
+    return (
+      decide(search({ text: q, crop, region: null, season: null }, retriever), retriever.weightOf).kind !==
+      'clarify'
+    );
+  };
   const resolved =
     earlier.length > 0
-      ? resolveFollowUp(request.question, earlier, knowledge, standsAlone)
-      : { question: normalizeText(request.question), followUp: false };
+      ? resolveFollowUp(request.question, earlier, retriever.knowledge, standsAlone, read)
+      : { question: read(request.question), followUp: false, context: null };
   // Ask for a ZIP (or zone) once a conversation: an earlier reply that asked is enough.
   const askedForZip = history.some((t) => t.role === 'assistant' && /\b(?:ZIP|ZONE)\b/.test(turnText(t)));
   const ctx = buildContext({
@@ -201,26 +177,158 @@ export function adviseOffline(given: AdviceRequest): Advice {
     normalized: true,
     noZipHint: request.locationRefused === true || askedForZip,
   });
-  const crop = findCropIn(ctx.question);
-  const { entry } = bestMatch(ctx.question, knowledge, crop);
-  const finish = (text: string, topic: Topic | 'general', matched: boolean, entryId: string): Advice => ({
-    answer: fitToLength(PLAIN.test(text) ? text : toGsm7(text), ADVICE_MAX_CHARS),
-    topic,
-    matched,
-    entryId,
-    question: ctx.question,
+  const crop = findCropIn(ctx.question) ?? (resolved.context ? findCropIn(resolved.context) : null);
+  const hits = search(
+    {
+      text: ctx.question,
+      context: resolved.context ?? undefined,
+      crop: crop !== null,
+      region: ctx.regionName,
+      season: ctx.season,
+      place: placeStems(ctx.question, retriever.knowledge),
+    },
+    retriever,
+  );
+  return {
+    ctx,
+    crop,
+    hits,
+    decision: decide(hits, retriever.weightOf, resolved.context !== null, hasTwoParts(request.question)),
     followUp: resolved.followUp,
-  });
-  if (entry) {
-    const text = renderEntry(entry, ctx, crop, knowledge);
-    if (text) {
-      const id = entry.subject === 'crop' && crop ? `${entry.id}:${crop.singular}` : entry.id;
-      return finish(text, topicOf(entry, crop), true, id);
+  };
+}
+
+const entryIdOf = (entry: Entry, crop: CropTiming | null): string =>
+  entry.subject === 'crop' && crop ? `${entry.id}:${crop.singular}` : entry.id;
+
+/** What the question was understood to be about, for a clarifying question ("your fig"). */
+function understoodSubject(
+  ctx: AdviceContext,
+  crop: CropTiming | null,
+  knowledge: AdvisorKnowledge,
+): string | null {
+  if (crop) return crop.name;
+  const pattern = knowledge.subjectPattern;
+  pattern.lastIndex = 0;
+  const found = pattern.exec(ctx.question);
+  pattern.lastIndex = 0;
+  return found ? found[0] : null;
+}
+
+/** The short question asked back when retrieval is not sure which entry answers. */
+function clarifyingQuestion(hits: readonly Hit[], subject: string | null): string | null {
+  const [a, b] = hits;
+  const about = subject ? ` with your ${subject}` : '';
+  if (a && b) {
+    return `I want to answer the right question: is this about ${a.entry.label} or ${b.entry.label}${about}? Text a few more words (what you see, and where) and I will answer.`;
+  }
+  if (a) {
+    return `Is this about ${a.entry.label}${about}? Text a few more words (the plant, what you see, and where) so I answer the right question.`;
+  }
+  return subject
+    ? `Tell me more about your ${subject}: what do you see (yellow leaves, spots, wilting, holes?), is it in a pot or the ground, and what would you like to know?`
+    : null;
+}
+
+/**
+ * The offline gardening advisor. Its knowledge is data (libs/gardening/data/advisor, see
+ * ADVISOR.md): the question is read (shorthand, misspellings), the entries are ranked by retrieval
+ * over the words a horticulturist wrote for them, and the best one is answered with the asker's
+ * zone, frost dates, season, region, soil and experience filled in, plus planting windows computed
+ * from the frost dates. A follow-up ("what about peppers?", "can they go in pots?") is read against
+ * the earlier questions in `history`. A question about two things gets both, briefly; when the
+ * ranking is not confident the advisor asks back, naming what it understood (kind "clarify").
+ * Answers are GSM-7 and fit two SMS segments when the content allows. This is the template tier of
+ * the reply fallback chain and the default model when no OpenAI key is configured.
+ */
+export function adviseOffline(given: AdviceRequest): Advice {
+  const knowledge = advisorKnowledge();
+  const { ctx, crop, decision, followUp } = readRequest(given);
+  const finish = (
+    text: string,
+    topic: Topic | 'general',
+    kind: Advice['kind'],
+    used: readonly Entry[],
+  ): Advice => {
+    const ids = used.map((e) => entryIdOf(e, crop));
+    return {
+      answer: fitToLength(PLAIN.test(text) ? text : toGsm7(text), ADVICE_MAX_CHARS),
+      topic,
+      matched: kind === 'answer',
+      kind,
+      entryId: ids[0] ?? 'general',
+      entries: ids,
+      question: ctx.question,
+      followUp,
+    };
+  };
+  if (decision.kind === 'answer' || decision.kind === 'both') {
+    const [first, second] = decision.hits;
+    const text = first ? renderEntry(first.entry, ctx, crop, knowledge) : null;
+    if (first && text) {
+      if (decision.kind === 'answer' || !second)
+        return finish(text, topicOf(first.entry, crop), 'answer', [first.entry]);
+      // Two subjects: the core of each, the first as ranked.
+      const core = (entry: Entry): string | null =>
+        entry.compute
+          ? renderEntry(entry, ctx, crop, knowledge)
+          : (renderParts(entry.answer ?? [], ctx, crop, knowledge)[0] ?? null);
+      const a = core(first.entry);
+      const b = core(second.entry);
+      if (a && b) {
+        return finish(`${a} ${b}`, topicOf(first.entry, crop), 'answer', [first.entry, second.entry]);
+      }
+      return finish(text, topicOf(first.entry, crop), 'answer', [first.entry]);
     }
   }
+  const asked = clarifyingQuestion(
+    decision.kind === 'clarify' ? decision.hits : [],
+    understoodSubject(ctx, crop, knowledge),
+  );
+  if (asked)
+    return finish(
+      asked,
+      'general',
+      'clarify',
+      decision.hits.map((h) => h.entry),
+    );
   const general = knowledge.byId.get('general');
   const text = general ? renderEntry(general, ctx, null, knowledge) : null;
-  return finish(text ?? 'Tell me the plant and what you see, and I will help.', 'general', false, 'general');
+  return finish(text ?? 'Tell me the plant and what you see, and I will help.', 'general', 'clarify', []);
+}
+
+/** Entries scoring under this share of the best one are not worth a model's attention. */
+const REFERENCE_SHARE = 0.5;
+
+/** A knowledge entry filled in for the gardener, as reference for a model. */
+export interface AdvisorReference {
+  entryId: string;
+  topic: Topic | 'general';
+  label: string;
+  text: string;
+}
+
+/**
+ * The best entries for a request (up to `count`), each filled in for the gardener's zone, dates
+ * and region: the reference a model answers with. Empty when nothing in the knowledge fits.
+ */
+export function advisorReferences(given: AdviceRequest, count = 3): AdvisorReference[] {
+  const knowledge = advisorKnowledge();
+  const { ctx, crop, hits } = readRequest(given);
+  const top = hits[0]?.score ?? 0;
+  const out: AdvisorReference[] = [];
+  for (const hit of hits) {
+    if (out.length >= count || hit.score < top * REFERENCE_SHARE) break;
+    const text = renderEntry(hit.entry, ctx, crop, knowledge);
+    if (!text) continue;
+    out.push({
+      entryId: entryIdOf(hit.entry, crop),
+      topic: topicOf(hit.entry, crop),
+      label: hit.entry.label,
+      text,
+    });
+  }
+  return out;
 }
 
 /** The latest sensible date to plant a crop before the first frost (exposed for tests and tools). */

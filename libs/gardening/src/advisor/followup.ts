@@ -1,5 +1,4 @@
 import type { AdvisorKnowledge } from './knowledge/load';
-import { normalizeText } from './knowledge/terms';
 
 /** A turn of the conversation as chat models see it (ChatMessage-compatible: text or parts). */
 export interface ConversationTurn {
@@ -13,8 +12,14 @@ export interface ResolvedQuestion {
   question: string;
   /** Whether it was read in the context of an earlier question. */
   followUp: boolean;
+  /** The earlier question it continues (its words count for less than the question's own), or null. */
+  context: string | null;
 }
 
+/** A question this short, with no subject of its own, is read with the conversation unless it stands alone. */
+const SHORT_WORDS = 10;
+/** A question this short ("how far apart?") is read with the conversation even when it could stand alone. */
+const VERY_SHORT = 4;
 /** How many earlier questions a follow-up can reach back through. */
 const MAX_EARLIER = 4;
 const SMS_TAGS = /<sms>\s*([\s\S]*?)\s*<\/sms>/i;
@@ -31,6 +36,11 @@ export function gardenerWords(turn: ConversationTurn): string | null {
   const tagged = SMS_TAGS.exec(content);
   const text = tagged ? (tagged[1] ?? '') : content.replace(/^\[[^\]]*\]$/gm, '');
   return text.trim() || null;
+}
+
+/** The gardener's own messages among chat turns, oldest first. */
+export function gardenerMessages(turns: readonly ConversationTurn[]): string[] {
+  return turns.map(gardenerWords).filter((t): t is string => t !== null);
 }
 
 /** A turn's text (the text parts of a multi-part message). */
@@ -60,8 +70,8 @@ function subjects(text: string, knowledge: AdvisorKnowledge): Span[] {
 function substitute(previous: string, replacement: string, knowledge: AdvisorKnowledge): string {
   const target = subjects(replacement, knowledge)[0];
   const own = subjects(previous, knowledge);
-  const span =
-    own.find((s) => target !== undefined && s.pest === target.pest) ?? (target ? own[0] : undefined);
+  // Only a subject of the same kind is replaced; "for roses?" after an aphid question adds roses.
+  const span = own.find((s) => target !== undefined && s.pest === target.pest);
   if (!span) return `${previous} ${replacement}`;
   return `${previous.slice(0, span.at)}${replacement}${previous.slice(span.at + span.text.length)}`;
 }
@@ -79,53 +89,56 @@ function resolveOne(
   knowledge: AdvisorKnowledge,
   standsAlone: (question: string) => boolean,
 ): ResolvedQuestion {
-  if (previous === null) return { question: text, followUp: false };
+  const alone = { question: text, followUp: false, context: null };
+  if (previous === null) return alone;
+  // A rewritten question is whole; a question read with the last one keeps that as context.
+  const rewritten = (question: string): ResolvedQuestion => ({ question, followUp: true, context: null });
+  const continues = (question: string): ResolvedQuestion => ({ question, followUp: true, context: previous });
   const own = subjects(text, knowledge);
   const about = whatAbout(text);
   if (about !== null && (own.length > 0 || !standsAlone(text))) {
-    return { question: substitute(previous, about, knowledge), followUp: true };
+    return rewritten(substitute(previous, about, knowledge));
   }
   if (own.length > 0) {
     // A bare subject ("peppers?", "my roses") answers or extends the last question.
     const bare = text.replace(knowledge.subjectPattern, ' ').replace(FILLER, '').trim() === '';
     if (bare && text.split(' ').length <= 4) {
-      return { question: substitute(previous, text.replace(FILLER, ''), knowledge), followUp: true };
+      return rewritten(substitute(previous, text.replace(FILLER, ''), knowledge));
     }
-    return { question: text, followUp: false };
+    return alone;
   }
   const subject = subjects(previous, knowledge).find((s) => !s.pest) ?? subjects(previous, knowledge)[0];
-  if (subject && PRONOUN.test(text)) {
-    return { question: text.replace(PRONOUN, subject.text), followUp: true };
-  }
-  // A short question with no subject of its own ("how far apart?", "what should I do?") continues
-  // the last one; the earlier question's words keep what it was about.
-  if (text.split(' ').length <= 8 && !standsAlone(text)) {
-    return { question: `${text} ${previous}`, followUp: true };
-  }
-  return { question: text, followUp: false };
+  if (subject && PRONOUN.test(text)) return continues(text.replace(PRONOUN, subject.text));
+  // A short question with no subject of its own ("how far apart?", "ok now what") continues the
+  // last one: the earlier question's words keep what it was about, at lower weight.
+  const words = text.split(' ').length;
+  if (words <= VERY_SHORT || (words <= SHORT_WORDS && !standsAlone(text))) return continues(text);
+  return alone;
 }
 
 /**
  * Reads a question in the context of the gardener's earlier questions: "what about peppers?" after
  * "when do I plant tomatoes?" is "when do i plant peppers", and "when do I harvest it?" after a
  * garlic question is about garlic. `earlier` is the gardener's earlier messages, oldest first;
- * `standsAlone` says whether a question has a confident answer of its own.
+ * `standsAlone` says whether a question has a confident answer of its own; `read` normalises a
+ * message (shorthand, spelling).
  */
 export function resolveFollowUp(
   question: string,
   earlier: readonly string[],
   knowledge: AdvisorKnowledge,
   standsAlone: (question: string) => boolean,
+  read: (text: string) => string,
 ): ResolvedQuestion {
   let previous: string | null = null;
   for (const raw of earlier.slice(-MAX_EARLIER)) {
-    const text = normalizeText(raw);
+    const text = read(raw);
     if (text === '') continue;
     const resolved = resolveOne(text, previous, knowledge, standsAlone);
     // Only a message about something (a ZIP reply is not) becomes the context of the next.
     if (resolved.followUp || subjects(resolved.question, knowledge).length > 0 || standsAlone(text)) {
-      previous = resolved.question;
+      previous = resolved.context ? `${resolved.question} ${resolved.context}` : resolved.question;
     }
   }
-  return resolveOne(normalizeText(question), previous, knowledge, standsAlone);
+  return resolveOne(read(question), previous, knowledge, standsAlone);
 }

@@ -21,6 +21,8 @@ export interface ProcessingContext {
   hardiness_zone?: string | null;
   soil_type?: string | null;
   experience_level?: string | null;
+  /** The sender's earlier messages in this conversation, oldest first (see ValidationUserContext). */
+  conversation?: readonly string[] | null;
 }
 
 /** The processing result of spec 001 (§3). */
@@ -72,6 +74,7 @@ export function processMessage(
       zip_code: zipInput || null,
       region: regionName || null,
       hardiness_zone: context.hardiness_zone ?? null,
+      conversation: context.conversation ?? null,
     },
     now,
   );

@@ -63,7 +63,15 @@ export interface ValidationUserContext {
   zip_code?: string | null;
   region?: string | null;
   hardiness_zone?: string | null;
+  /**
+   * The sender's earlier messages in this conversation, oldest first. In an ongoing gardening
+   * conversation nothing is refused as off-topic: "ok they flopped over, now what" continues it.
+   */
+  conversation?: readonly string[] | null;
 }
+
+/** How many earlier messages make a conversation ongoing. */
+const CONVERSATION_REACH = 4;
 
 /** The area Sprout serves: countries (only "United States" is supported) and optionally states. */
 export interface ServiceArea {
@@ -291,11 +299,15 @@ export function validateMessage(
 
   const location = detectLocation(normalized);
   const topics = garden ? detectTopics(lower) : [];
+  const ongoing = (userContext?.conversation ?? []).slice(-CONVERSATION_REACH).some((earlier) => {
+    const words = normalizeText(analysisWindow(earlier));
+    return hasGardeningSignal(words.toLowerCase(), words);
+  });
 
   if (
     alnum < 2 ||
     (words <= 1 && !location.hasLocation && !location.refusedLocation) ||
-    (words === 2 && alnum < 7 && topics.length === 0 && !location.hasLocation)
+    (words === 2 && alnum < 7 && topics.length === 0 && !location.hasLocation && !ongoing)
   ) {
     return result(
       now,
@@ -374,6 +386,22 @@ export function validateMessage(
     !QUESTION_START.test(lower);
   if (locationOnly) return result(now, 'location_reply', true, 0.85, [], []);
 
+  if (!garden && ongoing) {
+    return result(
+      now,
+      'gardening_question',
+      true,
+      0.6,
+      [
+        {
+          type: 'no_gardening_terms',
+          severity: 'low',
+          message: 'No gardening terms; read as part of the gardening conversation so far.',
+        },
+      ],
+      [],
+    );
+  }
   if (!garden) {
     const offTopic = OFF_TOPIC.test(lower);
     const question = QUESTION_START.test(lower.replace(FILLER_START, '')) || normalized.endsWith('?');

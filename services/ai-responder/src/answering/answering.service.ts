@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { LlmTier, SpendReservation } from '@sprout/domain';
-import { type Advice, type AdviceRequest } from '@sprout/gardening';
+import { type Advice, type AdviceRequest, advisorReferences } from '@sprout/gardening';
 import {
   type ChatMessage,
   type ChatModel,
@@ -65,6 +65,8 @@ interface Attempt {
 }
 
 const MAX_ERROR_CHARS = 500;
+/** How many knowledge entries go into a model's prompt as reference. */
+const REFERENCE_COUNT = 3;
 
 /** Model output as SMS text: markdown emphasis, headings and bullets dropped. */
 export const toPlainSms = (text: string): string =>
@@ -153,6 +155,7 @@ export class AnsweringService {
       now: request.now,
       maxChars: request.maxChars,
       earlierSummary: request.history.earlierSummary,
+      references: this.referencesFor(request),
     });
     return [{ role: 'system', content: system }, ...request.history.turns, { role: 'user', content: turn }];
   }
@@ -244,13 +247,31 @@ export class AnsweringService {
       this.logger.error(`Offline advisor failed: ${error instanceof Error ? error.message : String(error)}`);
       return photo;
     }
-    // "general": the image question or the clarifying fallback, which the analysis replaces.
-    return advice.topic === 'general' ? photo : `${advice.answer.trim()}\n\n${photo}`;
+    // A clarifying question (or the general entry an image-only text reaches) is replaced by the analysis.
+    return advice.kind === 'clarify' || advice.topic === 'general'
+      ? photo
+      : `${advice.answer.trim()}\n\n${photo}`;
+  }
+
+  /** The offline advisor's best entries for the question, filled in for the gardener: grounding for a model. */
+  private referencesFor(request: AnswerRequest): string[] {
+    try {
+      return advisorReferences(this.adviceRequest(request, request.history.turns), REFERENCE_COUNT).map(
+        (r) => r.text,
+      );
+    } catch (error) {
+      this.logger.warn(`No reference entries: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    }
   }
 
   private advise(request: AnswerRequest, history: readonly ChatMessage[]): Advice {
+    return this.advisor(this.adviceRequest(request, history));
+  }
+
+  private adviceRequest(request: AnswerRequest, history: readonly ChatMessage[]): AdviceRequest {
     const { gardener } = request;
-    return this.advisor({
+    return {
       question: request.question,
       zipCode: gardener.zipCode,
       zone: gardener.hardinessZone,
@@ -260,7 +281,7 @@ export class AnsweringService {
       locationRefused: gardener.locationRefused,
       now: request.now,
       history,
-    });
+    };
   }
 
   private ownerOf(request: AnswerRequest) {

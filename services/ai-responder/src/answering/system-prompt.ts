@@ -26,6 +26,8 @@ export interface SystemPromptInput {
   maxChars: number;
   /** The summary of the gardener's previous conversation, if any. */
   earlierSummary: string | null;
+  /** Sprout's own knowledge entries that best fit the question, filled in for the gardener. */
+  references?: readonly string[];
 }
 
 // The gardener's words travel between these tags; a copy of a tag inside their text is removed,
@@ -88,7 +90,13 @@ const profileLines = (profile: UserProfile): string[] => {
  * instructions, safety questions go to Poison Control, plain SMS text), and what is known about the
  * gardener: location, region, zone, frost dates, season and profile.
  */
-export const buildSystemPrompt = ({ gardener, now, maxChars, earlierSummary }: SystemPromptInput): string => {
+export const buildSystemPrompt = ({
+  gardener,
+  now,
+  maxChars,
+  earlierSummary,
+  references = [],
+}: SystemPromptInput): string => {
   // Wet or dry season in the tropics (Hawaii, Puerto Rico), else the hemisphere's season.
   const place = (gardener.zipCode ? lookupZip(gardener.zipCode) : null) ?? { state: gardener.state };
   const today = now.toISOString().slice(0, 10);
@@ -112,6 +120,13 @@ export const buildSystemPrompt = ({ gardener, now, maxChars, earlierSummary }: S
     '',
     'About this gardener:',
     ...about,
+    ...(references.length > 0
+      ? [
+          '',
+          "Reference notes from Sprout's horticulture knowledge, already timed for this gardener's zone and dates. Use them when they answer the question; ignore them when they do not:",
+          ...references.map((r) => `- ${r}`),
+        ]
+      : []),
   ].join('\n');
 };
 

@@ -16,6 +16,7 @@ import {
   type ValidationResponseType,
   analysisWindow,
   configureZoneTable,
+  gardenerMessages,
   preloadLanguageDetector,
   preloadZoneTable,
   processMessage,
@@ -235,12 +236,15 @@ export class PipelineService implements OnModuleInit {
     const text = content === '' && hasMedia ? IMAGE_ONLY_QUESTION : content;
     const known = knownLocationOf(user);
     const insights = this.profile.read(text);
+    // The conversation so far: a follow-up in a gardening conversation is never refused as off-topic.
+    const history = await this.history.load(inbound);
     const contextOf = (location: KnownLocation, profile: UserProfile): ProcessingContext => ({
       zip_code: location.zipCode,
       region: location.region,
       hardiness_zone: location.hardinessZone,
       soil_type: profile.soilType ?? null,
       experience_level: profile.experienceLevel ?? null,
+      conversation: gardenerMessages(history.turns),
     });
 
     const validation = processMessage(text, contextOf(known, user.profile), now).validation;
@@ -292,7 +296,7 @@ export class PipelineService implements OnModuleInit {
       messageContext: contextNoteOf(processed),
       imageAnalysis: inbound.imageAnalysis,
       gardener,
-      history: await this.history.load(inbound),
+      history,
       testUserModel: user.isTestUser ? user.testUserModel : null,
       owner: { userId: user.id, conversationId: inbound.conversationId, isTestUser: inbound.isTestUser },
       maxChars: answerCharsFor(this.config.smsMaxSegments),

@@ -4,17 +4,22 @@ import type { z } from 'zod';
 import type { Topic } from '../../analysis/topics';
 import { checkPlaceholders } from './placeholders';
 import {
+  type AdvisorRegion,
   type Condition,
   type CropData,
   CropFileSchema,
   type KnowledgeEntry,
+  LanguageFileSchema,
   type Part,
   type PlantData,
   PlantFileSchema,
+  RegionalFileSchema,
+  type RegionalOptionData,
+  SynonymFileSchema,
   TopicFileSchema,
   VocabularyFileSchema,
 } from './schema';
-import { compileTerms, expandTerms, termPrefilter, termSource, type TermPrefilter } from './terms';
+import { compileTerms, expandTerms, termSource } from './terms';
 
 /**
  * The advisor's data folder: `../../../data/advisor` from both src/advisor/knowledge (Jest, ts)
@@ -33,24 +38,22 @@ export interface CompiledOption {
 /** A part of an answer: the first option that applies (a plain part has one option). */
 export type CompiledPart = readonly CompiledOption[];
 
-export interface CompiledGroup {
-  /** Position in AdvisorKnowledge.groupIndex. */
-  id: number;
-  pattern: RegExp;
-  /** The words its terms can start with: the pattern only runs when the question has one. */
-  filter: TermPrefilter;
-  weight: number;
-  required: boolean;
-}
-
 /** A knowledge entry ready to score and render. */
 export interface Entry {
   id: string;
   topic: Topic | 'general' | 'crop';
   subject: 'crop' | null;
+  /** A short name for clarifying questions. */
+  label: string;
   examples: readonly string[];
-  groups: readonly CompiledGroup[];
-  exclude: CompiledGroup | null;
+  /** Keywords with vocabulary groups expanded ("@crop" stays: a crop named in the question). */
+  keywords: readonly string[];
+  symptoms: readonly string[];
+  plants: readonly string[];
+  regions: readonly AdvisorRegion[];
+  seasons: readonly string[];
+  /** Terms that rule the entry out (vocabulary groups expanded). */
+  exclude: readonly string[];
   answer: readonly CompiledPart[] | null;
   compute: KnowledgeEntry['compute'] | null;
   local: boolean;
@@ -69,17 +72,15 @@ export interface Plant extends PlantData {
   pattern: RegExp;
 }
 
-/** Which groups a question's words can start a term of (see groupsToTest). */
-export interface GroupIndex {
-  size: number;
-  exact: ReadonlyMap<string, readonly number[]>;
-  prefix: ReadonlyMap<string, readonly number[]>;
-  always: readonly number[];
+/** How gardeners write (language.json), for the question reader. */
+export interface Language {
+  shorthand: ReadonlyMap<string, string>;
+  irregular: ReadonlyMap<string, string>;
+  stopwords: ReadonlySet<string>;
 }
 
 export interface AdvisorKnowledge {
   entries: readonly Entry[];
-  groupIndex: GroupIndex;
   /** Entries by id (the general answer is "general"). */
   byId: ReadonlyMap<string, Entry>;
   crops: readonly Crop[];
@@ -88,6 +89,11 @@ export interface AdvisorKnowledge {
   subjectPattern: RegExp;
   /** The pests and animals among the subjects ("@pest-name", "@animal"). */
   pestPattern: RegExp;
+  language: Language;
+  /** Groups of words that mean the same (synonyms.json). */
+  synonyms: ReadonlyArray<readonly string[]>;
+  /** Lists by region and zone (regional.json). */
+  regional: ReadonlyMap<string, readonly RegionalOptionData[]>;
   /** How many data files were read. */
   files: number;
 }
@@ -162,7 +168,25 @@ export function readAdvisorKnowledge(dir: string = ADVISOR_DATA_DIR): AdvisorKno
     'plants.json',
     problems,
   );
-  files += 3;
+  const languageFile = parse(
+    LanguageFileSchema,
+    readJson(path.join(dir, 'language.json'), problems),
+    'language.json',
+    problems,
+  );
+  const synonymFile = parse(
+    SynonymFileSchema,
+    readJson(path.join(dir, 'synonyms.json'), problems),
+    'synonyms.json',
+    problems,
+  );
+  const regionalFile = parse(
+    RegionalFileSchema,
+    readJson(path.join(dir, 'regional.json'), problems),
+    'regional.json',
+    problems,
+  );
+  files += 6;
 
   const vocabulary = new Map<string, readonly string[]>(Object.entries(vocabFile?.groups ?? {}));
   // "@crop" is every name of every crop.
@@ -178,24 +202,13 @@ export function readAdvisorKnowledge(dir: string = ADVISOR_DATA_DIR): AdvisorKno
       return null;
     }
   };
-  const allGroups: CompiledGroup[] = [];
-  const compileGroup = (
-    terms: readonly string[],
-    weight: number,
-    required: boolean,
-    where: string,
-  ): CompiledGroup | null => {
-    const pattern = compile(terms, where);
-    if (!pattern) return null;
-    const group = {
-      id: allGroups.length,
-      pattern,
-      filter: termPrefilter(expandTerms(terms, vocabulary)),
-      weight,
-      required,
-    };
-    allGroups.push(group);
-    return group;
+  const expand = (terms: readonly string[], where: string, keepCrop = false): string[] => {
+    try {
+      return terms.flatMap((t) => (keepCrop && t === '@crop' ? [t] : expandTerms([t], vocabulary)));
+    } catch (error) {
+      problems.push(`${where}: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    }
   };
   for (const [name, terms] of vocabulary) compile(terms, `vocabulary.json: group "${name}"`);
 
@@ -222,6 +235,7 @@ export function readAdvisorKnowledge(dir: string = ADVISOR_DATA_DIR): AdvisorKno
     if (pattern) plants.push({ ...plant, pattern });
   }
   const tags = new Set(plants.flatMap((p) => p.tags));
+  const regionalLists = new Set(Object.keys(regionalFile?.lists ?? {}));
 
   const topicDir = path.join(dir, 'topics');
   const topicFiles = fs.existsSync(topicDir)
@@ -250,17 +264,7 @@ export function readAdvisorKnowledge(dir: string = ADVISOR_DATA_DIR): AdvisorKno
       const seen = ids.get(entry.id);
       if (seen) problems.push(`${where}: id already used in ${seen}`);
       ids.set(entry.id, file);
-      if (!entry.match && entry.id !== 'general') problems.push(`${where}: match is required`);
-      const groups: CompiledGroup[] = [];
-      for (const [i, group] of (entry.match ?? []).entries()) {
-        const compiled = compileGroup(
-          group.terms,
-          group.weight,
-          group.required ?? false,
-          `${where}: match ${i + 1}`,
-        );
-        if (compiled) groups.push(compiled);
-      }
+      if (!entry.keywords && entry.id !== 'general') problems.push(`${where}: keywords are required`);
       const compileCondition = (when: Condition | undefined, at: string): CompiledCondition | null => {
         if (!when) return null;
         const { asked, notAsked, ...rest } = when;
@@ -273,7 +277,8 @@ export function readAdvisorKnowledge(dir: string = ADVISOR_DATA_DIR): AdvisorKno
         const at = `${where}: answer ${i + 1}`;
         const options = typeof part === 'string' ? [{ text: part }] : 'oneOf' in part ? part.oneOf : [part];
         return options.map((o) => {
-          for (const problem of checkPlaceholders(o.text, tags)) problems.push(`${at}: ${problem}`);
+          for (const problem of checkPlaceholders(o.text, tags, regionalLists))
+            problems.push(`${at}: ${problem}`);
           return { text: o.text, when: compileCondition('when' in o ? o.when : undefined, at) };
         });
       };
@@ -287,9 +292,14 @@ export function readAdvisorKnowledge(dir: string = ADVISOR_DATA_DIR): AdvisorKno
         id: entry.id,
         topic,
         subject: entry.subject ?? null,
+        label: entry.label ?? entry.id.replace(/-/g, ' '),
         examples: entry.examples,
-        groups,
-        exclude: entry.exclude ? compileGroup(entry.exclude, 0, false, `${where}: exclude`) : null,
+        keywords: expand(entry.keywords ?? [], `${where}: keywords`, true),
+        symptoms: entry.symptoms ?? [],
+        plants: entry.plants ?? [],
+        regions: entry.regions ?? [],
+        seasons: entry.seasons ?? [],
+        exclude: expand(entry.exclude ?? [], `${where}: exclude`),
         answer: entry.answer ? entry.answer.map(compilePart) : null,
         compute: entry.compute ?? null,
         local: entry.local ?? false,
@@ -311,43 +321,23 @@ export function readAdvisorKnowledge(dir: string = ADVISOR_DATA_DIR): AdvisorKno
   ]
     .map((t) => termSource(t))
     .sort((a, b) => b.length - a.length);
-  const exact = new Map<string, number[]>();
-  const prefix = new Map<string, number[]>();
-  const always: number[] = [];
-  const add = (map: Map<string, number[]>, key: string, id: number): void => {
-    const list = map.get(key) ?? [];
-    if (list[list.length - 1] !== id) list.push(id);
-    map.set(key, list);
-  };
-  for (const group of allGroups) {
-    if (group.filter.always) always.push(group.id);
-    for (const word of group.filter.words) add(exact, word, group.id);
-    for (const start of group.filter.prefixes) add(prefix, start, group.id);
-  }
   const pestTerms = ['pest-name', 'animal'].filter((g) => vocabulary.has(g)).map((g) => `@${g}`);
   return {
     entries,
-    groupIndex: { size: allGroups.length, exact, prefix, always },
     byId: new Map(entries.map((e) => [e.id, e])),
     pestPattern: compileTerms(pestTerms.length > 0 ? pestTerms : ['re:(?!)'], vocabulary),
     crops,
     plants,
     subjectPattern: new RegExp(`(?<![a-z0-9])(?:${subjectTerms.join('|')})(?![a-z0-9])`, 'g'),
+    language: {
+      shorthand: new Map(Object.entries(languageFile?.shorthand ?? {})),
+      irregular: new Map(Object.entries(languageFile?.irregular ?? {})),
+      stopwords: new Set(languageFile?.stopwords ?? []),
+    },
+    synonyms: synonymFile?.groups ?? [],
+    regional: new Map(Object.entries(regionalFile?.lists ?? {})),
     files,
   };
-}
-
-/** Marks the groups whose pattern is worth running on a question (its words can start a term). */
-export function groupsToTest(index: GroupIndex, words: readonly string[]): Uint8Array {
-  const marks = new Uint8Array(index.size);
-  for (const id of index.always) marks[id] = 1;
-  for (const word of words) {
-    for (const id of index.exact.get(word) ?? []) marks[id] = 1;
-    for (let length = 1; length <= word.length; length++) {
-      for (const id of index.prefix.get(word.slice(0, length)) ?? []) marks[id] = 1;
-    }
-  }
-  return marks;
 }
 
 let cached: AdvisorKnowledge | null = null;

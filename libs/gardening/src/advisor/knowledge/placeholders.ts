@@ -2,6 +2,7 @@ import { stateName } from '../../places/states';
 import { addDays, formatDate } from '../../text/dates';
 import type { AdviceContext } from '../context';
 import type { Crop, Plant } from './load';
+import type { RegionalOptionData } from './schema';
 
 /**
  * Placeholders in answer texts, filled from what is known about the gardener (ADVISOR.md lists
@@ -25,14 +26,23 @@ const CROP_FIELDS = [
 const DATE = /^(lastFrost|firstFrost)(?:([+-]\d{1,3})([wd]))?(?:\.\.([+-]\d{1,3})([wd]))?$/;
 const LIST = /^(plants|natives):([a-z0-9-]+(?:\+[a-z0-9-]+)*)(?::(\d{1,2}))?(:pot)?$/;
 const PLACEHOLDER = /\{([^{}]*)\}/g;
+const REGIONAL = 'regional:';
 
-/** Problems with the placeholders of a text (unknown names or plant tags, stray braces). */
-export function checkPlaceholders(text: string, plantTags: ReadonlySet<string>): string[] {
+/** Problems with the placeholders of a text (unknown names, plant tags or regional lists, stray braces). */
+export function checkPlaceholders(
+  text: string,
+  plantTags: ReadonlySet<string>,
+  regionalLists: ReadonlySet<string> = new Set(),
+): string[] {
   const problems: string[] = [];
   if (/[{}]/.test(text.replace(PLACEHOLDER, ''))) problems.push(`unbalanced braces in "${text}"`);
   for (const [, raw = ''] of text.matchAll(PLACEHOLDER)) {
     const name = raw.replace(/\|cap$/, '');
     if ((SIMPLE as readonly string[]).includes(name) || DATE.test(name)) continue;
+    if (name.startsWith(REGIONAL)) {
+      if (!regionalLists.has(name.slice(REGIONAL.length))) problems.push(`no regional list "${name}"`);
+      continue;
+    }
     if (name.startsWith('crop.') && (CROP_FIELDS as readonly string[]).includes(name.slice(5))) continue;
     const list = LIST.exec(name);
     if (list) {
@@ -51,6 +61,22 @@ export interface FillInput {
   ctx: AdviceContext;
   crop: Crop | null;
   plants: readonly Plant[];
+  /** regional.json's lists. */
+  regional?: ReadonlyMap<string, readonly RegionalOptionData[]>;
+}
+
+/** The first option of a regional list that fits the gardener's region and zone, or null. */
+export function regionalText(
+  options: readonly RegionalOptionData[] | undefined,
+  ctx: Pick<AdviceContext, 'regionName' | 'zoneNumber'>,
+): string | null {
+  for (const o of options ?? []) {
+    if (o.region && (ctx.regionName === null || !o.region.includes(ctx.regionName))) continue;
+    if (o.zoneMin !== undefined && (ctx.zoneNumber === null || ctx.zoneNumber < o.zoneMin)) continue;
+    if (o.zoneMax !== undefined && (ctx.zoneNumber === null || ctx.zoneNumber > o.zoneMax)) continue;
+    return o.text;
+  }
+  return null;
 }
 
 const offsetDays = (n: string | undefined, unit: string | undefined): number =>
@@ -152,6 +178,7 @@ function fillOne(name: string, input: FillInput): string | null {
     case 'frostDays':
       return ctx.frost && !ctx.frostFree ? String(ctx.frost.growingSeasonDays) : null;
   }
+  if (name.startsWith(REGIONAL)) return regionalText(input.regional?.get(name.slice(REGIONAL.length)), ctx);
   if (name.startsWith('crop.')) {
     if (!crop) return null;
     const field = name.slice(5);

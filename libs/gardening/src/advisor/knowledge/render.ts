@@ -1,5 +1,5 @@
 import type { AdviceContext } from '../context';
-import type { CompiledCondition, CompiledPart, Crop, Plant } from './load';
+import type { AdvisorKnowledge, CompiledCondition, CompiledPart, Crop } from './load';
 import { fillPlaceholders } from './placeholders';
 
 /** Two GSM-7 segments of a concatenated SMS (153 septets each). */
@@ -58,13 +58,18 @@ export function renderParts(
   parts: readonly CompiledPart[],
   ctx: AdviceContext,
   crop: Crop | null,
-  plants: readonly Plant[],
+  knowledge: Pick<AdvisorKnowledge, 'plants' | 'regional'>,
 ): string[] {
   const out: string[] = [];
   for (const options of parts) {
     for (const option of options) {
       if (!conditionHolds(option.when, ctx, crop)) continue;
-      const text = fillPlaceholders(option.text, { ctx, crop, plants });
+      const text = fillPlaceholders(option.text, {
+        ctx,
+        crop,
+        plants: knowledge.plants,
+        regional: knowledge.regional,
+      });
       if (text === null) continue;
       out.push(text);
       break;

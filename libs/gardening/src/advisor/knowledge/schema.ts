@@ -58,15 +58,6 @@ const Option = z.object({ text: Text, when: ConditionSchema.optional() }).strict
 export const PartSchema = z.union([Text, Option, z.object({ oneOf: z.array(Option).min(2) }).strict()]);
 export type Part = z.infer<typeof PartSchema>;
 
-/** Terms that add `weight` to an entry's score when any of them is in the question. */
-export const MatchGroupSchema = z
-  .object({
-    terms: z.array(Term).min(1),
-    weight: z.number().min(0).max(10),
-    required: z.boolean().optional(),
-  })
-  .strict();
-
 /** Answers computed in code from the crop and frost tables. */
 export const COMPUTED_ANSWERS = ['crop-timing', 'crop-indoor', 'crop-grow', 'what-to-plant'] as const;
 
@@ -77,10 +68,20 @@ export const EntrySchema = z
     topic: z.enum([...TOPICS, 'general', 'crop']).optional(),
     /** "crop": the entry answers about a crop named in the question (crops.json), and only then. */
     subject: z.literal('crop').optional(),
-    /** Questions this entry must answer, word for word (the advisor test asks each one). */
+    /** A short name for clarifying questions ("mealybugs", "pruning roses"); default: the id's words. */
+    label: Text.optional(),
+    /** Questions as gardeners ask them; the advisor test asks each one, word for word. */
     examples: z.array(z.string().min(3)).min(1),
-    /** What the question must say; only the "general" entry (the answer when nothing matches) has none. */
-    match: z.array(MatchGroupSchema).min(1).optional(),
+    /** Words and phrases the entry is about (names, nicknames, the words people use for it). */
+    keywords: z.array(Term).min(1).optional(),
+    /** What the gardener sees, in plain words ("white cottony clumps on stems"). */
+    symptoms: z.array(z.string().min(3)).optional(),
+    /** The plants the entry is about. */
+    plants: z.array(z.string().min(2)).optional(),
+    /** The regions the entry fits (it ranks higher for gardeners there). */
+    regions: z.array(Region).min(1).optional(),
+    /** The seasons the entry fits (it ranks higher then). */
+    seasons: z.array(Season).min(1).optional(),
     /** Terms that rule the entry out. */
     exclude: z.array(Term).optional(),
     /** The answer, part by part: parts are added in order while the SMS fits two segments. */
@@ -197,10 +198,47 @@ export const PlantFileSchema = z
   .object({ description: z.string().optional(), plants: z.array(PlantSchema).min(1) })
   .strict();
 
-/** Named term groups that match groups refer to as "@name". */
+/** Named term groups that keywords refer to as "@name". */
 export const VocabularyFileSchema = z
   .object({
     description: z.string().optional(),
     groups: z.record(z.string().regex(/^[a-z0-9-]+$/), z.array(Term).min(1)),
   })
   .strict();
+
+/** How gardeners write: shorthand and misspellings, irregular forms, ignored words. */
+export const LanguageFileSchema = z
+  .object({
+    description: z.string().optional(),
+    shorthand: z.record(z.string().min(1), z.string().min(1)),
+    irregular: z.record(z.string().regex(/^[a-z]+$/), z.string().regex(/^[a-z]+$/)),
+    stopwords: z.array(z.string().regex(/^[a-z0-9]+$/)),
+  })
+  .strict();
+
+/** Words that mean the same to a gardener; a question with one also looks for the others. */
+export const SynonymFileSchema = z
+  .object({
+    description: z.string().optional(),
+    groups: z.array(z.array(z.string().min(1)).min(2)),
+  })
+  .strict();
+
+/** One choice of a regional list: the regions and zones it is for, and the list itself. */
+const RegionalOption = z
+  .object({
+    region: z.array(Region).min(1).optional(),
+    zoneMin: Zone.optional(),
+    zoneMax: Zone.optional(),
+    text: Text,
+  })
+  .strict();
+
+/** Lists that depend on where the gardener is ({regional:name}): the first option that fits. */
+export const RegionalFileSchema = z
+  .object({
+    description: z.string().optional(),
+    lists: z.record(z.string().regex(/^[a-z0-9-]+$/), z.array(RegionalOption).min(1)),
+  })
+  .strict();
+export type RegionalOptionData = z.infer<typeof RegionalOption>;

@@ -1,0 +1,79 @@
+import { GENERAL, type Hit } from './search';
+
+/**
+ * What to do with the ranked entries: answer the best, answer two when the question is about two
+ * things, or ask back when the ranking is not confident. The thresholds are calibrated on the
+ * labelled sets in libs/gardening/eval (never on a held-out set).
+ */
+export type Decision =
+  { kind: 'answer'; hits: [Hit] } | { kind: 'both'; hits: [Hit, Hit] } | { kind: 'clarify'; hits: Hit[] };
+
+export const CONFIDENCE = {
+  /** Below this BM25 score the best entry is a guess. */
+  minScore: 4,
+  /** Share of the question's content words the best entry must match. */
+  minCoverage: 0.35,
+  /** In a follow-up, this share of minCoverage is enough. */
+  followUpShare: 0.5,
+  /** A runner-up this close, matching the same words, makes the question ambiguous. */
+  ambiguousRatio: 0.97,
+  /** A runner-up this close, matching other words of the question, is a second subject. */
+  secondSubjectRatio: 0.35,
+  /** How telling (summed word weights) the runner-up's own words must be to make a second subject. */
+  secondSubjectWeight: 2,
+};
+
+/**
+ * `withContext`: the question was read with the conversation (a follow-up), whose words the entry
+ * may match instead of the question's own: less of the question itself needs to match.
+ */
+/** Where a question turns to another subject: the end of a sentence or a joining word. */
+const CLAUSE_BREAK = /[.?!;]+|\b(?:also|and|plus|but|another)\b/i;
+
+/** Whether a question has two parts that can each be about something ("... for winter?? also ..."). */
+export function hasTwoParts(question: string): boolean {
+  return question.split(CLAUSE_BREAK).filter((part) => part.trim().split(/\s+/).length >= 2).length >= 2;
+}
+
+/**
+ * `weightOf` says how telling a word is; `twoParts`: the question has two parts (hasTwoParts), so
+ * it may be about two things.
+ */
+export function decide(
+  hits: readonly Hit[],
+  weightOf: (stem: string) => number,
+  withContext = false,
+  twoParts = false,
+): Decision {
+  const [top, ...rest] = hits;
+  // The general entry's keywords are the questions too vague to answer ("whats wrong with my plant").
+  if (!top || top.entry.id === GENERAL) return { kind: 'clarify', hits: [] };
+  const coverage = top.coverage;
+  const minCoverage = withContext
+    ? CONFIDENCE.minCoverage * CONFIDENCE.followUpShare
+    : CONFIDENCE.minCoverage;
+  if (top.score < CONFIDENCE.minScore || coverage < minCoverage) {
+    return { kind: 'clarify', hits: top.score >= CONFIDENCE.minScore / 2 ? [top] : [] };
+  }
+  // A second subject: a runner-up about words of the question the best entry is not about.
+  const topWords = new Set(top.about);
+  for (const other of twoParts ? rest.slice(0, 3) : []) {
+    if (other.score < top.score * CONFIDENCE.secondSubjectRatio) break;
+    if (other.entry.topic === top.entry.topic && other.entry.file === top.entry.file) continue;
+    const extra = other.about.filter((w) => !topWords.has(w));
+    const weight = extra.reduce((sum, w) => sum + weightOf(w), 0);
+    if (weight >= CONFIDENCE.secondSubjectWeight && top.about.some((w) => !other.about.includes(w))) {
+      return { kind: 'both', hits: [top, other] };
+    }
+  }
+  const second = rest[0];
+  if (
+    second &&
+    second.score >= top.score * CONFIDENCE.ambiguousRatio &&
+    second.entry.topic !== top.entry.topic &&
+    second.own.length === top.own.length
+  ) {
+    return { kind: 'clarify', hits: [top, second] };
+  }
+  return { kind: 'answer', hits: [top] };
+}

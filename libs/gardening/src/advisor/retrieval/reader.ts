@@ -1,0 +1,142 @@
+import type { AdvisorKnowledge } from '../knowledge/load';
+import { normalizeText } from '../knowledge/terms';
+import { stem } from './stem';
+
+/**
+ * Reads a gardener's text the way a person would: shorthand and common misspellings from
+ * language.json ("hw" -> "how", "outta" -> "out of"), then any word the knowledge does not use
+ * corrected to the nearest word it does ("squirells" -> "squirrels"), when one is close enough.
+ */
+
+/** The words the knowledge uses, with how often, for spelling correction. */
+export interface Lexicon {
+  counts: ReadonlyMap<string, number>;
+  /** Words by first letter, for candidate lookup. */
+  byInitial: ReadonlyMap<string, readonly string[]>;
+}
+
+export function buildLexicon(texts: Iterable<string>): Lexicon {
+  const counts = new Map<string, number>();
+  for (const text of texts) {
+    for (const word of normalizeText(text).split(' ')) {
+      if (/^[a-z]{2,}$/.test(word)) counts.set(word, (counts.get(word) ?? 0) + 1);
+    }
+  }
+  const byInitial = new Map<string, string[]>();
+  for (const word of counts.keys()) {
+    const list = byInitial.get(word[0] ?? '') ?? [];
+    list.push(word);
+    byInitial.set(word[0] ?? '', list);
+  }
+  return { counts, byInitial };
+}
+
+/** Optimal string alignment distance, or max + 1 once it is known to exceed max. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        v = Math.min(v, (prev2[j - 2] ?? 0) + 1);
+      }
+      row.push(v);
+      best = Math.min(best, v);
+    }
+    if (best > max) return max + 1;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length] ?? max + 1;
+}
+
+const corrections = new WeakMap<Lexicon, Map<string, string | null>>();
+
+/** The closest word of the lexicon to an unknown word, or null when none is close (remembered). */
+function correct(word: string, lexicon: Lexicon): string | null {
+  let known = corrections.get(lexicon);
+  if (!known) {
+    known = new Map();
+    corrections.set(lexicon, known);
+  }
+  if (known.has(word)) return known.get(word) ?? null;
+  const found = closest(word, lexicon);
+  if (known.size < MAX_REMEMBERED) known.set(word, found);
+  return found;
+}
+
+/** How many corrections are remembered (unknown words are few; a cap keeps memory bounded). */
+const MAX_REMEMBERED = 10_000;
+
+function closest(word: string, lexicon: Lexicon): string | null {
+  const max = word.length >= 8 ? 2 : word.length >= 5 ? 1 : 0;
+  if (max === 0) return null;
+  let best: { word: string; distance: number; count: number } | null = null;
+  // A misspelling rarely changes the first letter; a swap of the first two is tried too.
+  const initials = new Set([word[0] ?? '', word[1] ?? '']);
+  for (const initial of initials) {
+    for (const candidate of lexicon.byInitial.get(initial) ?? []) {
+      if (candidate.length < 4) continue;
+      const distance = editDistance(word, candidate, max);
+      if (distance > max) continue;
+      const count = lexicon.counts.get(candidate) ?? 0;
+      if (!best || distance < best.distance || (distance === best.distance && count > best.count)) {
+        best = { word: candidate, distance, count };
+      }
+    }
+  }
+  return best?.word ?? null;
+}
+
+/**
+ * The question normalised (normalizeText) with shorthand expanded and unknown words corrected. A
+ * word is known when the knowledge uses it, its stem matches a known word's, or it is a small word.
+ */
+export function readText(text: string, knowledge: AdvisorKnowledge, lexicon: Lexicon): string {
+  const { shorthand, stopwords, irregular } = knowledge.language;
+  const words = normalizeText(text).split(' ').filter(Boolean);
+  const out: string[] = [];
+  const knownStems = knownStemsOf(lexicon, irregular);
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] ?? '';
+    const pair = i + 1 < words.length ? `${word} ${words[i + 1] ?? ''}` : null;
+    const pairForm = pair !== null ? shorthand.get(pair) : undefined;
+    if (pairForm !== undefined) {
+      out.push(pairForm);
+      i++;
+      continue;
+    }
+    const short = shorthand.get(word);
+    if (short !== undefined) {
+      out.push(short);
+      continue;
+    }
+    if (
+      !/^[a-z]+$/.test(word) ||
+      stopwords.has(word) ||
+      lexicon.counts.has(word) ||
+      knownStems.has(stem(word, irregular))
+    ) {
+      out.push(word);
+      continue;
+    }
+    out.push(correct(word, lexicon) ?? word);
+  }
+  return normalizeText(out.join(' '));
+}
+
+const stemCache = new WeakMap<Lexicon, Set<string>>();
+
+function knownStemsOf(lexicon: Lexicon, irregular: ReadonlyMap<string, string>): Set<string> {
+  let stems = stemCache.get(lexicon);
+  if (!stems) {
+    stems = new Set([...lexicon.counts.keys()].map((w) => stem(w, irregular)));
+    stemCache.set(lexicon, stems);
+  }
+  return stems;
+}
