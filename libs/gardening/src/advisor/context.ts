@@ -1,5 +1,5 @@
 import { detectLocation } from '../location/detect-location';
-import { frostDatesForZone, normalizeZone, type FrostDates } from '../places/frost';
+import { frostDatesFor, normalizeZone, type FrostDates } from '../places/frost';
 import { hardinessZoneForZip } from '../places/hardiness';
 import { NAMED_REGIONS } from '../places/regions';
 import { seasonFor, type Season } from '../places/season';
@@ -93,7 +93,8 @@ export function buildContext(input: AdviceContextInput): AdviceContext {
     (input.zone ? normalizeZone(input.zone) : null) ??
     (zipCode ? (hardinessZoneForZip(zipCode)?.zone ?? null) : null);
   const zoneNumber = zone ? parseInt(zone, 10) : null;
-  const frost = zone ? frostDatesForZone(zone) : null;
+  // An Alaska, Hawaii or Puerto Rico ZIP takes its own area's dates: there the zone misleads.
+  const frost = zone ? frostDatesFor({ zipCode, zone }) : null;
   const frostFree = !!frost && frost.lastSpringFrost === 'frost-free';
   const year = today.getUTCFullYear();
   return {
