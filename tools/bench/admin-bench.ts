@@ -17,7 +17,7 @@ import { Client } from 'pg';
 import { runMigrations } from '@sprout/domain';
 import { createServiceApp } from '@sprout/platform';
 import { Redis } from 'ioredis';
-import { AdminConversationsModule } from '../../services/api-gateway/src/admin-conversations/admin-conversations.module';
+import { MessagesModule } from '../../services/api-gateway/src/messages/messages.module';
 import { AdminUsersModule } from '../../services/api-gateway/src/admin-users/admin-users.module';
 import { AppModule, SERVICE_NAME } from '../../services/api-gateway/src/app.module';
 import { loadApiGatewayConfig } from '../../services/api-gateway/src/config';
@@ -946,7 +946,7 @@ export const main = async (argv: string[]): Promise<void> => {
   const service = await createServiceApp({
     module: {
       module: class AdminBenchRoot {},
-      imports: [AppModule.forRoot(config), AdminUsersModule, AdminConversationsModule],
+      imports: [AppModule.forRoot(config), AdminUsersModule, MessagesModule],
     },
     name: SERVICE_NAME,
     config,

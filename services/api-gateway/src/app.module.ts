@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { PlatformModule } from '@sprout/platform';
-import { AdminConversationsModule } from './admin-conversations/admin-conversations.module';
+import { MessagesModule } from './messages/messages.module';
 import { AdminUsersModule } from './admin-users/admin-users.module';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
@@ -34,7 +34,7 @@ export class AppModule {
         DashboardModule,
         DeliveryCheckModule,
         AdminUsersModule,
-        AdminConversationsModule,
+        MessagesModule,
         ModelsModule,
         PublicConfigModule,
         GardeningToolsModule,
