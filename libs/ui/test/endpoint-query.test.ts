@@ -1,47 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answer, endpoint, endpointKey } from '@sprout/contracts';
-import { z } from 'zod';
+import { api, endpointKey, type ModelResponse, type UserDetail } from '@sprout/contracts';
 import { ApiError, createQueryClient, endpointMutation, endpointQuery, invalidateEndpoint } from '../src';
 
-// The helpers against a real HTTP server: the endpoints' relative paths are sent to it.
+// The helpers against a real HTTP server, with entries of the contract table: their relative
+// paths are sent to it, and it answers whatever the test needs.
 
-const notes = endpoint({
-  method: 'GET',
-  path: '/api/notes',
-  access: 'admin',
-  tag: 'Test',
-  summary: 'Notes',
-  query: z.object({ search: z.string().optional(), showTestData: z.coerce.boolean().optional() }),
-  answer: answer<{ notes: string[] }>('The notes'),
-});
-const note = endpoint({
-  method: 'GET',
-  path: '/api/notes/:id',
-  access: 'admin',
-  tag: 'Test',
-  summary: 'One note',
-  params: z.object({ id: z.string() }),
-  answer: answer<{ id: string; text: string }>('The note'),
-});
-const rename = endpoint({
-  method: 'PATCH',
-  path: '/api/notes/:id',
-  access: 'admin',
-  tag: 'Test',
-  summary: 'Renames a note',
-  params: z.object({ id: z.string() }),
-  body: z.object({ text: z.string() }),
-  answer: answer<{ renamed: boolean }>('Done'),
-});
-const broken = endpoint({
-  method: 'POST',
-  path: '/api/broken',
-  access: 'admin',
-  tag: 'Test',
-  summary: 'Always fails',
-  answer: answer<{ ok: boolean }>('Never'),
-});
+const conversations = api.messages.list; // GET with a query
+const note = api.users.detail; // GET with path parameters
+const rename = api.models.update; // PUT with path parameters and a body
+const broken = api.auth.logout; // POST without either; the server refuses it
 
 let server: Server;
 let base = '';
@@ -55,9 +23,10 @@ beforeAll(async () => {
     req.on('end', () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', body });
       const path = (req.url ?? '').split('?')[0];
-      if (path === '/api/broken') return res.writeHead(409).end('Already there');
-      if (path === '/api/notes') return res.writeHead(200).end(JSON.stringify({ notes: ['a'] }));
-      if (req.method === 'PATCH') return res.writeHead(200).end(JSON.stringify({ renamed: true }));
+      if (path === '/api/admin/logout') return res.writeHead(409).end('Already there');
+      if (path === '/api/admin/conversations')
+        return res.writeHead(200).end(JSON.stringify({ conversations: [] }));
+      if (req.method === 'PUT') return res.writeHead(200).end(JSON.stringify({ renamed: true }));
       return res.writeHead(200).end(JSON.stringify({ id: path?.split('/').pop(), text: 'hi' }));
     });
   });
@@ -86,12 +55,12 @@ beforeEach(() => {
 
 describe('endpointQuery', () => {
   it('keys the query as endpointKey does: the path, then the query when there is one', () => {
-    expect(endpointQuery(notes, {}).queryKey).toEqual(['/api/notes']);
-    expect(endpointQuery(notes, { query: { search: 'x', showTestData: true } }).queryKey).toEqual([
-      '/api/notes',
+    expect(endpointQuery(conversations, {}).queryKey).toEqual(['/api/admin/conversations']);
+    expect(endpointQuery(conversations, { query: { search: 'x', showTestData: true } }).queryKey).toEqual([
+      '/api/admin/conversations',
       { search: 'x', showTestData: true },
     ]);
-    expect(endpointQuery(note, { params: { id: 'a b' } }).queryKey).toEqual(['/api/notes/a%20b']);
+    expect(endpointQuery(note, { params: { id: 'a b' } }).queryKey).toEqual(['/api/admin/users/a%20b']);
     expect(endpointQuery(note, { params: { id: 'n1' } }).queryKey).toEqual(
       endpointKey(note, { params: { id: 'n1' } }),
     );
@@ -99,16 +68,14 @@ describe('endpointQuery', () => {
 
   it('calls the endpoint with credentials and answers its typed body', async () => {
     const client = createQueryClient();
-    const answer: { id: string; text: string } = await client.fetchQuery(
-      endpointQuery(note, { params: { id: 'n1' } }),
-    );
+    const answer: UserDetail = await client.fetchQuery(endpointQuery(note, { params: { id: 'n1' } }));
     expect(answer).toEqual({ id: 'n1', text: 'hi' });
-    expect(seen).toEqual([{ method: 'GET', url: '/api/notes/n1', body: '', credentials: 'include' }]);
+    expect(seen).toEqual([{ method: 'GET', url: '/api/admin/users/n1', body: '', credentials: 'include' }]);
     // The cache is typed from the entry as well.
-    const cached: { id: string; text: string } | undefined = client.getQueryData(
+    const cached: UserDetail | undefined = client.getQueryData(
       endpointQuery(note, { params: { id: 'n1' } }).queryKey,
     );
-    expect(cached?.text).toBe('hi');
+    expect(cached).toEqual({ id: 'n1', text: 'hi' });
   });
 
   it('raises `STATUS: body`, or the failure message given', async () => {
@@ -126,7 +93,7 @@ describe('endpointQuery', () => {
     // @ts-expect-error the note's id is required
     expect(() => endpointQuery(note, {})).toThrow('path parameter "id" is missing');
     // @ts-expect-error an unknown query parameter
-    endpointQuery(notes, { query: { unknown: 1 } });
+    endpointQuery(conversations, { query: { unknown: 1 } });
   });
 });
 
@@ -134,13 +101,13 @@ describe('endpointMutation', () => {
   it('sends the typed params and body and answers the typed body', async () => {
     const client = createQueryClient();
     const options = endpointMutation(rename);
-    const answer: { renamed: boolean } = await client
+    const answer: ModelResponse = await client
       .getMutationCache()
       .build(client, options)
-      .execute({ params: { id: 'n1' }, body: { text: 'new' } });
+      .execute({ params: { id: 'n1' }, body: { displayName: 'new' } });
     expect(answer).toEqual({ renamed: true });
     expect(seen).toEqual([
-      { method: 'PATCH', url: '/api/notes/n1', body: '{"text":"new"}', credentials: 'include' },
+      { method: 'PUT', url: '/api/admin/models/n1', body: '{"displayName":"new"}', credentials: 'include' },
     ]);
     const mutate = (variables: Parameters<NonNullable<typeof options.mutationFn>>[0]) => variables;
     // @ts-expect-error the body is required
@@ -185,8 +152,8 @@ describe('endpointMutation', () => {
 describe('invalidateEndpoint', () => {
   it("marks every query of the endpoint's path stale, whatever its query, and no other", async () => {
     const client = createQueryClient();
-    await client.fetchQuery(endpointQuery(notes, {}));
-    await client.fetchQuery(endpointQuery(notes, { query: { search: 'x' } }));
+    await client.fetchQuery(endpointQuery(conversations, {}));
+    await client.fetchQuery(endpointQuery(conversations, { query: { search: 'x' } }));
     await client.fetchQuery(endpointQuery(note, { params: { id: 'n1' } }));
     await client.fetchQuery(endpointQuery(note, { params: { id: 'n2' } }));
     const stale = () =>
@@ -196,12 +163,12 @@ describe('invalidateEndpoint', () => {
         .filter((q) => q.isStale())
         .map((q) => q.queryKey);
 
-    await invalidateEndpoint(client, notes);
-    expect(stale()).toEqual([['/api/notes'], ['/api/notes', { search: 'x' }]]);
+    await invalidateEndpoint(client, conversations);
+    expect(stale()).toEqual([['/api/admin/conversations'], ['/api/admin/conversations', { search: 'x' }]]);
 
     await invalidateEndpoint(client, note, { id: 'n2' });
-    expect(stale()).toContainEqual(['/api/notes/n2']);
-    expect(stale()).not.toContainEqual(['/api/notes/n1']);
+    expect(stale()).toContainEqual(['/api/admin/users/n2']);
+    expect(stale()).not.toContainEqual(['/api/admin/users/n1']);
     // @ts-expect-error the note's params are required
     expect(() => invalidateEndpoint(client, note)).toThrow('path parameter "id" is missing');
   });
