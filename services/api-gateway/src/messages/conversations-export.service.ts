@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { escapeLike, maskSearch, phonePattern } from '../admin-users/search';
+import { escapeLike, maskSearch, phonePattern } from '../users/search';
 import { type CsvColumn, CsvExporter } from '../common/csv-export';
 
 const CONVERSATION_COLUMNS: CsvColumn[] = [

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { MessageStats } from '@sprout/contracts';
 import { DataSource } from 'typeorm';
 import { queryPrepared } from '@sprout/platform';
-import { DAY_MS, percent, rollingWindow, startOfUtcDay } from '../admin-users/time-windows';
+import { DAY_MS, percent, rollingWindow, startOfUtcDay } from '../users/time-windows';
 
 type StatsRow = Record<
   'total' | 'failed' | 'today' | 'yesterday_so_far' | 'inbound_24h' | 'replies_24h',

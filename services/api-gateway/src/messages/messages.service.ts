@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ConversationMessage } from '@sprout/contracts';
 import { DataSource } from 'typeorm';
 import { queryPrepared } from '@sprout/platform';
-import { TRIGRAM_MIN_LENGTH, escapeLike, phonePattern } from '../admin-users/search';
+import { TRIGRAM_MIN_LENGTH, escapeLike, phonePattern } from '../users/search';
 import { type JsonText, isoJson } from '@sprout/platform';
 import type { ConversationListResponse, Pagination } from '@sprout/contracts';
 

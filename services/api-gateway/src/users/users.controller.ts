@@ -13,7 +13,7 @@ import { Endpoint, Input, asJson } from '@sprout/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SessionService } from '../auth/session.service';
 import { CsvExporter } from '../common/csv-export';
-import { AdminUsersQueryService } from './admin-users.service';
+import { UsersQueryService } from './users.service';
 import { UsersExportService } from './users-export.service';
 
 export const USER_NOT_FOUND = 'User not found.';
@@ -28,9 +28,9 @@ const listOrder = (query: {
 });
 
 @Controller()
-export class AdminUsersController {
+export class UsersController {
   constructor(
-    private readonly users: AdminUsersQueryService,
+    private readonly users: UsersQueryService,
     private readonly exports: UsersExportService,
     private readonly csv: CsvExporter,
     private readonly sessions: SessionService,

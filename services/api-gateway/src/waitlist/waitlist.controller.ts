@@ -3,15 +3,15 @@ import { type EndpointInput, api } from '@sprout/contracts';
 import { Endpoint, Input } from '@sprout/platform';
 import type { FastifyReply } from 'fastify';
 import { RateLimit } from '../common/rate-limit.guard';
-import { SignupsService } from './signups.service';
+import { WaitlistService } from './waitlist.service';
 
 export const ALREADY_REGISTERED = "You're already on the waitlist! We'll be in touch soon.";
 export const SIGNUP_WELCOME = "Welcome to the waitlist! We'll reach out when the beta is live and ready.";
 export const TOO_MANY_SIGNUPS = 'Too many signup attempts. Please try again later.';
 
 @Controller()
-export class SignupsController {
-  constructor(private readonly signups: SignupsService) {}
+export class WaitlistController {
+  constructor(private readonly signups: WaitlistService) {}
 
   @Endpoint(api.waitlist.join)
   @RateLimit({

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { UserSortKey, UserSortOrder } from '@sprout/contracts';
 import { USER_EXPORT_COLUMNS } from '@sprout/contracts';
 import { type CsvColumn, CsvExporter } from '../common/csv-export';
-import { profileText } from './admin-users.service';
+import { profileText } from './users.service';
 import { maskSearch, phonePattern } from './search';
 import { USER_SORTS } from './user-sorts';
 

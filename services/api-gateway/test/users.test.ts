@@ -1,10 +1,10 @@
 // GET /api/admin/users/stats/overview, /api/admin/users and /api/admin/users/{id} on seeded data,
-// through the real app (guard, validation, error filter) with AdminUsersModule imported.
+// through the real app (guard, validation, error filter) with UsersModule imported.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createServiceApp } from '@sprout/platform';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
-import { AdminUsersModule } from '../src/admin-users/admin-users.module';
+import { UsersModule } from '../src/users/users.module';
 import { AppModule, SERVICE_NAME } from '../src/app.module';
 import { loadApiGatewayConfig } from '../src/config';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, login } from './support/gateway';
@@ -112,7 +112,7 @@ beforeAll(async () => {
   });
   // AppModule as it is, plus the module under test (Nest imports a module once, however often named).
   ({ app } = await createServiceApp({
-    module: { module: class AdminUsersTestRoot {}, imports: [AppModule.forRoot(config), AdminUsersModule] },
+    module: { module: class UsersTestRoot {}, imports: [AppModule.forRoot(config), UsersModule] },
     name: SERVICE_NAME,
     config,
   }));

@@ -161,7 +161,7 @@ export interface UserList {
  * index ranges.
  */
 @Injectable()
-export class AdminUsersQueryService {
+export class UsersQueryService {
   constructor(private readonly dataSource: DataSource) {}
 
   async overview(testUsers: boolean, now: Date = new Date()): Promise<UserOverviewStats> {

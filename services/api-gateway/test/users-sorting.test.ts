@@ -7,8 +7,8 @@ import { USER_SORT_KEYS, type UserSortKey, type UserSortOrder } from '@sprout/co
 import { createServiceApp } from '@sprout/platform';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
-import { AdminUsersModule } from '../src/admin-users/admin-users.module';
-import { CURSOR_INVALID, CURSOR_OTHER_ORDER } from '../src/admin-users/user-sorts';
+import { UsersModule } from '../src/users/users.module';
+import { CURSOR_INVALID, CURSOR_OTHER_ORDER } from '../src/users/user-sorts';
 import { AppModule, SERVICE_NAME } from '../src/app.module';
 import { loadApiGatewayConfig } from '../src/config';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, login } from './support/gateway';
@@ -99,8 +99,8 @@ beforeAll(async () => {
   });
   ({ app } = await createServiceApp({
     module: {
-      module: class AdminUsersSortingRoot {},
-      imports: [AppModule.forRoot(config), AdminUsersModule],
+      module: class UsersSortingRoot {},
+      imports: [AppModule.forRoot(config), UsersModule],
     },
     name: SERVICE_NAME,
     config,

@@ -38,7 +38,7 @@ export type SignupOutcome = { created: true; signup: BetaSignupDto } | { created
 
 /** The beta waitlist: one signup per email (case-insensitive), each with its own code. */
 @Injectable()
-export class SignupsService {
+export class WaitlistService {
   constructor(private readonly dataSource: DataSource) {}
 
   async signUp(email: string, zipCode: string): Promise<SignupOutcome> {
