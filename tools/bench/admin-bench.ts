@@ -22,11 +22,7 @@ import { UsersModule } from '../../services/api-gateway/src/users/users.module';
 import { AppModule, SERVICE_NAME } from '../../services/api-gateway/src/app.module';
 import { loadApiGatewayConfig } from '../../services/api-gateway/src/config';
 import { USER_SORT_KEYS, type UserSortKey, type UserSortOrder } from '@sprout/contracts';
-import {
-  USER_SORTS,
-  encodeUserCursor,
-  keyTextSql,
-} from '../../services/api-gateway/src/users/user-sorts';
+import { USER_SORTS, encodeUserCursor, keyTextSql } from '../../services/api-gateway/src/users/user-sorts';
 import { readSeedState, seed, sizeFor, type SeedSize, type SeedState } from './admin-seed';
 
 const ROOT = path.resolve(__dirname, '../..');
