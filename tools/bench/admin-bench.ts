@@ -17,16 +17,12 @@ import { Client } from 'pg';
 import { runMigrations } from '@sprout/domain';
 import { createServiceApp } from '@sprout/platform';
 import { Redis } from 'ioredis';
-import { AdminConversationsModule } from '../../services/api-gateway/src/admin-conversations/admin-conversations.module';
-import { AdminUsersModule } from '../../services/api-gateway/src/admin-users/admin-users.module';
+import { MessagesModule } from '../../services/api-gateway/src/messages/messages.module';
+import { UsersModule } from '../../services/api-gateway/src/users/users.module';
 import { AppModule, SERVICE_NAME } from '../../services/api-gateway/src/app.module';
 import { loadApiGatewayConfig } from '../../services/api-gateway/src/config';
 import { USER_SORT_KEYS, type UserSortKey, type UserSortOrder } from '@sprout/contracts';
-import {
-  USER_SORTS,
-  encodeUserCursor,
-  keyTextSql,
-} from '../../services/api-gateway/src/admin-users/user-sorts';
+import { USER_SORTS, encodeUserCursor, keyTextSql } from '../../services/api-gateway/src/users/user-sorts';
 import { readSeedState, seed, sizeFor, type SeedSize, type SeedState } from './admin-seed';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -946,7 +942,7 @@ export const main = async (argv: string[]): Promise<void> => {
   const service = await createServiceApp({
     module: {
       module: class AdminBenchRoot {},
-      imports: [AppModule.forRoot(config), AdminUsersModule, AdminConversationsModule],
+      imports: [AppModule.forRoot(config), UsersModule, MessagesModule],
     },
     name: SERVICE_NAME,
     config,

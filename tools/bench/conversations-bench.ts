@@ -16,7 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
 import { runMigrations } from '@sprout/domain';
 import { createServiceApp } from '@sprout/platform';
-import { AdminConversationsModule } from '../../services/api-gateway/src/admin-conversations/admin-conversations.module';
+import { MessagesModule } from '../../services/api-gateway/src/messages/messages.module';
 import { AppModule, SERVICE_NAME } from '../../services/api-gateway/src/app.module';
 import { loadApiGatewayConfig } from '../../services/api-gateway/src/config';
 import { readSeedState, seed, sizeFor } from './admin-seed';
@@ -169,7 +169,7 @@ export const main = async (argv: string[]): Promise<void> => {
   const service = await createServiceApp({
     module: {
       module: class ConversationsBenchRoot {},
-      imports: [AppModule.forRoot(config), AdminConversationsModule],
+      imports: [AppModule.forRoot(config), MessagesModule],
     },
     name: SERVICE_NAME,
     config,

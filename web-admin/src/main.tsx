@@ -4,7 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
-import { routes } from './routes';
+import { routes } from './app/routes';
 import './index.css';
 
 const LOGIN_PATH = '/admin/login';

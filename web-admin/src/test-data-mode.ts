@@ -1,6 +1,8 @@
 // The console-wide Test Data Mode: show test users' data (true) or real users' data (false).
 // Remembered in localStorage and kept in step across tabs.
 
+import { useSyncExternalStore } from 'react';
+
 export const TEST_DATA_MODE_STORAGE_KEY = 'sprout.admin.testDataMode';
 
 type Listener = () => void;
@@ -60,4 +62,10 @@ if (typeof window !== 'undefined') {
   window.addEventListener('storage', (event) => {
     if (event.key === TEST_DATA_MODE_STORAGE_KEY) testDataMode.set(event.newValue === 'true');
   });
+}
+
+/** The global Test Data Mode; every admin query passes it as showTestData / showTestUsers. */
+export function useTestDataMode(): { showTestData: boolean; setShowTestData: (value: boolean) => void } {
+  const showTestData = useSyncExternalStore(testDataMode.subscribe, testDataMode.get, testDataMode.get);
+  return { showTestData, setShowTestData: testDataMode.set };
 }

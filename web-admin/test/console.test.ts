@@ -1,9 +1,10 @@
 import { matchRoutes } from 'react-router';
-import { sidebarEntries } from '../src/navigation';
-import { recentSignups, signupBadgeVariant } from '../src/recent-signups';
-import { routes } from '../src/routes';
+import { sidebarEntries } from '../src/app/navigation';
+import { recentSignups, signupBadgeVariant } from '../src/features/dashboard/recent-signups';
+import { routes } from '../src/app/routes';
 import { createTestDataModeStore, TEST_DATA_MODE_STORAGE_KEY } from '../src/test-data-mode';
-import { loginToasts, RECENT_SIGNUPS_SHOWN } from '../src/texts';
+import { loginToasts } from '../src/features/auth/texts';
+import { RECENT_SIGNUPS_SHOWN } from '../src/features/dashboard/texts';
 
 function routeFor(path: string) {
   const matches = matchRoutes(routes, path) ?? [];

@@ -1,4 +1,8 @@
-import { deliveryIndicator, UNKNOWN_ERROR, type DeliveryFields } from '../src/components/delivery-status';
+import {
+  deliveryIndicator,
+  UNKNOWN_ERROR,
+  type DeliveryFields,
+} from '../src/features/messages/delivery-status';
 
 const outbound = (status: string | null | undefined, errorMessage: string | null = null): DeliveryFields => ({
   direction: 'outbound',

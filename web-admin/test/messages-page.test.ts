@@ -6,8 +6,12 @@ import {
   TOPICS_SHOWN,
   userSearchPath,
   visibleTopics,
-} from '../src/pages/messages/texts';
-import { QueryKeys } from '../src/query-keys';
+} from '../src/features/messages/texts';
+import {
+  conversationListQuery,
+  conversationMessagesQuery,
+  messageStatsQuery,
+} from '../src/features/messages/queries';
 
 describe('Messages Today comparison', () => {
   it("says 'No change from yesterday' at zero", () => {
@@ -66,14 +70,14 @@ describe('messages screen texts', () => {
   });
 
   it('keys conversations, messages and stats by URL and Test Data Mode', () => {
-    expect(QueryKeys.conversations({ page: 2, search: 'tomato', showTestData: true })).toEqual([
+    expect(conversationListQuery({ page: 2, search: 'tomato', showTestData: true }).queryKey).toEqual([
       '/api/admin/conversations',
       { page: 2, search: 'tomato', showTestData: true },
     ]);
-    expect(QueryKeys.conversationMessages('c1', false)).toEqual([
+    expect(conversationMessagesQuery('c1', false).queryKey).toEqual([
       '/api/admin/conversations/c1/messages',
       { showTestData: false },
     ]);
-    expect(QueryKeys.messageStats(false)).toEqual(['/api/admin/messages/stats', { showTestData: false }]);
+    expect(messageStatsQuery(false).queryKey).toEqual(['/api/admin/messages/stats', { showTestData: false }]);
   });
 });

@@ -9,12 +9,12 @@ import {
   hasChanges,
   parseMaxTokens,
   parsePrice,
-} from '../src/pages/models/model-form';
-import { nextModelSort, sortModels } from '../src/pages/models/model-sorting';
-import { spendPercent } from '../src/pages/models/SpendingBanner';
-import { modelTexts, modelToasts } from '../src/pages/models/texts';
-import { QueryKeys } from '../src/query-keys';
-import { routes } from '../src/routes';
+} from '../src/features/models/model-form';
+import { nextModelSort, sortModels } from '../src/features/models/model-sorting';
+import { spendPercent } from '../src/features/models/SpendingBanner';
+import { modelTexts, modelToasts } from '../src/features/models/texts';
+import { modelStatsQuery, modelsQuery } from '../src/features/models/queries';
+import { routes } from '../src/app/routes';
 
 const model = (name: string, fields: Partial<ModelDto> = {}): ModelDto => ({
   id: `id-${name}`,
@@ -110,8 +110,8 @@ describe('the screen', () => {
   it('has its own route, and keys its queries by path', () => {
     const matched = matchRoutes(routes, '/admin/model-management') ?? [];
     expect(matched.at(-1)?.route.path).toBe('/admin/model-management');
-    expect(QueryKeys.allModels).toEqual(['/api/admin/models/all']);
-    expect(QueryKeys.modelStats(true)).toEqual(['/api/admin/models/stats', { showTestData: true }]);
+    expect(modelsQuery.queryKey).toEqual(['/api/admin/models/all']);
+    expect(modelStatsQuery(true).queryKey).toEqual(['/api/admin/models/stats', { showTestData: true }]);
   });
 
   it("uses the spec's texts and toasts", () => {

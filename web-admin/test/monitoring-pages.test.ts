@@ -1,11 +1,19 @@
 import { healthScoreBand, responseTimeBarPercent, usageBadgeVariant } from '@sprout/contracts';
 import { matchRoutes } from 'react-router';
-import { QueryKeys } from '../src/query-keys';
-import { MONITORING_REFRESH_MS } from '../src/hooks/useMonitoring';
-import { DEFAULT_LOCATION, guessLocation, locationOf } from '../src/pages/monitoring/location-guess';
-import { deliveryStateOf, secondsAxis } from '../src/pages/monitoring/parts';
-import { SMS_SENDING_NORMAL, SMS_SENDING_UNKNOWN, smsSendingView } from '../src/pages/monitoring/sms-sending';
-import { routes } from '../src/routes';
+import {
+  adminMetricsQuery,
+  MONITORING_REFRESH_MS,
+  recentMessagesQuery,
+  trendsQuery,
+} from '../src/features/monitoring/queries';
+import { DEFAULT_LOCATION, guessLocation, locationOf } from '../src/features/monitoring/location-guess';
+import { deliveryStateOf, secondsAxis } from '../src/features/monitoring/parts';
+import {
+  SMS_SENDING_NORMAL,
+  SMS_SENDING_UNKNOWN,
+  smsSendingView,
+} from '../src/features/monitoring/sms-sending';
+import { routes } from '../src/app/routes';
 
 const routeFor = (path: string) => matchRoutes(routes, path)?.at(-1)?.route.path;
 
@@ -32,9 +40,9 @@ describe('monitoring routes', () => {
       predictions: 30_000,
       trends: 60_000,
     });
-    expect(QueryKeys.adminMetrics).toEqual(['/api/admin/metrics']);
-    expect(QueryKeys.recentMessages).toEqual(['/api/admin/messages']);
-    expect(QueryKeys.trends).toEqual(['/api/monitoring/proactive/trends']);
+    expect(adminMetricsQuery.queryKey).toEqual(['/api/admin/metrics']);
+    expect(recentMessagesQuery.queryKey).toEqual(['/api/admin/messages']);
+    expect(trendsQuery.queryKey).toEqual(['/api/monitoring/proactive/trends']);
   });
 });
 

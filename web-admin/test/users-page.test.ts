@@ -1,4 +1,4 @@
-import { type AdminUserListItem, USER_SORT_KEYS } from '@sprout/contracts';
+import { type AdminUserListItem, api, endpointKey, USER_SORT_KEYS } from '@sprout/contracts';
 import { matchRoutes } from 'react-router';
 import {
   ENGAGEMENT_HIGH_FROM,
@@ -6,16 +6,21 @@ import {
   engagementLevel,
   sentimentBadgeVariant,
   sentimentLabel,
-} from '../src/pages/users/engagement';
-import { formatPercent } from '../src/pages/users/format';
-import { isProfileEmpty } from '../src/pages/users/profile';
-import { usersTexts } from '../src/pages/users/texts';
-import { DEFAULT_USER_SORT, nextUserSort } from '../src/pages/users/user-sorting';
-import { rowWindow } from '../src/pages/users/row-window';
-import { USER_COLUMNS } from '../src/pages/users/UserTable';
-import { mergeUserPages } from '../src/hooks/useUsers';
-import { QueryKeys } from '../src/query-keys';
-import { routes } from '../src/routes';
+} from '../src/features/users/engagement';
+import { formatPercent } from '../src/features/users/format';
+import { isProfileEmpty } from '../src/features/users/profile';
+import { usersTexts } from '../src/features/users/texts';
+import { DEFAULT_USER_SORT, nextUserSort } from '../src/features/users/user-sorting';
+import { rowWindow } from '../src/features/users/row-window';
+import { USER_COLUMNS } from '../src/features/users/UserTable';
+import {
+  mergeUserPages,
+  userConversationsQuery,
+  userDetailQuery,
+  userListQuery,
+  userStatsQuery,
+} from '../src/features/users/queries';
+import { routes } from '../src/app/routes';
 
 let counter = 0;
 
@@ -182,19 +187,21 @@ describe('users routes and query keys', () => {
   });
 
   it('keys every query by its URL first and its Test Data Mode', () => {
-    expect(QueryKeys.userStats({ showTestUsers: true })).toEqual([
+    expect(userStatsQuery(true).queryKey).toEqual([
       '/api/admin/users/stats/overview',
       { showTestUsers: true },
     ]);
     expect(
-      QueryKeys.users({ search: '555', showTestUsers: false, sort: 'totalCost', order: 'desc' }),
+      endpointKey(api.users.list, {
+        query: userListQuery('555', false, { key: 'totalCost', direction: 'desc' }),
+      }),
     ).toEqual([
       '/api/admin/users',
       { search: '555', showTestUsers: false, sort: 'totalCost', order: 'desc' },
     ]);
-    expect(QueryKeys.userDetail('abc')).toEqual(['/api/admin/users/abc']);
+    expect(userDetailQuery('abc').queryKey).toEqual(['/api/admin/users/abc']);
     // The user panel always asks with showTestData=false (spec 000 §7).
-    expect(QueryKeys.conversations({ userId: 'abc', showTestData: false })).toEqual([
+    expect(userConversationsQuery('abc').queryKey).toEqual([
       '/api/admin/conversations',
       { userId: 'abc', showTestData: false },
     ]);

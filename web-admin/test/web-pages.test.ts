@@ -1,6 +1,6 @@
 import { webAppOf, webPages } from '@sprout/contracts';
 import { matchRoutes, type RouteObject } from 'react-router';
-import { routes } from '../src/routes';
+import { routes } from '../src/app/routes';
 
 /** Every path the admin router names, children included. */
 function routerPaths(list: RouteObject[]): string[] {

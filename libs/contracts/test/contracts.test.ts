@@ -158,7 +158,7 @@ describe('API request schemas', () => {
   });
 
   it('read query strings as the browser sends them, or as the web apps pass them', () => {
-    const query = api.conversations.list.query;
+    const query = api.messages.list.query;
     expect(query.parse({ page: '2', showTestData: 'true' })).toEqual({
       page: 2,
       limit: undefined,

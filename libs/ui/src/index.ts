@@ -29,6 +29,12 @@ export {
   type QueryParamValue,
   type UnauthorizedBehavior,
 } from './api/client';
+export {
+  endpointMutation,
+  endpointQuery,
+  invalidateEndpoint,
+  type EndpointMutationOptions,
+} from './api/endpoint-query';
 
 export {
   TOAST_DURATION_MS,

@@ -1,8 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { PlatformModule } from '@sprout/platform';
-import { AdminConversationsModule } from './admin-conversations/admin-conversations.module';
-import { AdminUsersModule } from './admin-users/admin-users.module';
+import { MessagesModule } from './messages/messages.module';
+import { UsersModule } from './users/users.module';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { CommonModule } from './common/common.module';
@@ -14,7 +14,7 @@ import { ImagesModule } from './images/images.module';
 import { ModelsModule } from './models/models.module';
 import { MonitoringModule } from './monitoring/monitoring.module';
 import { PublicConfigModule } from './public-config/public-config.module';
-import { SignupsModule } from './signups/signups.module';
+import { WaitlistModule } from './waitlist/waitlist.module';
 import { SimulatorModule } from './simulator/simulator.module';
 import { SurveysModule } from './surveys/surveys.module';
 import { WebModule } from './web/web.module';
@@ -30,11 +30,11 @@ export class AppModule {
         PlatformModule.forRoot({ name: SERVICE_NAME, config }),
         CommonModule,
         AuthModule,
-        SignupsModule,
+        WaitlistModule,
         DashboardModule,
         DeliveryCheckModule,
-        AdminUsersModule,
-        AdminConversationsModule,
+        UsersModule,
+        MessagesModule,
         ModelsModule,
         PublicConfigModule,
         GardeningToolsModule,

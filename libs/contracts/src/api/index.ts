@@ -5,9 +5,9 @@
 // functions and query keys.
 import { listEndpoints } from '../http/endpoint';
 import { authApi } from './auth';
-import { conversationsApi } from './conversations';
 import { dashboardApi } from './dashboard';
 import { imagesApi } from './images';
+import { messagesApi } from './messages';
 import { modelsApi } from './models';
 import { monitoringApi } from './monitoring';
 import { publicApi, waitlistApi } from './public';
@@ -22,7 +22,7 @@ export * from './public';
 export * from './auth';
 export * from './dashboard';
 export * from './users';
-export * from './conversations';
+export * from './messages';
 export * from './models';
 export * from './surveys';
 export * from './images';
@@ -38,7 +38,7 @@ export const api = {
   dashboard: dashboardApi,
   testers: testersApi,
   users: usersApi,
-  conversations: conversationsApi,
+  messages: messagesApi,
   models: modelsApi,
   surveys: surveysApi,
   simulator: simulatorApi,

@@ -3,7 +3,7 @@ import { answer, endpoint } from '../http/endpoint';
 import { testDataFlag, wholeNumberParam } from '../http/params';
 import type { SmsCircuitStateName } from '../sms-circuit';
 import type { IsoDateTime } from './common';
-import type { MonitoringMessage } from './conversations';
+import type { MonitoringMessage } from './messages';
 import type { AdminMetrics } from './dashboard';
 
 // The monitoring pages (spec 001: service health, proactive monitoring, the monitoring dashboard)

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 // The words of a search_text: its runs of letters and digits of 3 to 200 characters. A text with a
 // longer run, or longer than 100,000 characters, is not in the word index (`LONG_TEXT` finds it
-// through its own partial index). The gateway's search (admin-conversations.service.ts) writes
+// through its own partial index). The gateway's search (messages/messages.service.ts) writes
 // the same expressions.
 const WORDS_OF = (text: string): string =>
   `SELECT DISTINCT w FROM regexp_split_to_table(${text}, '[^[:alnum:]]+') AS w WHERE length(w) BETWEEN 3 AND 200`;

@@ -7,8 +7,8 @@ import { DeliveryCheckService } from './delivery-check.service';
 export class DeliveryCheckController {
   constructor(private readonly deliveryCheck: DeliveryCheckService) {}
 
-  @Endpoint(api.conversations.checkDelivery)
-  async check(@Input() { params }: EndpointInput<typeof api.conversations.checkDelivery>) {
+  @Endpoint(api.messages.checkDelivery)
+  async check(@Input() { params }: EndpointInput<typeof api.messages.checkDelivery>) {
     const { checked, updated } = await this.deliveryCheck.check(params.id);
     return {
       success: true,

@@ -1,0 +1,107 @@
+import {
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  Input,
+  Label,
+  LoadingText,
+  serverMessage,
+  toast,
+} from '@sprout/ui';
+import { ArrowLeft, Sprout } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { authStatusQuery, loginMutation } from './queries';
+import { loginToasts } from './texts';
+
+export default function LoginPage() {
+  const { data: auth, isPending } = useQuery(authStatusQuery);
+  const login = useMutation(loginMutation(useQueryClient()));
+  const navigate = useNavigate();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+
+  if (isPending) return <LoadingText>Loading...</LoadingText>;
+  if (auth?.authenticated && !login.isSuccess) return <Navigate to="/admin/dashboard" replace />;
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!username.trim() || !password) {
+      toast(loginToasts.missing);
+      return;
+    }
+    login.mutate(
+      { body: { username: username.trim(), password } },
+      {
+        onSuccess: () => {
+          toast(loginToasts.success);
+          void navigate('/admin/dashboard', { replace: true });
+        },
+        onError: (error) => {
+          toast({
+            variant: 'destructive',
+            title: loginToasts.failure.title,
+            description: serverMessage(error, loginToasts.failure.fallback),
+          });
+        },
+      },
+    );
+  }
+
+  return (
+    <main className="flex min-h-screen items-center justify-center bg-gradient-to-b from-secondary/70 to-background p-4">
+      <title>Admin Login · Sprout</title>
+      <div className="flex w-full max-w-md flex-col gap-4">
+        <Card>
+          <CardHeader className="items-center text-center">
+            <span className="flex size-12 items-center justify-center rounded-xl bg-primary text-primary-foreground">
+              <Sprout className="size-7" aria-hidden="true" />
+            </span>
+            <h1 className="mt-2 text-2xl font-semibold tracking-tight">Admin Login</h1>
+            <CardDescription>Sign in to the Sprout admin console.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="login-form">
+              <div className="grid gap-1.5">
+                <Label htmlFor="username">Username</Label>
+                <Input
+                  id="username"
+                  name="username"
+                  autoComplete="username"
+                  aria-required="true"
+                  value={username}
+                  onChange={(e) => setUsername(e.target.value)}
+                />
+              </div>
+              <div className="grid gap-1.5">
+                <Label htmlFor="password">Password</Label>
+                <Input
+                  id="password"
+                  name="password"
+                  type="password"
+                  autoComplete="current-password"
+                  aria-required="true"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+              </div>
+              <Button type="submit" size="lg" disabled={login.isPending}>
+                {login.isPending ? 'Signing in...' : 'Sign in'}
+              </Button>
+            </form>
+          </CardContent>
+        </Card>
+        <a
+          href="/"
+          className="flex items-center justify-center gap-2 rounded-md text-sm text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+        >
+          <ArrowLeft className="size-4" aria-hidden="true" />
+          Back to home
+        </a>
+      </div>
+    </main>
+  );
+}

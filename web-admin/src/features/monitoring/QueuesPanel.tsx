@@ -1,0 +1,182 @@
+import type { FailedJob, QueueCheck, QueueStatus } from '@sprout/contracts';
+import {
+  Badge,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  formatNumber,
+  formatRelativeTime,
+  LoadingText,
+  serverMessage,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+  toast,
+} from '@sprout/ui';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { failedJobMutation, queuesQuery } from './queries';
+import { FailureNotice } from '../../components/StatCard';
+import { monitoringTexts as t } from './texts';
+
+function FailedJobRow({ queue, job }: { queue: string; job: FailedJob }) {
+  const queryClient = useQueryClient();
+  const retry = useMutation(failedJobMutation(queryClient, 'retry'));
+  const remove = useMutation(failedJobMutation(queryClient, 'remove'));
+  const busy = retry.isPending || remove.isPending;
+  const target = { queue, jobId: job.id };
+  const onError = (title: string) => (error: Error) =>
+    toast({ variant: 'destructive', title, description: serverMessage(error, error.message) });
+  return (
+    <li
+      className="flex flex-wrap items-start justify-between gap-2 rounded-md border p-2"
+      data-testid="failed-job"
+    >
+      <div className="min-w-0 text-xs">
+        <p className="font-mono">{job.id}</p>
+        <p className="text-destructive" data-testid="failed-job-reason">
+          {job.failedReason}
+        </p>
+        <p className="text-muted-foreground">
+          Attempts {job.attemptsMade} of {job.maxAttempts} · failed {formatRelativeTime(job.failedAt)}
+        </p>
+      </div>
+      <div className="flex gap-2">
+        <Button
+          size="sm"
+          variant="outline"
+          disabled={busy}
+          aria-label={`Retry job ${job.id} of ${queue}`}
+          onClick={() =>
+            retry.mutate(
+              { params: target },
+              {
+                onSuccess: () =>
+                  toast({ title: 'Job Retried', description: `${queue} job ${job.id} is waiting again.` }),
+                onError: onError('Retry Failed'),
+              },
+            )
+          }
+        >
+          Retry
+        </Button>
+        <Button
+          size="sm"
+          variant="outline"
+          disabled={busy}
+          aria-label={`Remove job ${job.id} of ${queue}`}
+          onClick={() =>
+            remove.mutate(
+              { params: target },
+              {
+                onSuccess: () =>
+                  toast({ title: 'Job Removed', description: `${queue} job ${job.id} is removed.` }),
+                onError: onError('Remove Failed'),
+              },
+            )
+          }
+        >
+          Remove
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+function QueueHealth({ check }: { check: QueueCheck | undefined }) {
+  if (check === undefined || check.lastCheck === null) return <Badge variant="outline">Not checked</Badge>;
+  return (
+    <div className="flex flex-col gap-1">
+      <Badge variant={check.available ? 'default' : 'destructive'} data-testid="queue-health">
+        {check.available ? 'Moving' : 'Stalled'}
+      </Badge>
+      {check.problem !== null && <span className="text-xs text-muted-foreground">{check.problem}</span>}
+    </div>
+  );
+}
+
+function QueueRows({ status, check }: { status: QueueStatus; check: QueueCheck | undefined }) {
+  return (
+    <>
+      <TableRow data-testid="queue-row" data-queue={status.queue}>
+        <TableCell className="font-mono text-xs font-medium">{status.queue}</TableCell>
+        <TableCell data-column="waiting">{formatNumber(status.waiting)}</TableCell>
+        <TableCell data-column="active">{formatNumber(status.active)}</TableCell>
+        <TableCell data-column="delayed">{formatNumber(status.delayed)}</TableCell>
+        <TableCell data-column="completed">{formatNumber(status.completed)}</TableCell>
+        <TableCell data-column="failed" className={status.failed > 0 ? 'font-semibold text-destructive' : ''}>
+          {formatNumber(status.failed)}
+        </TableCell>
+        <TableCell data-column="workers">{formatNumber(status.workers)}</TableCell>
+        <TableCell>
+          <QueueHealth check={check} />
+        </TableCell>
+      </TableRow>
+      {status.failedJobs.length > 0 && (
+        <TableRow>
+          <TableCell colSpan={8}>
+            <ul className="space-y-2" aria-label={`Failed jobs of ${status.queue}`}>
+              {status.failedJobs.map((job) => (
+                <FailedJobRow key={job.id} queue={status.queue} job={job} />
+              ))}
+            </ul>
+          </TableCell>
+        </TableRow>
+      )}
+    </>
+  );
+}
+
+/** Every queue's jobs, live from BullMQ, with the monitor's verdict and the failed jobs to act on. */
+export function QueuesPanel({ checks }: { checks: readonly QueueCheck[] }) {
+  const { data, isPending, isError } = useQuery(queuesQuery);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle asChild>
+          <h2>Queues</h2>
+        </CardTitle>
+        <CardDescription>
+          Jobs per queue, refreshed every 10 seconds. Failed jobs can be retried or removed; each action is
+          logged with your name.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {isPending ? (
+          <LoadingText>{t.loading}</LoadingText>
+        ) : isError ? (
+          <FailureNotice>{t.queuesFailed}</FailureNotice>
+        ) : (
+          <Table data-testid="queues">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Queue</TableHead>
+                <TableHead>Waiting</TableHead>
+                <TableHead>Active</TableHead>
+                <TableHead>Delayed</TableHead>
+                <TableHead>Completed</TableHead>
+                <TableHead>Failed</TableHead>
+                <TableHead>Workers</TableHead>
+                <TableHead>Health</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {data.queues.map((status) => (
+                <QueueRows
+                  key={status.queue}
+                  status={status}
+                  check={checks.find((c) => c.queue === status.queue)}
+                />
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,6 +1,0 @@
-import { useMutation } from '@tanstack/react-query';
-import { validateMessage } from '../api/testers';
-
-export function useValidateMessage() {
-  return useMutation({ mutationFn: validateMessage });
-}
