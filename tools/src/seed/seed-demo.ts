@@ -67,7 +67,7 @@ export const DEMO_SEEDED_SETTING = 'demo_seeded';
 
 /** The sandbox's account and the fake Twilio's address as `npm start` runs it. */
 export const SANDBOX_ACCOUNT_SID = `AC${'0'.repeat(32)}`;
-export const SANDBOX_MEDIA_BASE_URL = 'http://127.0.0.1:3010';
+const SANDBOX_MEDIA_BASE_URL = 'http://127.0.0.1:3010';
 
 const HOUR_MS = 3_600_000;
 /** The last hour before "now" has no failures (monitoring's window). */
@@ -122,7 +122,7 @@ export function placeOf(zip: string): { city: string; state: string; region: str
 }
 
 /** The test user's number: the reserved line of their ZIP's first area code. */
-export function testUserPhone(zip: string): string {
+function testUserPhone(zip: string): string {
   const entry = SEED_ZIPS.find((z) => z.zip === zip);
   const areaCode = entry?.areaCodes[0];
   if (areaCode === undefined) throw new Error(`test user ZIP ${zip} is not a seed ZIP`);
