@@ -94,6 +94,9 @@ describe('the k8s settings verify:image runs containers with', () => {
       'no-new-privileges',
       '--tmpfs',
       '/tmp:rw,nosuid,nodev,size=64m',
+      // The edge's webhook spool, an emptyDir in k8s.
+      '--tmpfs',
+      '/var/spool/sprout-edge:rw,nosuid,nodev,size=64m',
     ]);
   });
 
