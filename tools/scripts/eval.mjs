@@ -6,9 +6,11 @@
 // (location >= 97%, validation >= 92%, advisor >= 95%, on all questions and on the held-out
 // subsets). The blind sets (blind-learn.json, blind-holdout.json: questions a horticulturist wrote
 // without seeing the advisor) are scored right / abstained / wrong-topic per category and region;
-// --verbose lists the learn half's misses, never the holdout's. --no-build uses the existing dist/.
+// --verbose lists the learn half's misses, never the holdout's. The holdout sets are scored only with
+// --holdout, so that tuning the advisor against the learn half cannot peek at them by accident.
+// --no-build uses the existing dist/.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,11 +116,17 @@ print('Offline advisor, held-out subset', sets.advisorHoldout, targets.advisor, 
 // Blind sets: only aggregate figures, and item-level misses for the learn half alone.
 const blindTargets = { right: 0.85, wrongTopic: 0.05 };
 let blindOk = true;
-for (const [name, holdout] of [
-  ['blind-learn', false],
-  ['blind-holdout', true],
-]) {
-  if (!existsSync(path.join(evalDir, `${name}.json`))) continue;
+const withHoldout = process.argv.includes('--holdout');
+const blindSets = readdirSync(evalDir)
+  .filter((f) => /^blind-.*\.json$/.test(f))
+  .map((f) => f.replace(/\.json$/, ''))
+  .sort()
+  .map((name) => [name, name.startsWith('blind-holdout')]);
+for (const [name, holdout] of blindSets) {
+  if (holdout && !withHoldout) {
+    console.log(`\n== Blind set ${name}: not scored (run with --holdout to score it)`);
+    continue;
+  }
   const blind = gardening.scoreBlindSet(load(name));
   const met =
     blind.right / blind.total >= blindTargets.right &&
