@@ -84,3 +84,7 @@ export {
   type SenderLimitRow,
   type SenderLimitStretch,
 } from './queries/sender-limits';
+// images
+export { messageById, updateMessageImage, type ImageOutcome } from './images/image-analysis';
+// models
+export { imageModelRow } from './models/image-model';

@@ -1,12 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  AiModel,
   type LedgerCall,
   type LlmTier,
-  Message,
+  type Message,
   type MessageMedia,
   SpendLedger,
   type SpendReservation,
+  imageModelRow,
+  messageById,
+  updateMessageImage,
 } from '@sprout/domain';
 import {
   type ChatMessage,
@@ -29,7 +31,7 @@ import {
   UnrecoverableError,
 } from '@sprout/platform';
 import type { Logger } from 'pino';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { type ImageProcessorConfig } from '../config';
 import { ImageSource, isPermanentFetchError } from './image-source';
 import { OFFLINE_IMAGE_MODEL, OfflineImageAnalyzer } from './offline/offline-image-analyzer';
@@ -130,7 +132,7 @@ export class ImageAnalysisService {
   ): Promise<ImageAnalysisResult> {
     const startedAt = Date.now();
     const { messageId, mediaIndex } = payload;
-    const message = await this.dataSource.getRepository(Message).findOneBy({ id: messageId });
+    const message = await messageById(this.dataSource, messageId);
     if (message === null) throw new UnrecoverableError(`image.analyze: message ${messageId} does not exist`);
     if (message.direction !== 'inbound')
       throw new UnrecoverableError(`image.analyze: message ${messageId} is not inbound`);
@@ -292,10 +294,7 @@ export class ImageAnalysisService {
 
   /** The live model (ai_models isLive), else the configured default, priced from its row when there is one. */
   private async chooseModel(): Promise<ChosenModel> {
-    const repository = this.dataSource.getRepository(AiModel);
-    const row =
-      (await repository.findOneBy({ isLive: true, isActive: true })) ??
-      (await repository.findOneBy({ name: this.config.imageAnalysisModel }));
+    const row = await imageModelRow(this.dataSource, this.config.imageAnalysisModel);
     const name = row?.isLive ? row.name : this.config.imageAnalysisModel;
     const price =
       row === null
@@ -307,21 +306,12 @@ export class ImageAnalysisService {
     return { name, price };
   }
 
-  /** Locks the message row so concurrent media of one message add up instead of overwriting. */
-  private async lockMessage(tx: EntityManager, messageId: string): Promise<Message | null> {
-    return tx
-      .getRepository(Message)
-      .createQueryBuilder('m')
-      .setLock('pessimistic_write')
-      .where('m.id = :id', { id: messageId })
-      .getOne();
-  }
-
   private markSettled(media: MessageMedia[], index: number): AnalyzedMedia[] {
     const at = new Date().toISOString();
     return media.map((item, i) => (i === index ? { ...item, analyzedAt: at } : item));
   }
 
+  /** Adds the analysis to the message, unless its item was settled meanwhile. */
   private async recordSuccess(
     message: Message,
     mediaIndex: number,
@@ -329,25 +319,20 @@ export class ImageAnalysisService {
     answer: ChatResult,
     cost: number,
   ): Promise<void> {
-    await this.dataSource.transaction(async (tx) => {
-      const current = await this.lockMessage(tx, message.id);
-      if (current === null || settledAt(current.media[mediaIndex]) !== undefined) return;
+    await updateMessageImage(this.dataSource, message.id, (current) => {
+      if (settledAt(current.media[mediaIndex]) !== undefined) return null;
       const several = current.media.length > 1;
       const text = several ? `Image ${mediaIndex + 1}: ${answer.content}` : answer.content;
-      await tx.update(
-        Message,
-        { id: message.id },
-        {
-          imageProcessed: true,
-          imageContentType: current.imageContentType ?? contentType,
-          imageAnalysis: several && current.imageAnalysis ? `${current.imageAnalysis}\n\n${text}` : text,
-          ...(several ? {} : { imageProcessingError: null }),
-          tokenUsage: current.tokenUsage + answer.promptTokens + answer.completionTokens,
-          cost: roundMoney(current.cost + cost),
-          modelUsed: answer.model,
-          media: this.markSettled(current.media, mediaIndex),
-        },
-      );
+      return {
+        imageProcessed: true,
+        imageContentType: current.imageContentType ?? contentType,
+        imageAnalysis: several && current.imageAnalysis ? `${current.imageAnalysis}\n\n${text}` : text,
+        ...(several ? {} : { imageProcessingError: null }),
+        tokenUsage: current.tokenUsage + answer.promptTokens + answer.completionTokens,
+        cost: roundMoney(current.cost + cost),
+        modelUsed: answer.model,
+        media: this.markSettled(current.media, mediaIndex),
+      };
     });
   }
 
@@ -359,22 +344,17 @@ export class ImageAnalysisService {
     contentType: string | null,
     settled: boolean,
   ): Promise<void> {
-    await this.dataSource.transaction(async (tx) => {
-      const current = await this.lockMessage(tx, messageId);
-      if (current === null || settledAt(current.media[mediaIndex]) !== undefined) return;
+    await updateMessageImage(this.dataSource, messageId, (current) => {
+      if (settledAt(current.media[mediaIndex]) !== undefined) return null;
       const several = current.media.length > 1;
       const text = several ? `Image ${mediaIndex + 1}: ${error}` : error;
-      await tx.update(
-        Message,
-        { id: messageId },
-        {
-          imageProcessed: current.imageProcessed === true,
-          imageContentType: current.imageContentType ?? contentType,
-          imageProcessingError:
-            several && current.imageProcessingError ? `${current.imageProcessingError}\n${text}` : text,
-          ...(settled ? { media: this.markSettled(current.media, mediaIndex) } : {}),
-        },
-      );
+      return {
+        imageProcessed: current.imageProcessed === true,
+        imageContentType: current.imageContentType ?? contentType,
+        imageProcessingError:
+          several && current.imageProcessingError ? `${current.imageProcessingError}\n${text}` : text,
+        ...(settled ? { media: this.markSettled(current.media, mediaIndex) } : {}),
+      };
     });
   }
 }
