@@ -88,3 +88,12 @@ export {
 export { messageById, updateMessageImage, type ImageOutcome } from './images/image-analysis';
 // models
 export { imageModelRow } from './models/image-model';
+// surveys
+export {
+  applyDueCampaignStatuses,
+  lifecycleCampaignCount,
+  liveCampaignIds,
+  targetCampaignBatch,
+  type CampaignStatusChange,
+  type TargetingBatch,
+} from './surveys/campaign-lifecycle';

@@ -1,8 +1,8 @@
 import type { CampaignStatus } from '@sprout/domain';
 
 // The survey campaign rules, free of I/O so they can be read and tested on their own. The
-// lifecycle service applies them as set-based SQL (a test checks that the SQL and these
-// functions agree on the same campaigns and users).
+// lifecycle applies them as set-based SQL (libs/domain surveys; a test checks that the SQL and
+// these functions agree on the same campaigns and users).
 
 export interface CampaignDates {
   status: CampaignStatus;
