@@ -97,3 +97,13 @@ export {
   type CampaignStatusChange,
   type TargetingBatch,
 } from './surveys/campaign-lifecycle';
+// monitoring
+export { newestReplyTier, pingDatabase, type ReplyTierRow } from './monitoring/health-checks';
+export {
+  modelCallBuckets,
+  outboundMessageBuckets,
+  recentModelSpend,
+  type BucketWindow,
+  type OperationBucketRow,
+  type RecentSpend,
+} from './monitoring/predictions';

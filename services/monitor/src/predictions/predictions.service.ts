@@ -1,7 +1,14 @@
 import { getHeapStatistics } from 'node:v8';
 import { Inject, Injectable } from '@nestjs/common';
 import type { PredictionsResponse, ProactiveSystemHealth, TrendsResponse } from '@sprout/contracts';
-import { DEFAULT_SPENDING_LIMIT, SPENDING_LIMIT_SETTING, getSetting } from '@sprout/domain';
+import {
+  DEFAULT_SPENDING_LIMIT,
+  SPENDING_LIMIT_SETTING,
+  getSetting,
+  modelCallBuckets,
+  outboundMessageBuckets,
+  recentModelSpend,
+} from '@sprout/domain';
 import { CONFIG, JobQueues, Metrics } from '@sprout/platform';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -25,14 +32,6 @@ export interface ProactiveState {
   trends: TrendsResponse;
   predictions: PredictionsResponse;
   system: ProactiveSystemHealth;
-}
-
-interface BucketRow {
-  bucket: number;
-  timed: number;
-  response_ms: number;
-  operations: number;
-  errors: number;
 }
 
 @Injectable()
@@ -111,32 +110,12 @@ export class PredictionsService {
   /**
    * Per 5-minute bucket: outbound reply response times, and operations with their errors (model
    * calls of the primary and fallback tiers with an error; outbound messages failed or undelivered).
-   * Both tables are read through their created_at indexes.
    */
   private async buckets(windowStart: Date, now: Date): Promise<BucketSample[]> {
-    const params = [windowStart.getTime(), BUCKET_MS, windowStart, now];
-    const bucketOf = `floor((extract(epoch from "created_at") * 1000 - $1) / $2)::int`;
+    const window = { start: windowStart, end: now, bucketMs: BUCKET_MS };
     const [messages, calls] = await Promise.all([
-      this.dataSource.query<BucketRow[]>(
-        `SELECT ${bucketOf} AS bucket,
-                count(*) FILTER (WHERE "response_time_ms" IS NOT NULL)::int AS timed,
-                coalesce(sum("response_time_ms"), 0)::float8 AS response_ms,
-                count(*)::int AS operations,
-                count(*) FILTER (WHERE "status" IN ('failed', 'undelivered'))::int AS errors
-           FROM "messages"
-          WHERE "direction" = 'outbound' AND "created_at" >= $3 AND "created_at" <= $4
-          GROUP BY 1`,
-        params,
-      ),
-      this.dataSource.query<BucketRow[]>(
-        `SELECT ${bucketOf} AS bucket, 0 AS timed, 0::float8 AS response_ms,
-                count(*)::int AS operations,
-                count(*) FILTER (WHERE "error" IS NOT NULL)::int AS errors
-           FROM "llm_calls"
-          WHERE "tier" IN ('primary', 'fallback') AND "created_at" >= $3 AND "created_at" <= $4
-          GROUP BY 1`,
-        params,
-      ),
+      outboundMessageBuckets(this.dataSource, window),
+      modelCallBuckets(this.dataSource, window),
     ]);
     const buckets = Array.from({ length: BUCKET_COUNT }, emptyBucket);
     for (const row of [...messages, ...calls]) {
@@ -153,23 +132,12 @@ export class PredictionsService {
   private async spend(now: Date): Promise<SpendSnapshot> {
     const midnight = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
     const hourAgo = new Date(now.getTime() - 3_600_000);
-    const [row] = await this.dataSource.query<
-      Array<{ today: string; last_hour: string; calls_last_hour: number }>
-    >(
-      `SELECT coalesce(sum("cost") FILTER (WHERE "created_at" >= $1), 0)::text AS today,
-              coalesce(sum("cost") FILTER (WHERE "created_at" >= $2), 0)::text AS last_hour,
-              (count(*) FILTER (WHERE "created_at" >= $2 AND "model" IS NOT NULL))::int AS calls_last_hour
-         FROM "llm_calls"
-        WHERE "created_at" >= least($1::timestamptz, $2::timestamptz) AND "created_at" <= $3`,
-      [midnight, hourAgo, now],
-    );
+    const spent = await recentModelSpend(this.dataSource, midnight, hourAgo, now);
     const limit = Number(
       await getSetting<number>(this.dataSource.manager, SPENDING_LIMIT_SETTING, DEFAULT_SPENDING_LIMIT),
     );
     return {
-      spentToday: Number(row?.today ?? 0),
-      spentLastHour: Number(row?.last_hour ?? 0),
-      callsLastHour: Number(row?.calls_last_hour ?? 0),
+      ...spent,
       limit: Number.isFinite(limit) ? limit : DEFAULT_SPENDING_LIMIT,
       now,
     };

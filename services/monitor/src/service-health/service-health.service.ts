@@ -7,6 +7,7 @@ import {
   QUEUE_STALLED_AFTER_SECONDS,
   type QueueName,
 } from '@sprout/contracts';
+import { newestReplyTier, pingDatabase } from '@sprout/domain';
 import { CONFIG, JobQueues, LOGGER, Metrics } from '@sprout/platform';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -229,21 +230,16 @@ export class ServiceHealthService {
   /** The tier that answered the newest reply (llm_calls); null when the database cannot say. */
   async currentTier(): Promise<CurrentTier | null> {
     try {
-      const rows = await withTimeout(
-        this.dataSource.query<Array<{ tier: string; created_at: Date }>>(
-          `SELECT "tier", "created_at" FROM "llm_calls"
-            WHERE "purpose" = 'reply' AND "error" IS NULL
-            ORDER BY "created_at" DESC LIMIT 1`,
-        ),
+      const row = await withTimeout(
+        newestReplyTier(this.dataSource),
         this.config.checkTimeoutMs,
         'current tier',
       );
-      const row = rows[0];
-      if (row === undefined) return { tier: null, at: null };
+      if (row === null) return { tier: null, at: null };
       const tier = (FALLBACK_TIERS as readonly string[]).includes(row.tier)
         ? (row.tier as FallbackTier)
         : null;
-      return { tier, at: new Date(row.created_at).toISOString() };
+      return { tier, at: row.createdAt.toISOString() };
     } catch {
       return null;
     }
@@ -281,7 +277,7 @@ export class ServiceHealthService {
   private async probe(service: MonitoredService): Promise<string> {
     switch (service) {
       case 'database':
-        await this.dataSource.query('SELECT 1');
+        await pingDatabase(this.dataSource);
         return 'postgres';
       case 'redis':
         // While ioredis reconnects a PING would only wait in its queue.
