@@ -84,3 +84,22 @@ export {
   type SenderLimitRow,
   type SenderLimitStretch,
 } from './queries/sender-limits';
+// shared statement helpers
+export { queryPrepared } from './prepared-query';
+export { isoJson, type JsonText } from './sql';
+// auth
+export {
+  adminUserByUsername,
+  insertAdminUserIfAbsent,
+  recordAdminLogin,
+  setAdminPasswordHash,
+} from './auth/admin-users';
+export {
+  adminSessionByTokenHash,
+  deleteAdminSession,
+  deleteExpiredAdminSessions,
+  extendAdminSession,
+  insertAdminSession,
+  type AdminSessionRow,
+  type NewAdminSession,
+} from './auth/admin-sessions';

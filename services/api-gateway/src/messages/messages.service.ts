@@ -3,7 +3,7 @@ import type { ConversationMessage } from '@sprout/contracts';
 import { DataSource } from 'typeorm';
 import { queryPrepared } from '@sprout/platform';
 import { TRIGRAM_MIN_LENGTH, escapeLike, phonePattern } from '../users/search';
-import { type JsonText, isoJson } from '@sprout/platform';
+import { type JsonText, isoJson } from '@sprout/domain';
 import type { ConversationListResponse, Pagination } from '@sprout/contracts';
 
 /**

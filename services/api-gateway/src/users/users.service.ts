@@ -11,7 +11,7 @@ import {
 import { senderLimitsEndingAfter } from '@sprout/domain';
 import { DataSource } from 'typeorm';
 import { queryPrepared } from '@sprout/platform';
-import { type JsonText, isoJson } from '@sprout/platform';
+import { type JsonText, isoJson } from '@sprout/domain';
 import { phonePattern } from './search';
 import { DAY_MS, percent, rollingWindow, startOfUtcDay } from './time-windows';
 import {
