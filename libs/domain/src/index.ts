@@ -103,3 +103,35 @@ export {
   type AdminSessionRow,
   type NewAdminSession,
 } from './auth/admin-sessions';
+export { openCursor, type RowCursor, type Statement } from './cursor';
+// users
+export { TRIGRAM_MIN_LENGTH, escapeLike, phonePattern, type PhonePattern } from './users/search-patterns';
+export {
+  USER_SORTS,
+  keyTextSql,
+  profileText,
+  type SortOrder,
+  type UserSortDefinition,
+  type UserSortKeyType,
+  type UserSortName,
+} from './users/user-sorts';
+export {
+  userDetailJson,
+  userExists,
+  userIdsMatchingPhone,
+  userOverview,
+  userPage,
+  userPageStatement,
+  usersTotal,
+  type UserOverviewRow,
+  type UserPageAfter,
+  type UserPageRow,
+  type UserPageSource,
+} from './users/user-list';
+export { usersExportStatement, type UsersExportScope } from './users/users-export';
+// conversations
+export {
+  conversationsExportStatement,
+  userConversationsExportStatement,
+  type ConversationsExportScope,
+} from './conversations/conversations-export';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ConversationMessage } from '@sprout/contracts';
 import { DataSource } from 'typeorm';
 import { queryPrepared } from '@sprout/platform';
-import { TRIGRAM_MIN_LENGTH, escapeLike, phonePattern } from '../users/search';
+import { TRIGRAM_MIN_LENGTH, escapeLike, phonePattern } from '@sprout/domain';
 import { type JsonText, isoJson } from '@sprout/domain';
 import type { ConversationListResponse, Pagination } from '@sprout/contracts';
 

@@ -21,7 +21,7 @@ import { lookupZip, regionForState } from '@sprout/gardening';
 import { OFFLINE_MODEL_NAME } from '@sprout/llm';
 import { queryPrepared } from '@sprout/platform';
 import { DataSource } from 'typeorm';
-import { profileText } from '../users/users.service';
+import { profileText } from '@sprout/domain';
 import { DashboardService, startOfUtcDay } from '../dashboard/dashboard.service';
 import { healthScoreOf, usageAlerts } from './usage-rules';
 
