@@ -135,3 +135,20 @@ export {
   userConversationsExportStatement,
   type ConversationsExportScope,
 } from './conversations/conversations-export';
+export {
+  CONVERSATION_MESSAGES_LIMIT,
+  PHONE_USERS_CAP,
+  SEARCH_EXACT_COUNT_BELOW,
+  SHORT_SEARCH_SCAN,
+  WORD_INDEX_BELOW,
+  WORD_VOCABULARY_CAP,
+  conversationListPage,
+  conversationMessagesJson,
+  parseCursor,
+  type ConversationListOptions,
+  type ConversationListPage,
+  type ConversationListRow,
+  type ListCursor,
+} from './conversations/conversation-list';
+// monitoring
+export { messageStats, type MessageStatsRow, type MessageStatsWindows } from './monitoring/message-stats';
