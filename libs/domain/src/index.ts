@@ -152,3 +152,17 @@ export {
 } from './conversations/conversation-list';
 // monitoring
 export { messageStats, type MessageStatsRow, type MessageStatsWindows } from './monitoring/message-stats';
+export { dashboardMetrics, type DashboardMetricsRow } from './monitoring/dashboard';
+export {
+  apiUsage,
+  conversationQualityFigures,
+  fallbackFigures,
+  newestAnsweredReply,
+  pingDatabase,
+  recentMonitoringMessages,
+  type ApiUsageRows,
+  type ApiUsageTotalsRow,
+  type FallbackRows,
+  type MonitoringMessageRow,
+  type QualityThresholds,
+} from './monitoring/monitoring-figures';

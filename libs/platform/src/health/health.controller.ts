@@ -1,4 +1,5 @@
 import { Controller, Get, Header, HttpCode, ServiceUnavailableException } from '@nestjs/common';
+import { pingDatabase } from '@sprout/domain';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { Metrics } from '../metrics/metrics';
@@ -52,7 +53,7 @@ export class HealthController {
   @Get('health/ready')
   async ready(): Promise<ReadinessReport> {
     const [database, redis] = await Promise.all([
-      withTimeout(() => this.dataSource.query('select 1'), 'Postgres'),
+      withTimeout(() => pingDatabase(this.dataSource), 'Postgres'),
       withTimeout(() => this.redis.ping(), 'Redis'),
     ]);
     const report: ReadinessReport = {
