@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { Conversation } from '../entities/conversation.entity';
 import { queryPrepared } from '../prepared-query';
 import { type JsonText, isoJson } from '../sql';
 import { TRIGRAM_MIN_LENGTH, escapeLike, phonePattern } from '../users/search-patterns';
@@ -292,7 +293,7 @@ export async function conversationListPage(
     estimate = await estimateMatches(dataSource, byLike, testData);
     let matcher = byLike;
     if (byLike.wordIndexed.length > 0 && estimate < WORD_INDEX_BELOW) {
-      const vocabulary = await vocabulary(dataSource, search);
+      const vocabulary = await searchVocabulary(dataSource, search);
       if (vocabulary.size > 0) matcher = searchMatcher(search, vocabulary);
     }
     const placeholders = matcher.params.map(param);
@@ -399,7 +400,7 @@ async function conversationsJson(dataSource: DataSource, ids: string[]): Promise
  * the word's position in the search), from the vocabulary's trigram index; a word inside more
  * than WORD_VOCABULARY_CAP of them is left out (it stays a LIKE).
  */
-async function vocabulary(dataSource: DataSource, search: string): Promise<Map<number, string[]>> {
+async function searchVocabulary(dataSource: DataSource, search: string): Promise<Map<number, string[]>> {
   const words = search.split(/\s+/).filter((word) => word !== '');
   const terms = words.map((word) => (INDEXED_WORD.test(word.toLowerCase()) ? word.toLowerCase() : null));
   const rows: Array<{ i: number; words: string[] | null }> = await dataSource.query(
@@ -464,4 +465,8 @@ export async function conversationMessagesJson<T>(
     [conversationId, testData],
   );
   return rows[0]?.messages ?? null;
+}
+
+export async function conversationExists(dataSource: DataSource, id: string): Promise<boolean> {
+  return dataSource.manager.existsBy(Conversation, { id });
 }
