@@ -166,3 +166,68 @@ export {
   type MonitoringMessageRow,
   type QualityThresholds,
 } from './monitoring/monitoring-figures';
+export { conversationExists } from './conversations/conversation-list';
+// images
+export {
+  imageProcessingError,
+  imageStats,
+  recentImageMessages,
+  type ImageMessageRow,
+  type ImageStatsRow,
+} from './images/image-messages';
+// waitlist
+export {
+  approveBetaSignup,
+  betaSignupEmailTaken,
+  insertBetaSignup,
+  latestBetaSignups,
+  type BetaSignupRow,
+} from './waitlist/beta-signups';
+// users: the simulator's test users
+export {
+  SIMULATOR_MESSAGE_COLUMNS,
+  deleteTestUser,
+  freeTestUserPhone,
+  insertTestUser,
+  newestUserMessages,
+  testUserById,
+  testUsers,
+  userIsTestUser,
+  userMessageTotals,
+  userProfile,
+  type SimulatorMessageRow,
+  type TestUserModelUsageRow,
+  type TestUserRow,
+  type TestUserTotalsRow,
+  type UserProfileRow,
+} from './users/test-users';
+// surveys
+export {
+  createSurveyCampaign,
+  moveSurveyCampaign,
+  setSurveyCampaignUrl,
+  surveyCampaignDeliveries,
+  surveyCampaignStatus,
+  surveyCampaignTargetTotal,
+  surveyCampaigns,
+  type CampaignRow,
+  type NewCampaign,
+  type SurveyDeliveryRow,
+} from './surveys/campaigns';
+// models
+export {
+  clearFallbackModel,
+  insertModel,
+  liveModel,
+  lockModelCatalog,
+  modelById,
+  modelByName,
+  modelUsageSince,
+  replyTokenMix,
+  setModelFields,
+  updateModel,
+  visibleModels,
+  type ModelFields,
+  type ModelUsageRow,
+  type ReplyTokenMixRow,
+} from './models/model-management';
