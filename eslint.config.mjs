@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import noSqlOutsideDomain from './tools/eslint-rules/no-sql-outside-domain.cjs';
 
 const services = [
   'api-gateway',
@@ -12,6 +13,19 @@ const services = [
   'survey-scheduler',
   'image-processor',
   'monitor',
+];
+
+/**
+ * Code whose statements have not moved into libs/domain yet: the SQL rule skips it until they do.
+ * Temporary; every entry is removed once its code calls libs/domain.
+ */
+const SQL_NOT_YET_IN_DOMAIN = [
+  'services/sms-gateway/src/**',
+  'services/ai-responder/src/**',
+  'services/api-gateway/src/simulator/simulator-messages.service.ts',
+  'services/image-processor/src/**',
+  'services/survey-scheduler/src/**',
+  'services/monitor/src/**',
 ];
 
 const serviceBoundary = (self) => ({
@@ -88,6 +102,13 @@ export default tseslint.config(
     },
   },
   ...services.map(serviceBoundary),
+  {
+    // Every table's queries and writes live in libs/domain; services and the other libs call them.
+    files: ['services/*/src/**/*.ts', 'libs/*/src/**/*.{ts,tsx}'],
+    ignores: ['libs/domain/**', 'libs/testing/**', '**/*.test.ts', ...SQL_NOT_YET_IN_DOMAIN],
+    plugins: { sprout: { rules: { 'no-sql-outside-domain': noSqlOutsideDomain } } },
+    rules: { 'sprout/no-sql-outside-domain': 'error' },
+  },
   {
     files: ['web-public/**/*.{ts,tsx}', 'web-admin/**/*.{ts,tsx}', 'libs/ui/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

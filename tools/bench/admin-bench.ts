@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
-import { runMigrations } from '@sprout/domain';
+import { USER_SORTS, keyTextSql, runMigrations } from '@sprout/domain';
 import { createServiceApp } from '@sprout/platform';
 import { Redis } from 'ioredis';
 import { MessagesModule } from '../../services/api-gateway/src/messages/messages.module';
@@ -22,7 +22,7 @@ import { UsersModule } from '../../services/api-gateway/src/users/users.module';
 import { AppModule, SERVICE_NAME } from '../../services/api-gateway/src/app.module';
 import { loadApiGatewayConfig } from '../../services/api-gateway/src/config';
 import { USER_SORT_KEYS, type UserSortKey, type UserSortOrder } from '@sprout/contracts';
-import { USER_SORTS, encodeUserCursor, keyTextSql } from '../../services/api-gateway/src/users/user-sorts';
+import { encodeUserCursor } from '../../services/api-gateway/src/users/user-sorts';
 import { readSeedState, seed, sizeFor, type SeedSize, type SeedState } from './admin-seed';
 
 const ROOT = path.resolve(__dirname, '../..');

@@ -107,3 +107,149 @@ export {
   type OperationBucketRow,
   type RecentSpend,
 } from './monitoring/predictions';
+// shared statement helpers
+export { queryPrepared } from './prepared-query';
+export { isoJson, type JsonText } from './sql';
+// auth
+export {
+  adminUserByUsername,
+  insertAdminUserIfAbsent,
+  recordAdminLogin,
+  setAdminPasswordHash,
+} from './auth/admin-users';
+export {
+  adminSessionByTokenHash,
+  deleteAdminSession,
+  deleteExpiredAdminSessions,
+  extendAdminSession,
+  insertAdminSession,
+  type AdminSessionRow,
+  type NewAdminSession,
+} from './auth/admin-sessions';
+export { openCursor, type RowCursor, type Statement } from './cursor';
+// users
+export { TRIGRAM_MIN_LENGTH, escapeLike, phonePattern, type PhonePattern } from './users/search-patterns';
+export {
+  USER_SORTS,
+  keyTextSql,
+  profileText,
+  type SortOrder,
+  type UserSortDefinition,
+  type UserSortKeyType,
+  type UserSortName,
+} from './users/user-sorts';
+export {
+  userDetailJson,
+  userExists,
+  userIdsMatchingPhone,
+  userOverview,
+  userPage,
+  userPageStatement,
+  usersTotal,
+  type UserOverviewRow,
+  type UserPageAfter,
+  type UserPageRow,
+  type UserPageSource,
+} from './users/user-list';
+export { usersExportStatement, type UsersExportScope } from './users/users-export';
+// conversations
+export {
+  conversationsExportStatement,
+  userConversationsExportStatement,
+  type ConversationsExportScope,
+} from './conversations/conversations-export';
+export {
+  CONVERSATION_MESSAGES_LIMIT,
+  PHONE_USERS_CAP,
+  SEARCH_EXACT_COUNT_BELOW,
+  SHORT_SEARCH_SCAN,
+  WORD_INDEX_BELOW,
+  WORD_VOCABULARY_CAP,
+  conversationListPage,
+  conversationMessagesJson,
+  parseCursor,
+  type ConversationListOptions,
+  type ConversationListPage,
+  type ConversationListRow,
+  type ListCursor,
+} from './conversations/conversation-list';
+// monitoring
+export { messageStats, type MessageStatsRow, type MessageStatsWindows } from './monitoring/message-stats';
+export { dashboardMetrics, type DashboardMetricsRow } from './monitoring/dashboard';
+export {
+  apiUsage,
+  conversationQualityFigures,
+  fallbackFigures,
+  newestAnsweredReply,
+  recentMonitoringMessages,
+  type ApiUsageRows,
+  type ApiUsageTotalsRow,
+  type FallbackRows,
+  type MonitoringMessageRow,
+  type QualityThresholds,
+} from './monitoring/monitoring-figures';
+export { conversationExists } from './conversations/conversation-list';
+// images
+export {
+  imageProcessingError,
+  imageStats,
+  recentImageMessages,
+  type ImageMessageRow,
+  type ImageStatsRow,
+} from './images/image-messages';
+// waitlist
+export {
+  approveBetaSignup,
+  betaSignupEmailTaken,
+  insertBetaSignup,
+  latestBetaSignups,
+  type BetaSignupRow,
+} from './waitlist/beta-signups';
+// users: the simulator's test users
+export {
+  SIMULATOR_MESSAGE_COLUMNS,
+  deleteTestUser,
+  freeTestUserPhone,
+  insertTestUser,
+  newestUserMessages,
+  testUserById,
+  testUsers,
+  userIsTestUser,
+  userMessageTotals,
+  userProfile,
+  type SimulatorMessageRow,
+  type TestUserModelUsageRow,
+  type TestUserRow,
+  type TestUserTotalsRow,
+  type UserProfileRow,
+} from './users/test-users';
+// surveys
+export {
+  createSurveyCampaign,
+  moveSurveyCampaign,
+  setSurveyCampaignUrl,
+  surveyCampaignDeliveries,
+  surveyCampaignStatus,
+  surveyCampaignTargetTotal,
+  surveyCampaigns,
+  type CampaignRow,
+  type NewCampaign,
+  type SurveyDeliveryRow,
+} from './surveys/campaigns';
+// models
+export {
+  clearFallbackModel,
+  insertModel,
+  liveModel,
+  lockModelCatalog,
+  modelById,
+  modelByName,
+  modelUsageSince,
+  replyTokenMix,
+  setModelFields,
+  updateModel,
+  visibleModels,
+  type ModelFields,
+  type ModelUsageRow,
+  type ReplyTokenMixRow,
+} from './models/model-management';

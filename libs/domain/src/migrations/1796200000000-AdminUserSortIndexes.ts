@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// The sort keys of the admin Users table, written exactly as the gateway's list statements write
-// them (services/api-gateway/src/users/user-sorts.ts): an expression index serves only the
+// The sort keys of the admin Users table, written exactly as the Users list statements write
+// them (libs/domain/src/users/user-sorts.ts): an expression index serves only the
 // same expression.
 const REGION_KEY = `lower(coalesce(CASE WHEN jsonb_typeof(profile -> 'region') = 'string'
   AND btrim(profile ->> 'region', E' \\t\\r\\n') <> '' THEN profile ->> 'region' END, region))`;

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { AdminUser } from '@sprout/domain';
+import {
+  AdminUser,
+  adminUserByUsername,
+  insertAdminUserIfAbsent,
+  recordAdminLogin,
+  setAdminPasswordHash,
+} from '@sprout/domain';
 import { CONFIG, LOGGER } from '@sprout/platform';
 import * as argon2 from 'argon2';
 import type { Logger } from 'pino';
@@ -31,23 +37,19 @@ export class AdminUsersService implements OnApplicationBootstrap {
 
   async ensureFirstAdmin(): Promise<void> {
     const username = this.config.adminUsername;
-    const repository = this.dataSource.getRepository(AdminUser);
     const password = this.config.adminPassword;
-    const existing = await repository.findOneBy({ username });
+    const existing = await adminUserByUsername(this.dataSource, username);
 
     if (password !== undefined) {
       if (existing === null) {
-        await this.insertIfAbsent(username, await argon2.hash(password, HASH_OPTIONS));
+        await insertAdminUserIfAbsent(this.dataSource, username, await argon2.hash(password, HASH_OPTIONS));
         this.logger.info(
           { adminUsername: username },
           'Admin user created from ADMIN_USERNAME and ADMIN_PASSWORD',
         );
       } else if (!(await argon2.verify(existing.passwordHash, password))) {
         // The environment is the source of truth for the first admin: changing it resets the password.
-        await repository.update(
-          { id: existing.id },
-          { passwordHash: await argon2.hash(password, HASH_OPTIONS) },
-        );
+        await setAdminPasswordHash(this.dataSource, existing.id, await argon2.hash(password, HASH_OPTIONS));
         this.logger.info({ adminUsername: username }, 'Admin password updated from ADMIN_PASSWORD');
       }
       return;
@@ -55,7 +57,9 @@ export class AdminUsersService implements OnApplicationBootstrap {
 
     if (existing !== null) return;
     const generated = randomBytes(12).toString('base64url');
-    if (await this.insertIfAbsent(username, await argon2.hash(generated, HASH_OPTIONS))) {
+    if (
+      await insertAdminUserIfAbsent(this.dataSource, username, await argon2.hash(generated, HASH_OPTIONS))
+    ) {
       this.logger.warn(
         { adminUsername: username, generatedAdminPassword: generated },
         `Generated admin password for "${username}": ${generated} (shown only once; set ADMIN_PASSWORD to choose your own)`,
@@ -65,24 +69,15 @@ export class AdminUsersService implements OnApplicationBootstrap {
 
   /** The admin whose password matches, or null. Takes about as long for unknown usernames. */
   async verify(username: string, password: string): Promise<AdminUser | null> {
-    const admin = await this.dataSource.getRepository(AdminUser).findOneBy({ username });
+    const admin = await adminUserByUsername(this.dataSource, username);
     if (admin === null) {
       await argon2.verify(await this.getDummyHash(), password).catch(() => false);
       return null;
     }
     const matches = await argon2.verify(admin.passwordHash, password).catch(() => false);
     if (!matches) return null;
-    await this.dataSource.getRepository(AdminUser).update({ id: admin.id }, { lastLoginAt: new Date() });
+    await recordAdminLogin(this.dataSource, admin.id, new Date());
     return admin;
-  }
-
-  /** Inserts unless another instance got there first; true when this call created the row. */
-  private async insertIfAbsent(username: string, passwordHash: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      'INSERT INTO admin_users (username, password_hash) VALUES ($1, $2) ON CONFLICT (username) DO NOTHING RETURNING id',
-      [username, passwordHash],
-    );
-    return rows.length > 0;
   }
 
   private getDummyHash(): Promise<string> {

@@ -1,5 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  adminSessionByTokenHash,
+  deleteAdminSession,
+  deleteExpiredAdminSessions,
+  extendAdminSession,
+  insertAdminSession,
+} from '@sprout/domain';
 import { CONFIG } from '@sprout/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
@@ -22,14 +29,6 @@ interface VerifiedSession {
   /** Epoch ms of the absolute timeout. */
   expiresAt: number;
   checkedAt: number;
-}
-
-interface SessionRow {
-  admin_user_id: string;
-  username: string;
-  last_seen_at: Date;
-  idle_expires_at: Date;
-  expires_at: Date;
 }
 
 /** How long a session confirmed in Postgres is trusted without asking again (at most a tenth of the idle timeout). */
@@ -106,16 +105,15 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     const now = Date.now();
     const expiresAt = now + this.config.sessionAbsoluteTimeoutSeconds * 1000;
     const idleExpiresAt = Math.min(now + this.idleMs(), expiresAt);
-    await this.dataSource.query(
-      `INSERT INTO "admin_sessions" ("token_hash", "admin_user_id", "created_at", "last_seen_at", "idle_expires_at", "expires_at")
-       VALUES ($1, $2, $3, $3, $4, $5)`,
-      [sessionTokenHash(id), admin.id, new Date(now), new Date(idleExpiresAt), new Date(expiresAt)],
-    );
+    await insertAdminSession(this.dataSource, {
+      tokenHash: sessionTokenHash(id),
+      adminUserId: admin.id,
+      createdAt: new Date(now),
+      idleExpiresAt: new Date(idleExpiresAt),
+      expiresAt: new Date(expiresAt),
+    });
     // Sessions that ran out are removed here, at a sign-in, rather than by a timer.
-    await this.dataSource.query(
-      `DELETE FROM "admin_sessions" WHERE "idle_expires_at" <= $1 OR "expires_at" <= $1`,
-      [new Date(now)],
-    );
+    await deleteExpiredAdminSessions(this.dataSource, new Date(now));
     reply.setCookie(SESSION_COOKIE, id, {
       signed: true,
       httpOnly: true,
@@ -154,26 +152,16 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     }
     this.verified.delete(tokenHash);
 
-    const rows = await this.dataSource.query<SessionRow[]>(
-      `SELECT s."admin_user_id", u."username", s."last_seen_at", s."idle_expires_at", s."expires_at"
-         FROM "admin_sessions" s JOIN "admin_users" u ON u."id" = s."admin_user_id"
-        WHERE s."token_hash" = $1`,
-      [tokenHash],
-    );
-    const row = rows[0];
+    const row = await adminSessionByTokenHash(this.dataSource, tokenHash);
     if (row === undefined) return null;
     const expiresAt = row.expires_at.getTime();
     if (row.idle_expires_at.getTime() <= now || expiresAt <= now) {
-      await this.dataSource.query(`DELETE FROM "admin_sessions" WHERE "token_hash" = $1`, [tokenHash]);
+      await deleteAdminSession(this.dataSource, tokenHash);
       return null;
     }
     if (now - row.last_seen_at.getTime() >= idleMs / 10) {
       // Guarded by the session's own absolute timeout; a logout in between deletes the row first.
-      await this.dataSource.query(
-        `UPDATE "admin_sessions" SET "last_seen_at" = $2, "idle_expires_at" = LEAST($3::timestamptz, "expires_at")
-          WHERE "token_hash" = $1`,
-        [tokenHash, new Date(now), new Date(now + idleMs)],
-      );
+      await extendAdminSession(this.dataSource, tokenHash, new Date(now), new Date(now + idleMs));
     }
     const session = { id, adminUserId: row.admin_user_id, username: row.username };
     this.byRequest.set(request, session);
@@ -219,7 +207,7 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
   private async revoke(id: string): Promise<void> {
     const tokenHash = sessionTokenHash(id);
     this.verified.delete(tokenHash);
-    await this.dataSource.query(`DELETE FROM "admin_sessions" WHERE "token_hash" = $1`, [tokenHash]);
+    await deleteAdminSession(this.dataSource, tokenHash);
     this.redis.publish(this.revocationChannel(), tokenHash).catch(() => undefined);
   }
 

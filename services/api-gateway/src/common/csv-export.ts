@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { CSV_CONTENT_TYPE } from '@sprout/contracts';
+import { type RowCursor, type Statement, openCursor } from '@sprout/domain';
 import { LOGGER } from '@sprout/platform';
 import type { FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
@@ -37,8 +38,8 @@ const csvLine = (columns: CsvColumn[], row: Row): string =>
   `${columns.map((c) => csvField(row[c.field], c.text)).join(',')}\r\n`;
 
 /**
- * The admin screens' CSV exports: a header row, then the rows of a query read through a
- * server-side cursor on one pooled connection, a batch at a time, going out as the reply reads
+ * The admin screens' CSV exports: a header row, then the rows of a statement read through a
+ * server-side cursor (openCursor) on one pooled connection, a batch at a time, going out as the reply reads
  * them (never the whole result in memory). Each export is logged with what `log` says of it.
  */
 @Injectable()
@@ -48,20 +49,18 @@ export class CsvExporter {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  stream(columns: CsvColumn[], sql: string, params: unknown[], log: Row): Readable {
+  stream(columns: CsvColumn[], statement: Statement, log: Row): Readable {
     const { dataSource, logger } = this;
     async function* lines(): AsyncGenerator<string> {
-      const runner = dataSource.createQueryRunner();
+      let cursor: RowCursor | undefined;
       let rows = 0;
       let finished = false;
       logger.info(log, 'CSV export started');
       try {
-        await runner.connect();
-        await runner.startTransaction('REPEATABLE READ');
-        await runner.query(`DECLARE export_cursor NO SCROLL CURSOR FOR ${sql}`, params);
+        cursor = await openCursor(dataSource, statement);
         yield `${columns.map((c) => c.header).join(',')}\r\n`;
         for (;;) {
-          const batch = (await runner.query(`FETCH ${EXPORT_BATCH_ROWS} FROM export_cursor`)) as Row[];
+          const batch = await cursor.fetch(EXPORT_BATCH_ROWS);
           if (batch.length === 0) break;
           rows += batch.length;
           yield batch.map((row) => csvLine(columns, row)).join('');
@@ -69,8 +68,7 @@ export class CsvExporter {
         finished = true;
       } finally {
         // Also when the client goes away mid-download: the stream is destroyed and this runs.
-        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-        await runner.release();
+        await cursor?.close();
         logger.info({ ...log, rows, finished }, finished ? 'CSV export finished' : 'CSV export stopped');
       }
     }

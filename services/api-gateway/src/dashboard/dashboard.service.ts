@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { queryPrepared } from '@sprout/platform';
+import { dashboardMetrics } from '@sprout/domain';
 import { DataSource } from 'typeorm';
 import type { DashboardMetricsResponse } from '@sprout/contracts';
 
@@ -9,50 +9,18 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const startOfUtcDay = (now: Date): Date =>
   new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
-type MetricsRow = {
-  active_users: string;
-  messages_today: string;
-  avg_response_ms: string | null;
-  todays_cost: string;
-  todays_sms_cost: string;
-  signups_total: string;
-  signups_pending: string;
-};
-
 @Injectable()
 export class DashboardService {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * The overview figures for either real users' data (testData false) or test users' data only.
-   * Every figure of today or the last 24 hours reads an index range alone: active users are those
-   * whose last message is at most a day old (as on the Users screen), messages and model calls
-   * come from (is_test_user, created_at) indexes that carry what they sum (today's messages in one
-   * pass for the count and the average response time). The statement is prepared.
+   * The overview figures for either real users' data (testData false) or test users' data only:
+   * active users are those whose last message is at most a day old (as on the Users screen).
    */
   async metrics(testData: boolean, now: Date = new Date()): Promise<DashboardMetricsResponse> {
     const dayAgo = new Date(now.getTime() - DAY_MS);
     const today = startOfUtcDay(now);
-    const rows = await queryPrepared<MetricsRow>(
-      this.dataSource,
-      `SELECT
-         (SELECT count(*) FROM users
-           WHERE is_test_user = $3 AND last_message_at >= $1) AS active_users,
-         today.messages_today,
-         today.avg_response_ms,
-         (SELECT coalesce(sum(cost), 0) FROM llm_calls
-           WHERE is_test_user = $3 AND created_at >= $2) AS todays_cost,
-         -- The SMS ledger holds what was sent; test users' messages never are.
-         CASE WHEN $3 THEN 0 ELSE (SELECT coalesce(sum(cost), 0) FROM sms_spend_buckets
-           WHERE bucket >= $2) END AS todays_sms_cost,
-         (SELECT count(*) FROM beta_signups) AS signups_total,
-         (SELECT count(*) FROM beta_signups WHERE status = 'pending') AS signups_pending
-       FROM (SELECT count(*) AS messages_today,
-                    avg(response_time_ms) FILTER (WHERE direction = 'outbound') AS avg_response_ms
-               FROM messages WHERE is_test_user = $3 AND created_at >= $2) today`,
-      [dayAgo, today, testData],
-    );
-    const row = rows[0];
+    const row = await dashboardMetrics(this.dataSource, testData, dayAgo, today);
     if (row === undefined) throw new Error('Dashboard metrics query returned no row');
     return {
       activeUsers: Number(row.active_users),

@@ -6,7 +6,7 @@ import {
   NotFoundException,
 } from '@nestjs/common';
 import { jobDefinitions } from '@sprout/contracts';
-import { Conversation } from '@sprout/domain';
+import { conversationExists } from '@sprout/domain';
 import { JobQueues, JobTimeoutError } from '@sprout/platform';
 import { DataSource } from 'typeorm';
 import { z } from 'zod';
@@ -45,7 +45,7 @@ export class DeliveryCheckService {
    * messages that are not final yet, and waits for its answer (job id: conversation + minute).
    */
   async check(conversationId: string): Promise<DeliveryCheckOutcome> {
-    if (!(await this.dataSource.getRepository(Conversation).existsBy({ id: conversationId })))
+    if (!(await conversationExists(this.dataSource, conversationId)))
       throw new NotFoundException(CONVERSATION_NOT_FOUND);
 
     const payload = { conversationId, requestedAt: new Date().toISOString() };

@@ -12,7 +12,7 @@ import type {
   ImageValidationTestCase,
   ImageValidationTestResponse,
 } from '@sprout/contracts';
-import { recordInbound } from '@sprout/domain';
+import { imageProcessingError, recordInbound, userIsTestUser } from '@sprout/domain';
 import {
   type FetchPolicy,
   JobQueues,
@@ -90,11 +90,8 @@ export class ImageTestsService {
 
   /** Records the test as an MMS of a test user and waits for image-processor's analysis of it. */
   async process(request: ImageProcessingTestRequest): Promise<ImageProcessingTestResponse> {
-    const [existing] = await this.dataSource.query<{ is_test_user: boolean }[]>(
-      'SELECT is_test_user FROM users WHERE phone_number = $1',
-      [request.phoneNumber],
-    );
-    if (existing !== undefined && !existing.is_test_user) throw new ConflictException(REAL_USER_PHONE);
+    if ((await userIsTestUser(this.dataSource, request.phoneNumber)) === false)
+      throw new ConflictException(REAL_USER_PHONE);
     const inbound = await recordInbound(this.dataSource, {
       from: { phoneNumber: request.phoneNumber, isTestUser: true },
       content: request.messageText,
@@ -117,12 +114,9 @@ export class ImageTestsService {
       }
       // A passing failure, retried until the last attempt: the message holds what went wrong.
       this.logger.warn(error, `Image test ${inbound.messageId} failed`);
-      const [row] = await this.dataSource.query<{ image_processing_error: string | null }[]>(
-        'SELECT image_processing_error FROM messages WHERE id = $1',
-        [inbound.messageId],
-      );
+      const recorded = await imageProcessingError(this.dataSource, inbound.messageId);
       throw new UnprocessableEntityException(
-        row?.image_processing_error ?? (error instanceof Error ? error.message : 'Image analysis failed'),
+        recorded ?? (error instanceof Error ? error.message : 'Image analysis failed'),
       );
     }
     if (result.status !== 'processed' || result.analysis === null) {

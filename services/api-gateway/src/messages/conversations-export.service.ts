@@ -1,7 +1,14 @@
 import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
+import {
+  conversationsExportStatement,
+  escapeLike,
+  phonePattern,
+  userConversationsExportStatement,
+  userExists,
+} from '@sprout/domain';
 import { DataSource } from 'typeorm';
-import { escapeLike, maskSearch, phonePattern } from '../users/search';
+import { maskSearch } from '../users/search';
 import { type CsvColumn, CsvExporter } from '../common/csv-export';
 
 const CONVERSATION_COLUMNS: CsvColumn[] = [
@@ -57,24 +64,13 @@ export class ConversationsExportService {
 
   /** Every conversation of the chosen kind matching the search (the list's rule), newest activity first. */
   conversations({ admin, testData, search }: ExportScope): Readable {
-    const params: unknown[] = [testData];
-    const param = (value: unknown): string => `$${params.push(value)}`;
     const words = search.split(/\s+/).filter((word) => word !== '');
-    const conditions: string[] = [];
-    if (words.length > 0) {
-      const text = words.map((w) => `c.search_text LIKE lower(${param(`%${escapeLike(w)}%`)})`).join(' AND ');
-      const phone = phonePattern(search);
-      conditions.push(
-        phone === null ? `(${text})` : `((${text}) OR u.phone_number LIKE ${param(phone.pattern)})`,
-      );
-    }
-    const sql = `SELECT c.id, c.user_id, u.phone_number, u.is_active AS user_active, c.message_count,
-        c.started_at, c.ended_at, c.last_message_at, c.sentiment, c.topics, c.region, c.experience_level,
-        c.model_used, c.summary
-      FROM conversations c JOIN users u ON u.id = c.user_id
-     WHERE c.is_test_user = $1 ${conditions.map((c) => `AND ${c}`).join(' ')}
-     ORDER BY c.last_message_at DESC, c.id DESC`;
-    return this.csv.stream(CONVERSATION_COLUMNS, sql, params, {
+    const statement = conversationsExportStatement({
+      testData,
+      wordPatterns: words.map((w) => `%${escapeLike(w)}%`),
+      phonePattern: phonePattern(search)?.pattern ?? null,
+    });
+    return this.csv.stream(CONVERSATION_COLUMNS, statement, {
       admin,
       export: 'conversations',
       showTestData: testData,
@@ -84,14 +80,11 @@ export class ConversationsExportService {
 
   /** One user's conversations (oldest first) with their messages (oldest first); null for no such user. */
   async userConversations(admin: string, userId: string): Promise<Readable | null> {
-    const found: unknown[] = await this.dataSource.query('SELECT 1 FROM users WHERE id = $1', [userId]);
-    if (found.length === 0) return null;
-    const sql = `SELECT c.id AS conversation_id, c.started_at, c.ended_at, c.summary, u.phone_number,
-        m.id AS message_id, m.created_at, m.direction, m.status, m.content, m.cost, m.token_usage, m.model_used
-      FROM conversations c JOIN users u ON u.id = c.user_id
-      LEFT JOIN messages m ON m.conversation_id = c.id
-     WHERE c.user_id = $1
-     ORDER BY c.started_at, c.id, m.created_at, m.id`;
-    return this.csv.stream(MESSAGE_COLUMNS, sql, [userId], { admin, export: 'user-conversations', userId });
+    if (!(await userExists(this.dataSource, userId))) return null;
+    return this.csv.stream(MESSAGE_COLUMNS, userConversationsExportStatement(userId), {
+      admin,
+      export: 'user-conversations',
+      userId,
+    });
   }
 }

@@ -6,11 +6,12 @@ import {
   USER_PANEL_PAGE_SIZE,
   api,
 } from '@sprout/contracts';
+import { parseCursor } from '@sprout/domain';
 import { Endpoint, Input, asJson } from '@sprout/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SessionService } from '../auth/session.service';
 import { CsvExporter } from '../common/csv-export';
-import { MessagesQueryService, parseCursor } from './messages.service';
+import { MessagesQueryService } from './messages.service';
 import { ConversationsExportService } from './conversations-export.service';
 import { MessageStatsService } from './message-stats.service';
 

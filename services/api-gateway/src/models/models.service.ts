@@ -20,6 +20,17 @@ import {
 import {
   AiModel,
   MODEL_CATALOG_CHANNEL,
+  clearFallbackModel,
+  insertModel,
+  liveModel,
+  lockModelCatalog,
+  modelById,
+  modelByName,
+  modelUsageSince,
+  replyTokenMix,
+  setModelFields,
+  updateModel,
+  visibleModels,
   SPENDING_LIMIT_SETTING,
   readSpendingLimit,
   setSetting,
@@ -34,8 +45,6 @@ import { RedisKeys } from '../common/redis-keys';
 import type { ApiGatewayConfig } from '../config';
 import { OpenAiModelsService } from './openai-models.service';
 
-/** Serialises changes of ai_models, so live and fallback move one change at a time. */
-const MODELS_LOCK_KEY = 'sprout:ai-models';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const toModelDto = (row: AiModel): ModelDto => ({
@@ -64,9 +73,6 @@ const inactive = (name: string, role: string): string =>
 const removed = (name: string, role: string): string =>
   `Model "${name}" was removed: add it again before making it ${role}.`;
 
-type UsageRow = { model: string; messages: string; tokens: string; cost: string; sentiment: string | null };
-type MixRow = { replies: string; input_tokens: string | null; output_tokens: string | null };
-
 /**
  * Model management (spec 001 §4): one live model and at most one fallback, both active, visible
  * and different; removing only hides; the live model cannot be removed or deactivated. Every
@@ -87,14 +93,14 @@ export class ModelsService {
 
   /** Visible models: live first, then the fallback, then active ones by name, then inactive. */
   async list(): Promise<ModelDto[]> {
-    const rows = await this.dataSource.getRepository(AiModel).find({ where: { isVisible: true } });
+    const rows = await visibleModels(this.dataSource);
     const rank = (m: AiModel) => (m.isLive ? 0 : m.isFallback ? 1 : m.isActive ? 2 : 3);
     return rows.sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name, 'en')).map(toModelDto);
   }
 
   /** A name a test user may be given: an active model of the list (400 otherwise). */
   async assertActiveModel(name: string): Promise<void> {
-    const row = await this.dataSource.getRepository(AiModel).findOneBy({ name: name.trim() });
+    const row = await modelByName(this.dataSource, name.trim());
     if (row === null || !row.isActive || !row.isVisible) {
       throw new BadRequestException(
         `testUserModel: "${name}" is not an active model. Choose one of the active models of Model Management.`,
@@ -111,8 +117,7 @@ export class ModelsService {
       }
     }
     return this.change(async (manager) => {
-      const repository = manager.getRepository(AiModel);
-      const existing = await repository.findOneBy({ name: body.name });
+      const existing = await modelByName(manager, body.name);
       const fields = {
         inputPricePerMillion: body.inputPricePerMillion,
         outputPricePerMillion: body.outputPricePerMillion,
@@ -120,14 +125,12 @@ export class ModelsService {
         isActive: body.isActive,
       };
       if (existing === null) {
-        const saved = await repository.save(
-          repository.create({
-            ...fields,
-            name: body.name,
-            displayName: body.displayName,
-            isVisible: body.isVisible,
-          }),
-        );
+        const saved = await insertModel(manager, {
+          ...fields,
+          name: body.name,
+          displayName: body.displayName,
+          isVisible: body.isVisible,
+        });
         return { model: toModelDto(saved), created: true };
       }
       const next = {
@@ -151,15 +154,13 @@ export class ModelsService {
       if (model.isLive) return toModelDto(model);
       if (!model.isVisible) throw new ConflictException(removed(model.name, 'live'));
       if (!model.isActive) throw new ConflictException(inactive(model.name, 'live'));
-      const repository = manager.getRepository(AiModel);
-      const current = await repository.findOneBy({ isLive: true });
+      const current = await liveModel(manager);
       // Order matters: each partial unique index allows one flagged row at any moment.
-      if (model.isFallback) await repository.update({ id: model.id }, { isFallback: false });
+      if (model.isFallback) await setModelFields(manager, model.id, { isFallback: false });
       if (current !== null) {
-        await repository.update({ id: current.id }, { isLive: false, isFallback: model.isFallback });
+        await setModelFields(manager, current.id, { isLive: false, isFallback: model.isFallback });
       }
-      await repository.update({ id: model.id }, { isLive: true, isFallback: false });
-      return toModelDto(await repository.findOneByOrFail({ id: model.id }));
+      return toModelDto(await updateModel(manager, model.id, { isLive: true, isFallback: false }));
     });
   }
 
@@ -175,10 +176,8 @@ export class ModelsService {
       }
       if (!model.isVisible) throw new ConflictException(removed(model.name, 'the fallback'));
       if (!model.isActive) throw new ConflictException(inactive(model.name, 'the fallback'));
-      const repository = manager.getRepository(AiModel);
-      await repository.update({ isFallback: true }, { isFallback: false });
-      await repository.update({ id: model.id }, { isFallback: true });
-      return toModelDto(await repository.findOneByOrFail({ id: model.id }));
+      await clearFallbackModel(manager);
+      return toModelDto(await updateModel(manager, model.id, { isFallback: true }));
     });
   }
 
@@ -195,18 +194,15 @@ export class ModelsService {
    * else on the average prices.
    */
   async costImpact(fromModelId: string, toModelId: string): Promise<CostImpactPreview> {
-    const repository = this.dataSource.getRepository(AiModel);
     const [from, to] = await Promise.all([
-      repository.findOneBy({ id: fromModelId }),
-      repository.findOneBy({ id: toModelId }),
+      modelById(this.dataSource, fromModelId),
+      modelById(this.dataSource, toModelId),
     ]);
     if (from === null || to === null) throw new NotFoundException(MODEL_NOT_FOUND);
-    const [row] = await this.dataSource.query<MixRow[]>(
-      `SELECT count(*) AS replies, sum("prompt_tokens") AS input_tokens, sum("completion_tokens") AS output_tokens
-         FROM "llm_calls"
-        WHERE "created_at" >= $1 AND "purpose" = 'reply' AND "tier" IN ('primary', 'fallback')
-          AND "error" IS NULL AND "model" IS NOT NULL AND "model" <> $2`,
-      [new Date(Date.now() - MODEL_USAGE_DAYS * DAY_MS), OFFLINE_MODEL_NAME],
+    const row = await replyTokenMix(
+      this.dataSource,
+      new Date(Date.now() - MODEL_USAGE_DAYS * DAY_MS),
+      OFFLINE_MODEL_NAME,
     );
     const mix: TokenMix = {
       replies: Number(row?.replies ?? 0),
@@ -231,26 +227,10 @@ export class ModelsService {
    */
   async stats(testUsers: boolean, now: Date = new Date()): Promise<ModelStatsResponse> {
     const manager = this.dataSource.manager;
-    // Sentiment: the gardener's next message after each reply (how they took it), -1 to 1.
-    const rows = await manager.query<UsageRow[]>(
-      `SELECT c."model" AS model,
-              count(*) FILTER (WHERE c."purpose" = 'reply' AND c."message_id" IS NOT NULL) AS messages,
-              coalesce(sum(c."total_tokens"), 0) AS tokens,
-              coalesce(sum(c."cost"), 0) AS cost,
-              avg(CASE n."sentiment" WHEN 'positive' THEN 1 WHEN 'neutral' THEN 0
-                                     WHEN 'negative' THEN -1 WHEN 'frustrated' THEN -1 END) AS sentiment
-         FROM "llm_calls" c
-         LEFT JOIN "messages" r ON c."purpose" = 'reply' AND r."id" = c."message_id"
-         LEFT JOIN LATERAL (
-           SELECT i."sentiment" FROM "messages" i
-            WHERE i."conversation_id" = r."conversation_id" AND i."direction" = 'inbound'
-              AND i."created_at" > r."created_at"
-            ORDER BY i."created_at" LIMIT 1
-         ) n ON true
-        WHERE c."created_at" >= $1 AND c."model" IS NOT NULL AND c."is_test_user" = $2
-        GROUP BY c."model"
-        ORDER BY sum(c."cost") DESC, c."model"`,
-      [new Date(now.getTime() - MODEL_USAGE_DAYS * DAY_MS), testUsers],
+    const rows = await modelUsageSince(
+      manager,
+      new Date(now.getTime() - MODEL_USAGE_DAYS * DAY_MS),
+      testUsers,
     );
     const stats: ModelUsage[] = rows.map((r) => ({
       modelName: r.model,
@@ -276,7 +256,7 @@ export class ModelsService {
   /** Runs a change of ai_models under the lock, then announces it. */
   private async change<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const result = await this.dataSource.transaction(async (manager) => {
-      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [MODELS_LOCK_KEY]);
+      await lockModelCatalog(manager);
       return work(manager);
     });
     await this.announce();
@@ -284,7 +264,7 @@ export class ModelsService {
   }
 
   private async lockRow(manager: EntityManager, id: string): Promise<AiModel> {
-    const row = await manager.getRepository(AiModel).findOneBy({ id });
+    const row = await modelById(manager, id);
     if (row === null) throw new NotFoundException(MODEL_NOT_FOUND);
     return row;
   }
@@ -304,10 +284,8 @@ export class ModelsService {
     if (model.isLive && hiding) throw new ConflictException(liveCannot(model.name, 'removed'));
     const clearFallback = model.isFallback && (deactivating || hiding);
     const fields = { ...changes, ...(clearFallback ? { isFallback: false } : {}) };
-    const repository = manager.getRepository(AiModel);
     if (Object.keys(fields).length === 0) return toModelDto(model);
-    await repository.update({ id: model.id }, fields);
-    return toModelDto(await repository.findOneByOrFail({ id: model.id }));
+    return toModelDto(await updateModel(manager, model.id, fields));
   }
 
   /** Tells every ai-responder to drop its copy of ai_models (they also re-read within 30 s). */

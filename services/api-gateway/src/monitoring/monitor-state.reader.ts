@@ -31,6 +31,7 @@ import {
   smsCircuitKey,
   smsCircuitStateSchema,
 } from '@sprout/contracts';
+import { newestAnsweredReply, pingDatabase } from '@sprout/domain';
 import { CONFIG } from '@sprout/platform';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -272,7 +273,7 @@ export class MonitorStateReader {
     const startedAt = Date.now();
     let error: string | null = null;
     try {
-      await withTimeout(this.dataSource.query('SELECT 1'), DATABASE_CHECK_TIMEOUT_MS, 'Postgres');
+      await withTimeout(pingDatabase(this.dataSource), DATABASE_CHECK_TIMEOUT_MS, 'Postgres');
       this.databaseFailures = 0;
     } catch (failure) {
       this.databaseFailures += 1;
@@ -294,16 +295,11 @@ export class MonitorStateReader {
   /** The tier of the newest answered reply, from llm_calls (what the monitor records in Redis). */
   private async currentTier(): Promise<CurrentTier> {
     try {
-      const rows = await withTimeout(
-        this.dataSource.query<Array<{ tier: string; created_at: Date }>>(
-          `SELECT "tier", "created_at" FROM "llm_calls"
-            WHERE "purpose" = 'reply' AND "error" IS NULL
-            ORDER BY "created_at" DESC LIMIT 1`,
-        ),
+      const row = await withTimeout(
+        newestAnsweredReply(this.dataSource),
         DATABASE_CHECK_TIMEOUT_MS,
         'Postgres',
       );
-      const row = rows[0];
       if (row === undefined) return { tier: null, at: null };
       const tier = (FALLBACK_TIERS as readonly string[]).includes(row.tier)
         ? (row.tier as FallbackTier)

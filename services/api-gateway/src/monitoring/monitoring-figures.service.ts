@@ -19,9 +19,13 @@ import {
 } from '@sprout/contracts';
 import { lookupZip, regionForState } from '@sprout/gardening';
 import { OFFLINE_MODEL_NAME } from '@sprout/llm';
-import { queryPrepared } from '@sprout/platform';
+import {
+  apiUsage,
+  conversationQualityFigures,
+  fallbackFigures,
+  recentMonitoringMessages,
+} from '@sprout/domain';
 import { DataSource } from 'typeorm';
-import { profileText } from '../users/users.service';
 import { DashboardService, startOfUtcDay } from '../dashboard/dashboard.service';
 import { healthScoreOf, usageAlerts } from './usage-rules';
 
@@ -29,8 +33,6 @@ const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 /** Latencies listed in the API usage answer (the newest, shown oldest first). */
 export const RESPONSE_TIMES_SHOWN = 20;
-/** A failed call this long before a fallback answer, in the same conversation, is why it fell back. */
-const FALLBACK_REASON_WINDOW = '2 minutes';
 
 const round = (value: number, decimals: number): number => {
   const factor = 10 ** decimals;
@@ -79,28 +81,7 @@ export class MonitoringFiguresService {
    * shows (learned, or recorded from their ZIP), else their ZIP's (index on is_test_user, created_at).
    */
   async recentMessages(limit: number, testData: boolean): Promise<MonitoringMessage[]> {
-    const rows = await queryPrepared<{
-      id: string;
-      content: string;
-      direction: 'inbound' | 'outbound';
-      status: string | null;
-      created_at: Date;
-      is_test_user: boolean;
-      user_id: string;
-      phone_number: string;
-      zip_code: string | null;
-      region: string | null;
-    }>(
-      this.dataSource,
-      `SELECT m.id, m.content, m.direction, m.status, m.created_at, m.is_test_user,
-              u.id AS user_id, u.phone_number, u.zip_code,
-              coalesce(${profileText('region')}, u.region) AS region
-         FROM messages m JOIN users u ON u.id = m.user_id
-        WHERE m.is_test_user = $1
-        ORDER BY m.created_at DESC
-        LIMIT $2`,
-      [testData, limit],
-    );
+    const rows = await recentMonitoringMessages(this.dataSource, limit, testData);
     return rows.map((row) => ({
       id: row.id,
       content: row.content,
@@ -124,32 +105,13 @@ export class MonitoringFiguresService {
    */
   async apiUsage(now: Date = new Date()): Promise<ApiUsage> {
     const since = startOfUtcDay(now);
-    const filter = `created_at >= $1 AND created_at <= $2 AND model IS NOT NULL AND model <> $3`;
-    const params = [since, now, OFFLINE_MODEL_NAME];
-    const [totals, latencies] = await Promise.all([
-      queryPrepared<{
-        calls: number;
-        cost: string;
-        tokens: string;
-        errors: number;
-        avg_latency: number | null;
-      }>(
-        this.dataSource,
-        `SELECT count(*)::int AS calls, coalesce(sum(cost), 0)::text AS cost,
-                coalesce(sum(total_tokens), 0)::text AS tokens,
-                (count(*) FILTER (WHERE error IS NOT NULL))::int AS errors,
-                avg(latency_ms)::float8 AS avg_latency
-           FROM llm_calls WHERE ${filter}`,
-        params,
-      ),
-      queryPrepared<{ latency_ms: number }>(
-        this.dataSource,
-        `SELECT latency_ms FROM llm_calls WHERE ${filter} AND latency_ms IS NOT NULL
-          ORDER BY created_at DESC LIMIT ${RESPONSE_TIMES_SHOWN}`,
-        params,
-      ),
-    ]);
-    const row = totals[0];
+    const { totals: row, latencies } = await apiUsage(
+      this.dataSource,
+      since,
+      now,
+      OFFLINE_MODEL_NAME,
+      RESPONSE_TIMES_SHOWN,
+    );
     const usage = {
       calls: row?.calls ?? 0,
       cost: round(Number(row?.cost ?? 0), 6),
@@ -159,7 +121,7 @@ export class MonitoringFiguresService {
     };
     return {
       ...usage,
-      responseTimes: latencies.map((l) => l.latency_ms).reverse(),
+      responseTimes: [...latencies].reverse(),
       date: since.toISOString().slice(0, 10),
       alerts: usageAlerts(usage),
     };
@@ -173,36 +135,12 @@ export class MonitoringFiguresService {
    */
   async conversationQuality(now: Date = new Date()): Promise<ConversationQuality> {
     const since = new Date(startOfUtcDay(now).getTime() - (QUALITY_WINDOW_DAYS - 1) * DAY_MS);
-    const rows = await queryPrepared<Record<keyof WeeklyQualityMetrics, number | string | null>>(
-      this.dataSource,
-      `WITH week AS (
-         SELECT user_id, direction, kind, response_time_ms, created_at,
-                CASE WHEN direction = 'outbound' AND kind = 'reply' THEN char_length(content) END AS reply_chars
-           FROM messages
-          WHERE is_test_user = false AND created_at >= $1 AND created_at <= $2
-       ),
-       senders AS (
-         SELECT user_id, count(DISTINCT (created_at AT TIME ZONE 'UTC')::date) AS days
-           FROM week WHERE direction = 'inbound' GROUP BY user_id
-       )
-       SELECT
-         (SELECT count(*) FROM senders)::int AS total_users,
-         (SELECT count(*) FROM senders s JOIN users u ON u.id = s.user_id WHERE u.created_at < $1)::int
-           AS returning_users,
-         (SELECT count(*) FROM senders WHERE days >= 2)::int AS active_users,
-         (SELECT count(*) FROM week)::int AS total_messages,
-         (SELECT count(DISTINCT user_id) FROM week)::int AS users_with_messages,
-         (SELECT count(*) FROM week WHERE reply_chars >= $3)::int AS substantive_responses,
-         (SELECT count(*) FROM week WHERE reply_chars >= $4)::int AS detailed_responses,
-         (SELECT avg(response_time_ms) FROM week WHERE reply_chars IS NOT NULL)::float8 AS avg_response_time,
-         (SELECT avg(reply_chars) FROM week)::float8 AS avg_response_length,
-         (SELECT count(DISTINCT (created_at AT TIME ZONE 'UTC')::date) FROM week)::int AS active_days,
-         (SELECT count(*) FROM week WHERE reply_chars IS NOT NULL AND response_time_ms > $5)::int
-           AS slow_responses,
-         (SELECT count(*) FROM week WHERE reply_chars IS NOT NULL)::int AS total_responses`,
-      [since, now, SUBSTANTIVE_RESPONSE_CHARS, DETAILED_RESPONSE_CHARS, SLOW_RESPONSE_MS],
-    );
-    const row = (rows[0] ?? {}) as Record<string, number | string | null>;
+    const row =
+      (await conversationQualityFigures(this.dataSource, since, now, {
+        substantiveChars: SUBSTANTIVE_RESPONSE_CHARS,
+        detailedChars: DETAILED_RESPONSE_CHARS,
+        slowMs: SLOW_RESPONSE_MS,
+      })) ?? {};
     const n = (key: string): number => Number(row[key] ?? 0);
     const usersWithMessages = n('users_with_messages');
     const weeklyMetrics: WeeklyQualityMetrics = {
@@ -231,44 +169,11 @@ export class MonitoringFiguresService {
   async fallbackReport(now: Date = new Date()): Promise<FallbackReport> {
     const dayAgo = new Date(now.getTime() - DAY_MS);
     const weekAgo = new Date(now.getTime() - 7 * DAY_MS);
-    const answered = `purpose = 'reply' AND error IS NULL`;
-    const [counts, newest, fallbacks] = await Promise.all([
-      queryPrepared<{ tier: string; day: number; week: number }>(
-        this.dataSource,
-        `SELECT tier, (count(*) FILTER (WHERE created_at >= $2))::int AS day, count(*)::int AS week
-           FROM llm_calls WHERE ${answered} AND created_at >= $1 AND created_at <= $3
-          GROUP BY tier`,
-        [weekAgo, dayAgo, now],
-      ),
-      queryPrepared<{ tier: string; created_at: Date }>(
-        this.dataSource,
-        `SELECT tier, created_at FROM llm_calls WHERE ${answered} AND created_at <= $1
-          ORDER BY created_at DESC LIMIT 1`,
-        [now],
-      ),
-      queryPrepared<{
-        tier: string;
-        created_at: Date;
-        conversation_id: string | null;
-        reason: string | null;
-        failed_model: string | null;
-      }>(
-        this.dataSource,
-        `SELECT c.tier, c.created_at, c.conversation_id, f.error AS reason, f.model AS failed_model
-           FROM llm_calls c
-           LEFT JOIN LATERAL (
-             SELECT p.error, p.model FROM llm_calls p
-              WHERE p.conversation_id = c.conversation_id AND p.purpose = 'reply' AND p.error IS NOT NULL
-                AND p.created_at <= c.created_at
-                AND p.created_at >= c.created_at - interval '${FALLBACK_REASON_WINDOW}'
-              ORDER BY p.created_at DESC LIMIT 1
-           ) f ON true
-          WHERE c.purpose = 'reply' AND c.error IS NULL AND c.tier <> 'primary'
-            AND c.created_at >= $1 AND c.created_at <= $2
-          ORDER BY c.created_at DESC LIMIT ${RECENT_FALLBACKS_SHOWN}`,
-        [weekAgo, now],
-      ),
-    ]);
+    const { counts, newest, fallbacks } = await fallbackFigures(
+      this.dataSource,
+      { weekAgo, dayAgo, now },
+      RECENT_FALLBACKS_SHOWN,
+    );
     const byTier = new Map(counts.map((c) => [c.tier, c]));
     const chain = FALLBACK_CHAIN.map((info) => ({
       ...info,
@@ -277,7 +182,7 @@ export class MonitoringFiguresService {
     }));
     const total24 = chain.reduce((sum, tier) => sum + tier.last24Hours, 0);
     const below24 = chain.filter((t) => t.tier !== 'primary').reduce((sum, t) => sum + t.last24Hours, 0);
-    const latest = newest[0];
+    const latest = newest;
     const recentFallbacks: FallbackEvent[] = fallbacks.flatMap((row) => {
       if (!isTier(row.tier)) return [];
       return [

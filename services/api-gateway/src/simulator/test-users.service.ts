@@ -9,7 +9,20 @@ import type {
   TestUserDto,
   UserProfileDto,
 } from '@sprout/contracts';
-import type { MessageMedia } from '@sprout/domain';
+import {
+  SIMULATOR_MESSAGE_COLUMNS,
+  type SimulatorMessageRow,
+  type TestUserRow,
+  type UserProfileRow,
+  deleteTestUser,
+  freeTestUserPhone,
+  insertTestUser,
+  newestUserMessages,
+  testUserById,
+  testUsers,
+  userMessageTotals,
+  userProfile,
+} from '@sprout/domain';
 import { DataSource } from 'typeorm';
 
 /**
@@ -28,50 +41,6 @@ export const CONVERSATION_MESSAGE_LIMIT = 500;
 
 export const TEST_USER_NOT_FOUND = 'Test user not found.';
 
-interface TestUserRow {
-  id: string;
-  phone_number: string;
-  test_user_name: string | null;
-  test_user_model: string | null;
-  is_active: boolean;
-  created_at: Date;
-  total_messages: number;
-}
-
-interface ProfileRow {
-  region: string | null;
-  profile: Record<string, unknown> | null;
-}
-
-interface MessageRow {
-  id: string;
-  direction: 'inbound' | 'outbound';
-  content: string;
-  media: MessageMedia[] | null;
-  image_analysis: string | null;
-  created_at: Date;
-  token_usage: number;
-  cost: string | number;
-}
-
-interface TotalsRow {
-  total_messages: string;
-  total_tokens: string;
-  total_cost: string;
-  replies: string;
-}
-
-interface ModelUsageRow {
-  model_used: string;
-  message_count: string;
-  total_tokens: string;
-  total_cost: string;
-}
-
-// total_messages is the user's counter, kept by the message writer with every message recorded.
-const TEST_USER_COLUMNS = `u.id, u.phone_number, u.test_user_name, u.test_user_model, u.is_active, u.created_at,
-  u.total_messages`;
-
 /** A test user made outside the simulator may have no name: it is then named by its number. */
 const nameOf = (row: Pick<TestUserRow, 'test_user_name' | 'phone_number'>): string =>
   row.test_user_name?.trim() || `Test user ${row.phone_number.slice(-4)}`;
@@ -89,7 +58,7 @@ const toTestUser = (row: TestUserRow): TestUserDto => ({
 const text = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() !== '' ? value : null;
 
-export const profileOf = (row: ProfileRow): UserProfileDto => {
+export const profileOf = (row: UserProfileRow): UserProfileDto => {
   const profile = row.profile ?? {};
   const preferences = profile.preferences;
   return {
@@ -105,7 +74,7 @@ export const profileOf = (row: ProfileRow): UserProfileDto => {
 };
 
 /** A stored message as the simulator shows it; the first attachment is its image. */
-export const toSimulatorMessage = (row: MessageRow): SimulatorMessage => ({
+export const toSimulatorMessage = (row: SimulatorMessageRow): SimulatorMessage => ({
   id: row.id,
   direction: row.direction,
   content: row.content,
@@ -116,9 +85,8 @@ export const toSimulatorMessage = (row: MessageRow): SimulatorMessage => ({
   cost: Number(row.cost),
 });
 
-export const SIMULATOR_MESSAGE_COLUMNS =
-  'id, direction, content, media, image_analysis, created_at, token_usage, cost';
-export type SimulatorMessageRow = MessageRow;
+// simulator-messages.service reads its replies with these.
+export { SIMULATOR_MESSAGE_COLUMNS, type SimulatorMessageRow };
 
 /** The simulator's test users: listing, creating and deleting them, and reading their conversation. */
 @Injectable()
@@ -127,19 +95,12 @@ export class TestUsersService {
 
   /** Every test user, newest first, with the number of messages they exchanged. */
   async list(): Promise<TestUserDto[]> {
-    const rows: TestUserRow[] = await this.dataSource.query(
-      `SELECT ${TEST_USER_COLUMNS} FROM users u WHERE u.is_test_user ORDER BY u.created_at DESC, u.id DESC`,
-    );
-    return rows.map(toTestUser);
+    return (await testUsers(this.dataSource)).map(toTestUser);
   }
 
   /** The test user with this id, or null (also for real users: the simulator never shows them). */
   async find(id: string): Promise<TestUserDto | null> {
-    const rows: TestUserRow[] = await this.dataSource.query(
-      `SELECT ${TEST_USER_COLUMNS} FROM users u WHERE u.id = $1 AND u.is_test_user`,
-      [id],
-    );
-    const row = rows[0];
+    const row = await testUserById(this.dataSource, id);
     return row === undefined ? null : toTestUser(row);
   }
 
@@ -152,36 +113,17 @@ export class TestUsersService {
       const phone =
         attempt < RANDOM_PHONE_ATTEMPTS
           ? testUserPhone(randomInt(TEST_USER_PHONE_SLOTS))
-          : await this.freePhone();
+          : await freeTestUserPhone(this.dataSource, TEST_USER_PHONE_PREFIX, TEST_USER_PHONE_SLOTS);
       if (phone === null) break;
-      const inserted: { id: string; test_user_name: string }[] = await this.dataSource.query(
-        `INSERT INTO users (phone_number, is_test_user, test_user_name, test_user_model)
-         VALUES ($1, true, $2, $3) ON CONFLICT (phone_number) DO NOTHING RETURNING id, test_user_name`,
-        [phone, testUserName, testUserModel],
-      );
-      const row = inserted[0];
+      const row = await insertTestUser(this.dataSource, phone, testUserName, testUserModel);
       if (row !== undefined) return { id: row.id, testUserName: row.test_user_name };
     }
     throw new InternalServerErrorException('Every test user number is taken: delete some test users first.');
   }
 
-  private async freePhone(): Promise<string | null> {
-    const rows: { phone: string }[] = await this.dataSource.query(
-      `SELECT $1 || lpad(slot::text, 4, '0') AS phone FROM generate_series(0, $2::int - 1) AS slot
-       WHERE NOT EXISTS (SELECT 1 FROM users WHERE phone_number = $1 || lpad(slot::text, 4, '0'))
-       ORDER BY random() LIMIT 1`,
-      [TEST_USER_PHONE_PREFIX, TEST_USER_PHONE_SLOTS],
-    );
-    return rows[0]?.phone ?? null;
-  }
-
   /** Deletes a test user with their conversations and messages (cascade). Real users are never deleted here. */
   async delete(id: string): Promise<void> {
-    const result: [unknown[], number] = await this.dataSource.query(
-      'DELETE FROM users WHERE id = $1 AND is_test_user RETURNING id',
-      [id],
-    );
-    if (result[1] === 0) throw new NotFoundException(TEST_USER_NOT_FOUND);
+    if (!(await deleteTestUser(this.dataSource, id))) throw new NotFoundException(TEST_USER_NOT_FOUND);
   }
 
   /** The test user's newest messages (oldest first), analytics over all of them, and their profile. */
@@ -197,36 +139,12 @@ export class TestUsersService {
   }
 
   private async messages(userId: string): Promise<SimulatorMessage[]> {
-    // A reply is recorded strictly after the message it answers; rows written before that rule
-    // may share a timestamp, and then the question still comes first.
-    const rows: MessageRow[] = await this.dataSource.query(
-      `SELECT * FROM (
-         SELECT ${SIMULATOR_MESSAGE_COLUMNS} FROM messages WHERE user_id = $1
-         ORDER BY created_at DESC, (direction = 'outbound') DESC, id DESC LIMIT $2
-       ) newest ORDER BY created_at, (direction = 'outbound'), id`,
-      [userId, CONVERSATION_MESSAGE_LIMIT],
-    );
+    const rows = await newestUserMessages(this.dataSource, userId, CONVERSATION_MESSAGE_LIMIT);
     return rows.map(toSimulatorMessage);
   }
 
   private async analytics(userId: string): Promise<SimulatorAnalytics> {
-    const [totalsRows, usageRows] = await Promise.all([
-      this.dataSource.query<TotalsRow[]>(
-        `SELECT count(*) AS total_messages, coalesce(sum(token_usage), 0) AS total_tokens,
-                coalesce(sum(cost), 0) AS total_cost,
-                count(*) FILTER (WHERE direction = 'outbound') AS replies
-         FROM messages WHERE user_id = $1`,
-        [userId],
-      ),
-      this.dataSource.query<ModelUsageRow[]>(
-        `SELECT model_used, count(*) AS message_count, coalesce(sum(token_usage), 0) AS total_tokens,
-                coalesce(sum(cost), 0) AS total_cost
-         FROM messages WHERE user_id = $1 AND direction = 'outbound' AND model_used IS NOT NULL
-         GROUP BY model_used ORDER BY count(*) DESC, sum(token_usage) DESC, model_used`,
-        [userId],
-      ),
-    ]);
-    const totals = totalsRows[0];
+    const { totals, usage: usageRows } = await userMessageTotals(this.dataSource, userId);
     const totalTokens = Number(totals?.total_tokens ?? 0);
     const replies = Number(totals?.replies ?? 0);
     const modelUsage: SimulatorModelUsage[] = usageRows.map((row) => ({
@@ -247,10 +165,6 @@ export class TestUsersService {
   }
 
   private async profile(userId: string): Promise<UserProfileDto> {
-    const rows: ProfileRow[] = await this.dataSource.query(
-      'SELECT region, profile FROM users WHERE id = $1',
-      [userId],
-    );
-    return profileOf(rows[0] ?? { region: null, profile: null });
+    return profileOf((await userProfile(this.dataSource, userId)) ?? { region: null, profile: null });
   }
 }

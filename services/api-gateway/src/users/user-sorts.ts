@@ -1,48 +1,11 @@
 import { BadRequestException } from '@nestjs/common';
 import type { UserSortKey, UserSortOrder } from '@sprout/contracts';
+import { USER_SORTS, type UserSortKeyType } from '@sprout/domain';
 
-// The orders of the admin Users table, on the server over all users (issue 16), and the keyset
-// cursor that continues one. Each key is written exactly as in migration 1796200000000, whose
-// (is_test_user, key, id) index serves it: an expression index serves only the same expression.
+// The keyset cursor that continues an order of the admin Users table (the orders themselves,
+// USER_SORTS, are SQL and live in libs/domain).
 
-type KeyType = 'text' | 'int' | 'numeric' | 'boolean' | 'timestamptz';
-
-export interface UserSortDefinition {
-  /** The sort key over users `u`. */
-  sql: string;
-  type: KeyType;
-  /** Users without a value (no region, never wrote) come last in either direction. */
-  nullable: boolean;
-}
-
-const REGION_KEY = `lower(coalesce(CASE WHEN jsonb_typeof(u.profile -> 'region') = 'string'
-  AND btrim(u.profile ->> 'region', E' \\t\\r\\n') <> '' THEN u.profile ->> 'region' END, u.region))`;
-/** Spec 000 §4: Low (under 5 messages), Medium (5 to 19), High (20 or more). */
-const ENGAGEMENT_KEY = `(CASE WHEN u.total_messages >= 20 THEN 2 WHEN u.total_messages >= 5 THEN 1 ELSE 0 END)`;
-/** Spec 000 §3, §4: negative, frustrated, neutral, positive; any other label (or none) is neutral. */
-const SENTIMENT_KEY = `(CASE lower(btrim(u.average_sentiment)) WHEN 'negative' THEN 0 WHEN 'frustrated' THEN 1
-  WHEN 'positive' THEN 3 ELSE 2 END)`;
-
-export const USER_SORTS: Readonly<Record<UserSortKey, UserSortDefinition>> = {
-  phoneNumber: { sql: 'u.phone_number', type: 'text', nullable: false },
-  region: { sql: REGION_KEY, type: 'text', nullable: true },
-  isActive: { sql: 'u.is_active', type: 'boolean', nullable: false },
-  totalMessages: { sql: 'u.total_messages', type: 'int', nullable: false },
-  engagement: { sql: ENGAGEMENT_KEY, type: 'int', nullable: false },
-  sentiment: { sql: SENTIMENT_KEY, type: 'int', nullable: false },
-  totalCost: { sql: 'u.total_cost', type: 'numeric', nullable: false },
-  profileCompletionScore: { sql: 'u.profile_completion_score', type: 'int', nullable: false },
-  createdAt: { sql: 'u.created_at', type: 'timestamptz', nullable: false },
-  lastMessageAt: { sql: 'u.last_message_at', type: 'timestamptz', nullable: true },
-};
-
-/** The key as exact text for the cursor (timestamps to the microsecond, in UTC). */
-export const keyTextSql = (sort: UserSortDefinition): string =>
-  sort.type === 'timestamptz'
-    ? `to_char(${sort.sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
-    : `(${sort.sql})::text`;
-
-const KEY_TEXT: Record<KeyType, (text: string) => boolean> = {
+const KEY_TEXT: Record<UserSortKeyType, (text: string) => boolean> = {
   text: (text) => text.length <= 200,
   int: (text) => /^-?\d{1,10}$/.test(text),
   numeric: (text) => /^-?\d{1,20}(\.\d{1,6})?$/.test(text),

@@ -1,6 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { Injectable, InternalServerErrorException, NotFoundException } from '@nestjs/common';
 import type { BetaSignupDto } from '@sprout/contracts';
+import {
+  type BetaSignupRow,
+  approveBetaSignup,
+  betaSignupEmailTaken,
+  insertBetaSignup,
+  latestBetaSignups,
+} from '@sprout/domain';
 import { DataSource } from 'typeorm';
 
 /** Letters and digits that cannot be mistaken for one another (no 0/O, 1/I/L). */
@@ -14,18 +21,7 @@ export const generateSignupCode = (): string => {
   return code;
 };
 
-interface SignupRow {
-  id: string;
-  email: string;
-  zip_code: string;
-  unique_code: string;
-  signup_date: Date;
-  status: string;
-}
-
-const COLUMNS = 'id, email, zip_code, unique_code, signup_date, status';
-
-const toDto = (row: SignupRow): BetaSignupDto => ({
+const toDto = (row: BetaSignupRow): BetaSignupDto => ({
   id: row.id,
   email: row.email,
   zipCode: row.zip_code,
@@ -44,38 +40,20 @@ export class WaitlistService {
   async signUp(email: string, zipCode: string): Promise<SignupOutcome> {
     for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
       // Both unique indexes (lower(email), unique_code) resolve races without a transaction.
-      const inserted: SignupRow[] = await this.dataSource.query(
-        `INSERT INTO beta_signups (email, zip_code, unique_code) VALUES ($1, $2, $3)
-         ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
-        [email, zipCode, generateSignupCode()],
-      );
-      const row = inserted[0];
+      const row = await insertBetaSignup(this.dataSource, email, zipCode, generateSignupCode());
       if (row !== undefined) return { created: true, signup: toDto(row) };
-      const existing: unknown[] = await this.dataSource.query(
-        'SELECT 1 FROM beta_signups WHERE lower(email) = lower($1)',
-        [email],
-      );
-      if (existing.length > 0) return { created: false };
+      if (await betaSignupEmailTaken(this.dataSource, email)) return { created: false };
       // Otherwise the code collided: draw another.
     }
     throw new InternalServerErrorException('Could not allocate a unique signup code.');
   }
 
   async list(limit: number): Promise<BetaSignupDto[]> {
-    const rows: SignupRow[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM beta_signups ORDER BY signup_date DESC, id DESC LIMIT $1`,
-      [limit],
-    );
-    return rows.map(toDto);
+    return (await latestBetaSignups(this.dataSource, limit)).map(toDto);
   }
 
   async approve(id: string): Promise<BetaSignupDto> {
-    const result: [SignupRow[], number] = await this.dataSource.query(
-      `UPDATE beta_signups SET status = 'approved', approved_at = COALESCE(approved_at, now())
-       WHERE id = $1 RETURNING ${COLUMNS}`,
-      [id],
-    );
-    const row = result[0][0];
+    const row = await approveBetaSignup(this.dataSource, id);
     if (row === undefined) throw new NotFoundException('Beta signup not found.');
     return toDto(row);
   }
