@@ -23,9 +23,6 @@ const SQL_NOT_YET_IN_DOMAIN = [
   'services/sms-gateway/src/**',
   'services/ai-responder/src/**',
   'services/api-gateway/src/simulator/simulator-messages.service.ts',
-  'services/image-processor/src/**',
-  'services/survey-scheduler/src/**',
-  'services/monitor/src/**',
 ];
 
 const serviceBoundary = (self) => ({
