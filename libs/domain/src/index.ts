@@ -28,13 +28,13 @@ export {
   MIGRATION_ADVISORY_LOCK_KEY,
   type DataSourceConfig,
 } from './data-source';
-export { findOrCreateUserByPhone, isE164, type FindOrCreateUserOptions } from './queries/users';
-export { consentToRecord } from './queries/consent';
+export { findOrCreateUserByPhone, isE164, type FindOrCreateUserOptions } from './users/users';
+export { consentToRecord } from './consent/consent';
 export {
   touchConversation,
   DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS,
   type ConversationOwner,
-} from './queries/conversations';
+} from './conversations/conversations';
 export {
   recordInbound,
   recordOutbound,
@@ -47,8 +47,8 @@ export {
   type OutboundRecord,
   type UserChanges,
 } from './messages/message-writer';
-export { getSetting, setSetting, SPENDING_LIMIT_SETTING, DEFAULT_SPENDING_LIMIT } from './queries/settings';
-export { MODEL_CATALOG_CHANNEL } from './queries/models';
+export { getSetting, setSetting, SPENDING_LIMIT_SETTING, DEFAULT_SPENDING_LIMIT } from './settings/settings';
+export { MODEL_CATALOG_CHANNEL } from './models/models';
 export { isTimeZone, spendDay, type SpendDay } from './ledger/spend-day';
 export {
   readSpendingLimit,
@@ -75,12 +75,12 @@ export {
   expireAwaitingReplies,
   settleAwaitingReply,
   type AwaitingReplyRow,
-} from './queries/awaiting-replies';
-export { recordSmsSent, smsSpentSince, type SmsSent, type SmsSentRecord } from './queries/sms-spend';
+} from './awaiting-replies/awaiting-replies';
+export { recordSmsSent, smsSpentSince, type SmsSent, type SmsSentRecord } from './sms-spend/sms-spend';
 export {
   recordSenderRefusal,
   senderLimitsEndingAfter,
   type SenderLimitRefusal,
   type SenderLimitRow,
   type SenderLimitStretch,
-} from './queries/sender-limits';
+} from './sender-limits/sender-limits';
