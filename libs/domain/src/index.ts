@@ -84,3 +84,50 @@ export {
   type SenderLimitRow,
   type SenderLimitStretch,
 } from './sender-limits/sender-limits';
+// consent
+export { isOptOutConfirmation, recordCarrierOptOut } from './consent/carrier-opt-out';
+// messages
+export {
+  UNSENT_STATUSES,
+  messageToSend,
+  recordSendFailure,
+  updateUnsent,
+  type SendFailure,
+} from './messages/sending';
+export {
+  markStatusesRead,
+  outboundBySid,
+  sentOfConversation,
+  staleSentMessages,
+  updateStatusIfStill,
+  updateStatusLocked,
+  type StaleStatusQuery,
+} from './messages/delivery-status';
+export {
+  inboundMoods,
+  inboundToAnswer,
+  lockReplyRecipient,
+  type InboundMoods,
+} from './messages/reply-reads';
+export {
+  recordReply,
+  type PlannedReply,
+  type ReplyRecordOutcome,
+  type ReplyRequest,
+  type ReplyState,
+} from './messages/reply';
+// conversations
+export { conversationHistory, type HistoryRow } from './conversations/history';
+export {
+  conversationById,
+  conversationTranscript,
+  writeConversationSummary,
+  type ConversationSummary,
+  type TranscriptRow,
+} from './conversations/summary';
+// users
+export { userById } from './users/users';
+// models
+export { allAiModels } from './models/model-rows';
+// surveys
+export { claimDueSurvey, markSurveyDelivered, type DueSurvey } from './surveys/reply-surveys';
