@@ -131,3 +131,5 @@ export { userById } from './users/users';
 export { allAiModels } from './models/model-rows';
 // surveys
 export { claimDueSurvey, markSurveyDelivered, type DueSurvey } from './surveys/reply-surveys';
+export { simulatorReply, type SimulatorReplyRow } from './messages/simulator-messages';
+export type { Db } from './db';
