@@ -455,8 +455,7 @@ export const main = async (argv: string[]): Promise<void> => {
     let claimedWhilePaused = 0;
     for (const { user_id: userId } of pausedUsers) {
       await inTransaction(replyDb, async (manager) => {
-        if ((await claimDueSurvey(manager, userId, conversation.id)) !== null)
-          claimedWhilePaused += 1;
+        if ((await claimDueSurvey(manager, userId, conversation.id)) !== null) claimedWhilePaused += 1;
       });
     }
     log(

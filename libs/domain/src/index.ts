@@ -103,12 +103,7 @@ export {
   updateStatusLocked,
   type StaleStatusQuery,
 } from './messages/delivery-status';
-export {
-  inboundMoods,
-  inboundToAnswer,
-  lockReplyRecipient,
-  type InboundMoods,
-} from './messages/reply-reads';
+export { inboundMoods, inboundToAnswer, lockReplyRecipient, type InboundMoods } from './messages/reply-reads';
 export {
   recordReply,
   type PlannedReply,

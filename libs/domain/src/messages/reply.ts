@@ -50,7 +50,11 @@ export type ReplyRecordOutcome = 'replied' | 'already-replied' | 'opted-out' | '
  * statement), the llm_calls row of a template or minimal answer (through the ledger, the one
  * writer of llm_calls) and the survey delivery. Idempotent on the reply's id.
  */
-export async function recordReply(db: Db, ledger: SpendLedger, request: ReplyRequest): Promise<ReplyRecordOutcome> {
+export async function recordReply(
+  db: Db,
+  ledger: SpendLedger,
+  request: ReplyRequest,
+): Promise<ReplyRecordOutcome> {
   const { inbound } = request;
   return managerOf(db).transaction(async (manager): Promise<ReplyRecordOutcome> => {
     const { user, conversation } = await lockReplyRecipient(manager, inbound.userId, inbound.conversationId);

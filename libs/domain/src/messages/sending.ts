@@ -57,8 +57,6 @@ export async function recordSendFailure(db: Db, failure: SendFailure): Promise<b
       errorCode: failure.errorCode,
       errorMessage: failure.errorMessage,
     });
-    return failure.carrierOptOut
-      ? recordCarrierOptOut(manager, failure.userId, failure.messageId)
-      : false;
+    return failure.carrierOptOut ? recordCarrierOptOut(manager, failure.userId, failure.messageId) : false;
   });
 }

@@ -1,10 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  conversationById,
-  conversationTranscript,
-  userById,
-  writeConversationSummary,
-} from '@sprout/domain';
+import { conversationById, conversationTranscript, userById, writeConversationSummary } from '@sprout/domain';
 import {
   type ChatMessage,
   type ChatModel,

@@ -76,7 +76,8 @@ export class SimulatorMessagesService {
     });
     if (received === null) throw new NotFoundException(TEST_USER_NOT_FOUND);
     const inbound = received.record;
-    if (received.next?.queue !== 'sms.inbound') return this.confirm(inbound, received.next?.messageId ?? null);
+    if (received.next?.queue !== 'sms.inbound')
+      return this.confirm(inbound, received.next?.messageId ?? null);
 
     const waitStarted = Date.now();
     let result: SmsInboundJobResult;
