@@ -283,10 +283,18 @@ export class PipelineService implements OnModuleInit {
         : { ...draft, kind: 'validation', body: template, reading: null };
     }
 
-    // Step 5: input processing with what this message taught us (run again only when that changed its context).
+    // Step 5: input processing with what this message taught us: the step-4 result when it taught
+    // nothing that changes it; else processed again, validated again only when the text changed
+    // where the gardener is (validation reads the location, not the profile).
     const profile = learned;
     const context = contextOf(location, profile);
-    const processed = sameJson(context, first) ? checked : processMessage(text, context, now);
+    const sameLocation =
+      context.zip_code === first.zip_code &&
+      context.region === first.region &&
+      context.hardiness_zone === first.hardiness_zone;
+    const processed = sameJson(context, first)
+      ? checked
+      : processMessage(text, context, now, sameLocation ? validation : undefined);
     const gardener: GardenerContext = {
       ...location,
       locationRefused: user.locationRefused || reading.refused,
