@@ -6,7 +6,7 @@
 //   has a pending delivery, and whether totalTargetUsers is exact;
 // - GET /api/admin/survey-campaigns polled by concurrent clients while the walk runs and after;
 // - GET .../{id}/deliveries on the 1M-delivery campaign;
-// - the reply path: claiming and marking a due delivery (ai-responder's SurveysService, under the
+// - the reply path: claiming and marking a due delivery (libs/domain claimDueSurvey and markSurveyDelivered, under the
 //   user's row lock as the pipeline does) for many users at once, and deliveredCount after it;
 // - pause, and that no reply claims a link while paused.
 // Prints a table and writes bench-results/surveys.json.
@@ -20,8 +20,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { Client, Pool } from 'pg';
-import { runMigrations } from '@sprout/domain';
-import { SurveysService as ReplySurveys } from '../../services/ai-responder/src/surveys/surveys.service';
+import { claimDueSurvey, markSurveyDelivered, runMigrations } from '@sprout/domain';
+import { EntityManager } from 'typeorm';
 import { createApp as createApiGateway } from '../../services/api-gateway/src/app';
 import { createApp as createSurveyScheduler } from '../../services/survey-scheduler/src/app';
 
@@ -217,14 +217,15 @@ const summarize = (latencies: number[]): Summary => {
 // ---------------------------------------------------------------------------------------------
 // The reply path's transaction, as the pipeline runs it (its manager is only asked to query)
 
-type ReplyManager = Parameters<ReplySurveys['claimDue']>[0];
+type ReplyManager = EntityManager;
 
 const inTransaction = async (pool: Pool, run: (manager: ReplyManager) => Promise<void>): Promise<void> => {
   const client = await pool.connect();
-  const manager = {
+  // An EntityManager to libs/domain (which runs `query` on it), over this pool's client.
+  const manager = Object.assign(Object.create(EntityManager.prototype) as ReplyManager, {
     query: async (sql: string, values?: unknown[]): Promise<unknown[]> =>
       (await client.query(sql, values)).rows as unknown[],
-  } as unknown as ReplyManager;
+  });
   try {
     await client.query('BEGIN');
     await run(manager);
@@ -377,7 +378,6 @@ export const main = async (argv: string[]): Promise<void> => {
     const after = (await worker.http(options.concurrency, listUrls(options.requests))).latencies;
 
     // 5. The reply path: claim and mark, under the user's row lock, many users at once.
-    const replies = new ReplySurveys();
     const sample = (
       await db.query<{ user_id: string }>(
         `SELECT "user_id" FROM "survey_deliveries" WHERE "campaign_id" = $1 ORDER BY md5("id"::text) LIMIT $2`,
@@ -404,9 +404,9 @@ export const main = async (argv: string[]): Promise<void> => {
           const started = performance.now();
           await inTransaction(replyDb, async (manager) => {
             await manager.query(`SELECT 1 FROM "users" WHERE "id" = $1 FOR UPDATE`, [userId]);
-            const due = await replies.claimDue(manager, { id: userId }, conversation.id);
+            const due = await claimDueSurvey(manager, userId, conversation.id);
             if (due === null) return;
-            await replies.markDelivered(manager, due, {
+            await markSurveyDelivered(manager, due.deliveryId, {
               conversationId: conversation.id,
               messageId: message.id,
             });
@@ -455,8 +455,7 @@ export const main = async (argv: string[]): Promise<void> => {
     let claimedWhilePaused = 0;
     for (const { user_id: userId } of pausedUsers) {
       await inTransaction(replyDb, async (manager) => {
-        if ((await replies.claimDue(manager, { id: userId }, conversation.id)) !== null)
-          claimedWhilePaused += 1;
+        if ((await claimDueSurvey(manager, userId, conversation.id)) !== null) claimedWhilePaused += 1;
       });
     }
     log(

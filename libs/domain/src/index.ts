@@ -28,13 +28,13 @@ export {
   MIGRATION_ADVISORY_LOCK_KEY,
   type DataSourceConfig,
 } from './data-source';
-export { findOrCreateUserByPhone, isE164, type FindOrCreateUserOptions } from './queries/users';
-export { consentToRecord } from './queries/consent';
+export { findOrCreateUserByPhone, isE164, type FindOrCreateUserOptions } from './users/users';
+export { consentToRecord } from './consent/consent';
 export {
   touchConversation,
   DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS,
   type ConversationOwner,
-} from './queries/conversations';
+} from './conversations/conversations';
 export {
   recordInbound,
   recordOutbound,
@@ -47,8 +47,8 @@ export {
   type OutboundRecord,
   type UserChanges,
 } from './messages/message-writer';
-export { getSetting, setSetting, SPENDING_LIMIT_SETTING, DEFAULT_SPENDING_LIMIT } from './queries/settings';
-export { MODEL_CATALOG_CHANNEL } from './queries/models';
+export { getSetting, setSetting, SPENDING_LIMIT_SETTING, DEFAULT_SPENDING_LIMIT } from './settings/settings';
+export { MODEL_CATALOG_CHANNEL } from './models/models';
 export { isTimeZone, spendDay, type SpendDay } from './ledger/spend-day';
 export {
   readSpendingLimit,
@@ -75,15 +75,15 @@ export {
   expireAwaitingReplies,
   settleAwaitingReply,
   type AwaitingReplyRow,
-} from './queries/awaiting-replies';
-export { recordSmsSent, smsSpentSince, type SmsSent, type SmsSentRecord } from './queries/sms-spend';
+} from './awaiting-replies/awaiting-replies';
+export { recordSmsSent, smsSpentSince, type SmsSent, type SmsSentRecord } from './sms-spend/sms-spend';
 export {
   recordSenderRefusal,
   senderLimitsEndingAfter,
   type SenderLimitRefusal,
   type SenderLimitRow,
   type SenderLimitStretch,
-} from './queries/sender-limits';
+} from './sender-limits/sender-limits';
 // images
 export { messageById, updateMessageImage, type ImageOutcome } from './images/image-analysis';
 // models
@@ -253,3 +253,47 @@ export {
   type ModelUsageRow,
   type ReplyTokenMixRow,
 } from './models/model-management';
+// consent
+export { isOptOutConfirmation, recordCarrierOptOut } from './consent/carrier-opt-out';
+// messages
+export {
+  UNSENT_STATUSES,
+  messageToSend,
+  recordSendFailure,
+  updateUnsent,
+  type SendFailure,
+} from './messages/sending';
+export {
+  markStatusesRead,
+  outboundBySid,
+  sentOfConversation,
+  staleSentMessages,
+  updateStatusIfStill,
+  updateStatusLocked,
+  type StaleStatusQuery,
+} from './messages/delivery-status';
+export { inboundMoods, inboundToAnswer, lockReplyRecipient, type InboundMoods } from './messages/reply-reads';
+export {
+  recordReply,
+  type PlannedReply,
+  type ReplyRecordOutcome,
+  type ReplyRequest,
+  type ReplyState,
+} from './messages/reply';
+// conversations
+export { conversationHistory, type HistoryRow } from './conversations/history';
+export {
+  conversationById,
+  conversationTranscript,
+  writeConversationSummary,
+  type ConversationSummary,
+  type TranscriptRow,
+} from './conversations/summary';
+// users
+export { userById } from './users/users';
+// models
+export { allAiModels } from './models/model-rows';
+// surveys
+export { claimDueSurvey, markSurveyDelivered, type DueSurvey } from './surveys/reply-surveys';
+export { simulatorReply, type SimulatorReplyRow } from './messages/simulator-messages';
+export type { Db } from './db';

@@ -5,3 +5,4 @@ export * from './keywords';
 export * from './delivery-status';
 export * from './signature';
 export * from './twilio-provider';
+export * from './intake';

@@ -6,7 +6,7 @@ import { Message } from './message.entity';
 /**
  * The outbox of what this deployment still owes a sender: a text to answer or a keyword's
  * confirmation to send. Written by record_inbound() with the message, deleted when it is settled;
- * the inbound sweep reads only this table (queries/awaiting-replies.ts).
+ * the inbound sweep reads only this table (awaiting-replies/awaiting-replies.ts).
  */
 @Entity({ name: 'awaiting_replies' })
 @Check('chk_awaiting_replies_queue', inList('queue', AWAITING_REPLY_QUEUES))

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { type Db, managerOf } from '../db';
-import { DEFAULT_SPENDING_LIMIT, SPENDING_LIMIT_SETTING, getSetting } from '../queries/settings';
+import { DEFAULT_SPENDING_LIMIT, SPENDING_LIMIT_SETTING, getSetting } from '../settings/settings';
 import type { LlmPurpose, LlmTier } from '../types';
 
 // The statements of the ledger of paid calls (llm_calls and spend_reservations): nothing else

@@ -3,7 +3,7 @@ import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 
 import { type Db, managerOf } from '../db';
 import { Conversation } from '../entities/conversation.entity';
 import { User } from '../entities/user.entity';
-import { isE164 } from '../queries/users';
+import { isE164 } from '../users/users';
 import type {
   ConsentEventType,
   MessageEncoding,

@@ -6,7 +6,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - `sender_limits`: one row per user, the latest stretch in which their texts went unanswered
  *   because they were over a reply limit (the counting itself is in Redis); admins read it.
  * - `messages.sms_cost`, `users.total_sms_cost`: the provider's price of an outbound message,
- *   written once when the provider accepts it (queries/sms-spend.ts). Nothing is backfilled: the
+ *   written once when the provider accepts it (sms-spend/sms-spend.ts). Nothing is backfilled: the
  *   price of earlier sends is unknown, and they stay null.
  * - `sms_spend_buckets`: SMS cost per 15 minutes, added to in the statement that records a send
  *   (eight shards, chosen by backend, so concurrent sends never wait on one row), so a day's SMS

@@ -49,8 +49,8 @@ const SKIPPED_TYPES = new Set<ValidationResult['responseType']>([
 ]);
 
 /**
- * Prepares an inbound message for the model (spec 001 "input processing"): validates it and, for a
- * question worth answering, appends a bracketed context suffix with the location (a ZIP also gives
+ * Prepares an inbound message for the model (spec 001 "input processing"): validates it (unless
+ * `validated` gives its validation) and, for a question worth answering, appends a bracketed context suffix with the location (a ZIP also gives
  * city, state, region and, when no zone is given, its USDA zone), the hardiness zone with its
  * approximate frost dates (an Alaska ZIP's own), the season at `now` (wet or dry in the tropics),
  * the soil type and the experience level.
@@ -61,6 +61,8 @@ export function processMessage(
   text: string,
   context: ProcessingContext = {},
   now: Date = new Date(),
+  /** This text's validation under the same location and conversation, when already known (not read again). */
+  validated?: ValidationResult,
 ): ProcessingResult {
   const original = text ?? '';
   const normalized = normalizeText(original);
@@ -68,16 +70,18 @@ export function processMessage(
   const regionInput = context.region?.trim() ?? '';
   const zipInput = context.zip_code?.trim() || (/^\d{5}(?:-\d{4})?$/.test(regionInput) ? regionInput : '');
   const regionName = zipInput && zipInput === regionInput ? '' : regionInput;
-  const validation = validateMessage(
-    original,
-    {
-      zip_code: zipInput || null,
-      region: regionName || null,
-      hardiness_zone: context.hardiness_zone ?? null,
-      conversation: context.conversation ?? null,
-    },
-    now,
-  );
+  const validation =
+    validated ??
+    validateMessage(
+      original,
+      {
+        zip_code: zipInput || null,
+        region: regionName || null,
+        hardiness_zone: context.hardiness_zone ?? null,
+        conversation: context.conversation ?? null,
+      },
+      now,
+    );
 
   const skip =
     normalized === '' ||

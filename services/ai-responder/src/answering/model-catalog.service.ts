@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { AiModel, MODEL_CATALOG_CHANNEL } from '@sprout/domain';
+import { type AiModel, MODEL_CATALOG_CHANNEL, allAiModels } from '@sprout/domain';
 import { type ModelPrice, OFFLINE_MODEL_NAME, defaultPriceOf } from '@sprout/llm';
 import { CONFIG } from '@sprout/platform';
 import { Redis } from 'ioredis';
@@ -138,7 +138,7 @@ export class ModelCatalogService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async load(): Promise<Catalog> {
-    const rows = await this.dataSource.getRepository(AiModel).find();
+    const rows = await allAiModels(this.dataSource);
     const active = rows.filter((row) => row.isActive);
     return {
       byName: new Map(rows.map((row) => [row.name, row])),

@@ -4,14 +4,13 @@ import { LocationModule } from '../location/location.module';
 import { MediaModule } from '../media/media.module';
 import { ProfileModule } from '../profile/profile.module';
 import { SummariesModule } from '../summaries/summaries.module';
-import { SurveysModule } from '../surveys/surveys.module';
 import { PipelineProcessor } from './pipeline.processor';
 import { PipelineService } from './pipeline.service';
 import { SenderLimits } from './sender-limits';
 
 /** The reply pipeline: consumes sms.inbound and orchestrates the capability modules. */
 @Module({
-  imports: [AnsweringModule, LocationModule, MediaModule, ProfileModule, SummariesModule, SurveysModule],
+  imports: [AnsweringModule, LocationModule, MediaModule, ProfileModule, SummariesModule],
   providers: [PipelineService, PipelineProcessor, SenderLimits],
   exports: [PipelineService],
 })

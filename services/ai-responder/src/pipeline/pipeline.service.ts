@@ -1,12 +1,16 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { SmsInboundJobResult } from '@sprout/contracts';
 import {
-  Conversation,
-  Message,
+  type Message,
   type MessageKind,
-  User,
+  type PlannedReply,
+  type ReplyRecordOutcome,
+  type ReplyState,
+  type User,
   type UserProfile,
+  inboundToAnswer,
   recordOutbound,
+  recordReply,
   replyIdFor,
   settleAwaitingReply,
 } from '@sprout/domain';
@@ -25,7 +29,7 @@ import {
 import { CONFIG, type Job, JobQueues, UnrecoverableError } from '@sprout/platform';
 import { analyzeSms, parseComplianceKeyword } from '@sprout/sms';
 import { WaitingChildrenError } from 'bullmq';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { type Answer, AnsweringService } from '../answering/answering.service';
 import { ConversationHistoryService } from '../answering/conversation-history.service';
 import { type GardenerContext } from '../answering/system-prompt';
@@ -35,10 +39,9 @@ import { type LocationReading, LocationService } from '../location/location.serv
 import { MediaService } from '../media/media.service';
 import { type CommandOutcome } from '../profile/profile-commands';
 import { learnProfile } from '../profile/profile-learning';
-import { type MessageInsights, ProfileService } from '../profile/profile.service';
+import { type MessageInsights, ProfileService, USER_SENTIMENT_WINDOW } from '../profile/profile.service';
 import { SpendingService } from '../spending/spending.service';
 import { SummariesService } from '../summaries/summaries.service';
-import { SurveysService } from '../surveys/surveys.service';
 import { composeReply } from './compose-reply';
 import { type SenderLimitHit, SenderLimits, limitNotice } from './sender-limits';
 
@@ -57,9 +60,16 @@ interface Draft {
   insights: MessageInsights;
   reading: LocationReading | null;
   command: CommandOutcome | null;
+  /** The profile this text teaches, learned once from `learnedFrom` (the user's as read at step 1). */
+  learned: UserProfile;
+  learnedFrom: UserProfile;
 }
 
-type RecordOutcome = 'replied' | 'already-replied' | 'opted-out' | 'missing';
+/** The line a due survey adds to a reply (the summaries leave it out of a conversation's gist). */
+const surveyLineOf = (surveyUrl: string): string => `Quick survey: ${surveyUrl}`;
+
+/** Same JSON (profiles are JSON columns): whether a locked row still holds what the draft learned from. */
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 const knownLocationOf = (user: User): KnownLocation => ({
   zipCode: user.zipCode,
@@ -104,7 +114,6 @@ export class PipelineService implements OnModuleInit {
     private readonly profile: ProfileService,
     private readonly answering: AnsweringService,
     private readonly history: ConversationHistoryService,
-    private readonly surveys: SurveysService,
     private readonly summaries: SummariesService,
     private readonly spending: SpendingService,
     private readonly media: MediaService,
@@ -138,16 +147,8 @@ export class PipelineService implements OnModuleInit {
   ): Promise<SmsInboundJobResult> {
     // Step 1: the user (sms-gateway found or created them with the message), and whether the reply
     // exists already, in one statement.
-    const {
-      entities: [inbound],
-      raw: [loaded],
-    } = await this.dataSource
-      .getRepository(Message)
-      .createQueryBuilder('m')
-      .leftJoinAndSelect('m.user', 'u')
-      .addSelect('EXISTS (SELECT 1 FROM "messages" "r" WHERE "r"."id" = :replyId)', 'replied')
-      .where('m.id = :id', { id: inboundMessageId, replyId: replyIdFor(inboundMessageId) })
-      .getRawAndEntities<{ replied: boolean }>();
+    const loaded = await inboundToAnswer(this.dataSource, inboundMessageId);
+    const inbound = loaded?.inbound;
     if (inbound === undefined || inbound.user === undefined || inbound.user === null) {
       this.logger.warn(`Inbound message ${inboundMessageId} no longer exists`);
       return { outcome: 'missing', replyMessageId: null };
@@ -156,10 +157,7 @@ export class PipelineService implements OnModuleInit {
       throw new UnrecoverableError(`Message ${inboundMessageId} is not inbound`);
     const user = inbound.user;
     const replyId = replyIdFor(inbound.id);
-    const replied =
-      inbound.id === inboundMessageId
-        ? loaded?.replied === true
-        : await this.dataSource.getRepository(Message).existsBy({ id: replyId });
+    const replied = loaded?.replied === true;
 
     if (replied) {
       await this.afterReply(replyId, inbound.conversationId);
@@ -236,6 +234,8 @@ export class PipelineService implements OnModuleInit {
     const text = content === '' && hasMedia ? IMAGE_ONLY_QUESTION : content;
     const known = knownLocationOf(user);
     const insights = this.profile.read(text);
+    // What this text teaches about the gardener, learned once: the prompt's context and the stored profile.
+    const learned = learnProfile(user.profile, insights.signals, insights.topics, null);
     // The conversation so far: a follow-up in a gardening conversation is never refused as off-topic.
     const history = await this.history.load(inbound);
     const contextOf = (location: KnownLocation, profile: UserProfile): ProcessingContext => ({
@@ -247,7 +247,9 @@ export class PipelineService implements OnModuleInit {
       conversation: gardenerMessages(history.turns),
     });
 
-    const validation = processMessage(text, contextOf(known, user.profile), now).validation;
+    const first = contextOf(known, user.profile);
+    const checked = processMessage(text, first, now);
+    const validation = checked.validation;
     const responseType: ValidationResponseType =
       hasMedia && !BLOCKING_WITH_MEDIA.has(validation.responseType)
         ? 'gardening_question'
@@ -261,7 +263,7 @@ export class PipelineService implements OnModuleInit {
       inbound.locationHint,
     );
     const location: KnownLocation = { ...known, ...this.location.patchFor(known, reading) };
-    const draft = { insights, reading, command: null, answer: null };
+    const draft = { insights, reading, command: null, answer: null, learned, learnedFrom: user.profile };
 
     // Step 4: answers that need no model.
     if (responseType === 'command') {
@@ -281,9 +283,18 @@ export class PipelineService implements OnModuleInit {
         : { ...draft, kind: 'validation', body: template, reading: null };
     }
 
-    // Step 5: input processing with what this message taught us.
-    const profile = learnProfile(user.profile, insights.signals, insights.topics, null);
-    const processed = processMessage(text, contextOf(location, profile), now);
+    // Step 5: input processing with what this message taught us: the step-4 result when it taught
+    // nothing that changes it; else processed again, validated again only when the text changed
+    // where the gardener is (validation reads the location, not the profile).
+    const profile = learned;
+    const context = contextOf(location, profile);
+    const sameLocation =
+      context.zip_code === first.zip_code &&
+      context.region === first.region &&
+      context.hardiness_zone === first.hardiness_zone;
+    const processed = sameJson(context, first)
+      ? checked
+      : processMessage(text, context, now, sameLocation ? validation : undefined);
     const gardener: GardenerContext = {
       ...location,
       locationRefused: user.locationRefused || reading.refused,
@@ -306,73 +317,75 @@ export class PipelineService implements OnModuleInit {
   }
 
   /**
-   * Steps 7-8: fits the text, attaches what is due, and records it all in one transaction: the
-   * reply, its counters and what it changes on the user, the conversation and the inbound
-   * (recordOutbound, one statement), then the model call's link and the survey delivery.
+   * Steps 7-8: the reply planned (pure: `plan`) on the user's locked row, then written once
+   * (recordReply, one transaction): the reply with its counters and what it changes on the user,
+   * the conversation and the inbound, its model call's link or its template tier's row, the survey
+   * delivery.
    */
-  private async record(inbound: Message, draft: Draft, now: Date): Promise<RecordOutcome> {
-    const replyId = replyIdFor(inbound.id);
-    return this.dataSource.transaction(async (manager): Promise<RecordOutcome> => {
-      // The user's row, locked, then the conversation: read after the lock, so it holds what a
-      // concurrent reply of the same user wrote (a join in the locking statement would return the
-      // conversation as it was when that statement started waiting, and lose its topics).
-      const user = await manager
-        .createQueryBuilder(User, 'u')
-        .where('u.id = :id', { id: inbound.userId })
-        .setLock('pessimistic_write')
-        .getOne();
-      if (user === null) return 'missing';
-      if (user.optedOut) return 'opted-out';
-      const conversation = await manager.findOneBy(Conversation, { id: inbound.conversationId });
-      if (conversation === null) return 'missing';
+  private async record(inbound: Message, draft: Draft, now: Date): Promise<ReplyRecordOutcome> {
+    return recordReply(this.dataSource, this.spending, {
+      inbound,
+      sentiment: draft.insights.sentiment,
+      moodWindow: USER_SENTIMENT_WINDOW,
+      // Never on a reply to an invalid message.
+      withSurvey: draft.kind !== 'validation',
+      plan: (state) => this.plan(inbound, draft, state, now),
+    });
+  }
 
-      // Location, re-applied to the locked row so a concurrent change is not overwritten.
-      const known = knownLocationOf(user);
-      const locationPatch: LocationPatch =
-        draft.command !== null
-          ? draft.command.userPatch
-          : draft.reading === null
-            ? {}
-            : this.location.patchFor(known, draft.reading);
-      const location = { ...known, ...locationPatch };
-      const locationRefused =
-        draft.command?.userPatch.locationRefused ??
-        (locationPatch.zipCode ? false : user.locationRefused || draft.reading?.refused === true);
+  /** The reply as written, from the draft and the locked state: no reads, no writes. */
+  private plan(inbound: Message, draft: Draft, state: ReplyState, now: Date): PlannedReply {
+    const { user, conversation, survey } = state;
+    // Location, re-applied to the locked row so a concurrent change is not overwritten.
+    const known = knownLocationOf(user);
+    const locationPatch: LocationPatch =
+      draft.command !== null
+        ? draft.command.userPatch
+        : draft.reading === null
+          ? {}
+          : this.location.patchFor(known, draft.reading);
+    const location = { ...known, ...locationPatch };
+    const locationRefused =
+      draft.command?.userPatch.locationRefused ??
+      (locationPatch.zipCode ? false : user.locationRefused || draft.reading?.refused === true);
 
-      // Extras: the ZIP question (once, after an answer from the chain) and a due survey link
-      // (never on a reply to an invalid message).
-      const extras: string[] = [];
-      const mayAsk =
-        draft.answer !== null &&
-        draft.answer.tier !== 'minimal' &&
-        this.location.shouldAsk({
-          zipCode: location.zipCode,
-          locationRefused,
-          locationAskedAt: user.locationAskedAt,
-        });
-      const alreadyAsks = /\bzip\b/i.test(draft.body);
-      if (mayAsk && !alreadyAsks) extras.push(this.location.question);
-      const survey =
-        draft.kind === 'validation'
-          ? null
-          : await this.surveys.claimDue(manager, user, inbound.conversationId);
-      const surveyLine = survey === null ? null : this.surveys.line(survey);
-      if (surveyLine !== null) extras.push(surveyLine);
-      const composed = composeReply(draft.body, extras, this.config.smsMaxSegments);
-      const asked = mayAsk && (alreadyAsks || composed.included.includes(this.location.question));
-      const { encoding, segments } = analyzeSms(composed.text);
-      const answer = draft.answer;
+    // Extras: the ZIP question (once, after an answer from the chain) and a due survey link.
+    const extras: string[] = [];
+    const mayAsk =
+      draft.answer !== null &&
+      draft.answer.tier !== 'minimal' &&
+      this.location.shouldAsk({
+        zipCode: location.zipCode,
+        locationRefused,
+        locationAskedAt: user.locationAskedAt,
+      });
+    const alreadyAsks = /\bzip\b/i.test(draft.body);
+    if (mayAsk && !alreadyAsks) extras.push(this.location.question);
+    const surveyLine = survey === null ? null : surveyLineOf(survey.surveyUrl);
+    if (surveyLine !== null) extras.push(surveyLine);
+    const composed = composeReply(draft.body, extras, this.config.smsMaxSegments);
+    const asked = mayAsk && (alreadyAsks || composed.included.includes(this.location.question));
+    const { encoding, segments } = analyzeSms(composed.text);
+    const answer = draft.answer;
 
-      // Sentiment and topics of the inbound, rolled into the conversation and the user; the profile.
-      const rollup = await this.profile.rollupInsights(manager, inbound, draft.insights);
-      const learned =
-        draft.kind === 'validation'
-          ? user.profile
-          : this.profile.learn(user.profile, draft.insights, rollup, draft.command?.profilePatch);
-      const profile: UserProfile = location.region ? { ...learned, region: location.region } : learned;
+    // Sentiment and topics of the inbound, rolled into the conversation and the user; the profile,
+    // learned once in the draft unless a concurrent reply changed it since (then learned on the row).
+    const rollup = this.profile.rollup(state.moods);
+    const learned =
+      draft.kind === 'validation'
+        ? user.profile
+        : this.profile.withStyle(
+            sameJson(user.profile, draft.learnedFrom)
+              ? draft.learned
+              : learnProfile(user.profile, draft.insights.signals, draft.insights.topics, null),
+            rollup,
+            draft.command?.profilePatch,
+          );
+    const profile: UserProfile = location.region ? { ...learned, region: location.region } : learned;
 
-      const recorded = await recordOutbound(manager, {
-        id: replyId,
+    return {
+      message: {
+        id: replyIdFor(inbound.id),
         userId: user.id,
         conversationId: inbound.conversationId,
         // Ordered after the inbound; its response time (model calls and image analysis included)
@@ -403,44 +416,23 @@ export class PipelineService implements OnModuleInit {
         },
         // The model call that answered is linked to the reply in the same statement.
         llmCallId: answer?.callId ?? null,
-      });
-      if (recorded === null) return 'already-replied';
-
-      if (answer !== null && answer.callId === null)
-        await this.recordCall(manager, answer, replyId, inbound, recorded.isTestUser);
-      if (survey !== null && surveyLine !== null && composed.included.includes(surveyLine)) {
-        await this.surveys.markDelivered(manager, survey, {
-          conversationId: inbound.conversationId,
-          messageId: replyId,
-        });
-      }
-      return 'replied';
-    });
-  }
-
-  /** Writes the llm_calls row of a template or minimal-tier answer (no model call made one). */
-  private async recordCall(
-    manager: EntityManager,
-    answer: Answer,
-    replyId: string,
-    inbound: Message,
-    isTestUser: boolean,
-  ): Promise<void> {
-    await this.spending.recordUnpaid(
-      {
-        messageId: replyId,
-        userId: inbound.userId,
-        conversationId: inbound.conversationId,
-        purpose: 'reply',
-        model: null,
-        promptTokens: 0,
-        completionTokens: 0,
-        latencyMs: 0,
-        tier: answer.tier,
-        error: null,
-        isTestUser,
       },
-      manager,
-    );
+      // A template or minimal-tier answer: no model call wrote its llm_calls row.
+      unpaidCall:
+        answer !== null && answer.callId === null
+          ? {
+              userId: inbound.userId,
+              conversationId: inbound.conversationId,
+              purpose: 'reply',
+              model: null,
+              promptTokens: 0,
+              completionTokens: 0,
+              latencyMs: 0,
+              tier: answer.tier,
+              error: null,
+            }
+          : null,
+      carriesSurvey: surveyLine !== null && composed.included.includes(surveyLine),
+    };
   }
 }

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { Message, Sentiment, UserProfile } from '@sprout/domain';
+import type { InboundMoods, Sentiment, UserProfile } from '@sprout/domain';
 import { analyzeSentiment, detectTopics, parseProfileCommand } from '@sprout/gardening';
-import type { EntityManager } from 'typeorm';
 import { type CommandOutcome, applyProfileCommand } from './profile-commands';
 import {
   type ProfileSignals,
   conversationStyleOf,
-  learnProfile,
   overallSentiment,
   profileCompletionScore,
   readProfileSignals,
@@ -30,7 +28,8 @@ export interface InsightRollup {
 }
 
 const MAX_CONVERSATION_TOPICS = 20;
-const USER_SENTIMENT_WINDOW = 50;
+/** The user's mood is read over this many of their latest texts. */
+export const USER_SENTIMENT_WINDOW = 50;
 const STYLE_WINDOW = 10;
 
 /** Profile commands, profile learning, and inbound sentiment and topics rolled up. */
@@ -51,57 +50,32 @@ export class ProfileService {
   }
 
   /**
-   * The moods this message's sentiment rolls into, read in the reply transaction. The sentiment
-   * itself is stored with the reply (recordOutbound), so it is read here as if it were stored.
+   * The moods this message's sentiment rolls into, from what the reply's transaction read
+   * (libs/domain inboundMoods, with this message's sentiment as if stored).
    */
-  async rollupInsights(
-    manager: EntityManager,
-    inbound: Pick<Message, 'id' | 'userId' | 'conversationId'>,
-    insights: MessageInsights,
-  ): Promise<InsightRollup> {
-    const [row] = await manager.query<
-      Array<{
-        conversation: Sentiment[] | null;
-        recent: Array<{ sentiment: Sentiment | null; content: string }> | null;
-      }>
-    >(
-      `SELECT
-         (SELECT array_agg(s ORDER BY created_at, id) FROM (
-            SELECT CASE WHEN id = $3 THEN $4 ELSE sentiment END AS s, created_at, id FROM messages
-             WHERE conversation_id = $1 AND direction = 'inbound') m
-           WHERE s IS NOT NULL) AS conversation,
-         (SELECT json_agg(json_build_object('sentiment', s, 'content', content) ORDER BY created_at DESC, id DESC)
-            FROM (SELECT CASE WHEN id = $3 THEN $4 ELSE sentiment END AS s, content, created_at, id FROM messages
-                   WHERE user_id = $2 AND direction = 'inbound'
-                   ORDER BY created_at DESC, id DESC LIMIT $5) r) AS recent`,
-      [inbound.conversationId, inbound.userId, inbound.id, insights.sentiment, USER_SENTIMENT_WINDOW],
-    );
-    const recent = row?.recent ?? [];
-    const userSentiments = recent
+  rollup(moods: InboundMoods): InsightRollup {
+    const userSentiments = moods.recent
       .map((r) => r.sentiment)
       .filter((s): s is Sentiment => s !== null)
       .reverse();
     return {
-      conversationSentiment: overallSentiment(row?.conversation ?? []),
+      conversationSentiment: overallSentiment(moods.conversation),
       userSentiment: overallSentiment(userSentiments),
-      recentTexts: recent.slice(0, STYLE_WINDOW).map((r) => r.content),
+      recentTexts: moods.recent.slice(0, STYLE_WINDOW).map((r) => r.content),
     };
   }
 
-  /** The profile after this message (learned values fill gaps; a command's values replace). */
-  learn(
-    profile: UserProfile,
-    insights: MessageInsights,
+  /**
+   * The profile after this message: `learned` (learnProfile of this text, without style) with the
+   * conversation style of the recent texts, and a command's values, which replace.
+   */
+  withStyle(
+    learned: UserProfile,
     rollup: InsightRollup,
     commandPatch: Partial<UserProfile> = {},
   ): UserProfile {
-    const learned = learnProfile(
-      profile,
-      insights.signals,
-      insights.topics,
-      conversationStyleOf(rollup.recentTexts),
-    );
-    return { ...learned, ...commandPatch };
+    const style = conversationStyleOf(rollup.recentTexts);
+    return { ...learned, ...(style === null ? {} : { conversationStyle: style }), ...commandPatch };
   }
 
   completionScore(

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Conversation, type MessageKind, type Sentiment, User } from '@sprout/domain';
+import { conversationById, conversationTranscript, userById, writeConversationSummary } from '@sprout/domain';
 import {
   type ChatMessage,
   type ChatModel,
@@ -35,14 +35,6 @@ export interface SummaryResult {
   writtenBy: string | null;
 }
 
-interface TranscriptRow {
-  direction: 'inbound' | 'outbound';
-  content: string;
-  kind: MessageKind;
-  topics: string[];
-  sentiment: Sentiment | null;
-}
-
 const MAX_TRANSCRIPT_ROWS = 200;
 const SUMMARY_MAX_TOKENS = 400;
 /** Timers fire a little early or late; a conversation this close to its idle time counts as idle. */
@@ -74,7 +66,7 @@ export class SummariesService {
   }
 
   async summarize(conversationId: string, job?: Job): Promise<SummaryResult> {
-    const conversation = await this.dataSource.getRepository(Conversation).findOneBy({ id: conversationId });
+    const conversation = await conversationById(this.dataSource, conversationId);
     if (conversation === null) return { outcome: 'missing', writtenBy: null };
     const untilIdle = this.untilIdle(conversation.lastMessageAt);
     if (untilIdle > 0) {
@@ -85,13 +77,8 @@ export class SummariesService {
       return { outcome: 'up-to-date', writtenBy: null };
     }
 
-    const rows = await this.dataSource.query<TranscriptRow[]>(
-      `SELECT "direction", "content", "kind", "topics", "sentiment" FROM (
-         SELECT * FROM "messages" WHERE "conversation_id" = $1 ORDER BY "created_at" DESC, "id" DESC LIMIT $2
-       ) latest ORDER BY "created_at", "id"`,
-      [conversationId, MAX_TRANSCRIPT_ROWS],
-    );
-    const user = await this.dataSource.getRepository(User).findOneBy({ id: conversation.userId });
+    const rows = await conversationTranscript(this.dataSource, conversationId, MAX_TRANSCRIPT_ROWS);
+    const user = await userById(this.dataSource, conversation.userId);
     const topics = transcriptTopics(conversation.topics, rows);
     const sentiment = overallSentiment(
       rows.flatMap((row) => (row.direction === 'inbound' && row.sentiment !== null ? [row.sentiment] : [])),
@@ -106,32 +93,13 @@ export class SummariesService {
     const fromModel = rows.length === 0 ? null : await this.modelSummary(rows, owner);
     const text: SummaryText = fromModel?.text ?? deterministicSummary(rows, topics, where || null);
 
-    const written = await this.dataSource.transaction(async (manager) => {
-      // The same lock the inbound path takes to continue a conversation: a message arriving now
-      // either lands before this check (not idle any more) or opens a new conversation.
-      await manager
-        .createQueryBuilder(User, 'u')
-        .select('u.id')
-        .where('u.id = :id', { id: conversation.userId })
-        .setLock('pessimistic_write')
-        .getOne();
-      const current = await manager.findOneBy(Conversation, { id: conversationId });
-      if (current === null) return false;
-      if (current.lastMessageAt.getTime() !== conversation.lastMessageAt.getTime()) return false;
-      await manager.update(
-        Conversation,
-        { id: conversationId },
-        {
-          summary: text.summary,
-          keyOutcomes: text.keyOutcomes.join('\n') || null,
-          nextSteps: text.nextSteps.join('\n') || null,
-          topics,
-          sentiment,
-          endedAt: current.lastMessageAt,
-          summarizedAt: new Date(),
-        },
-      );
-      return true;
+    // Only if no message arrived meanwhile (checked under the user's lock, as the inbound path takes it).
+    const written = await writeConversationSummary(this.dataSource, conversation, {
+      summary: text.summary,
+      keyOutcomes: text.keyOutcomes.join('\n') || null,
+      nextSteps: text.nextSteps.join('\n') || null,
+      topics,
+      sentiment,
     });
     if (!written) {
       await this.reschedule(conversationId, summaryDelayOf(this.config), job);

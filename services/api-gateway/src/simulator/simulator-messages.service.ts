@@ -11,18 +11,13 @@ import type {
   SimulatorMessageResponse,
   SmsInboundJobResult,
 } from '@sprout/contracts';
-import { type InboundRecord, type MessageMedia, consentToRecord, recordInbound } from '@sprout/domain';
+import { type InboundRecord, type MessageMedia, simulatorReply } from '@sprout/domain';
 import { CONFIG, JobQueues, JobTimeoutError } from '@sprout/platform';
-import { answerComplianceKeyword } from '@sprout/sms';
+import { receiveText } from '@sprout/sms';
 import { DataSource } from 'typeorm';
 import type { ApiGatewayConfig } from '../config';
 import { SIMULATOR_CONFIG, type SimulatorConfig } from './simulator.config';
-import {
-  SIMULATOR_MESSAGE_COLUMNS,
-  type SimulatorMessageRow,
-  TEST_USER_NOT_FOUND,
-  toSimulatorMessage,
-} from './test-users.service';
+import { type SimulatorMessageRow, TEST_USER_NOT_FOUND, toSimulatorMessage } from './test-users.service';
 
 /** What an image sent without text asks (spec 001 §5). */
 export const IMAGE_ONLY_MESSAGE = 'What can you tell me about this image?';
@@ -70,22 +65,19 @@ export class SimulatorMessagesService {
             },
           ];
 
-    const consent = await consentToRecord(
-      this.dataSource,
-      { userId: request.userId },
-      answerComplianceKeyword(content, this.appConfig.contactEmail),
-    );
-    const inbound = await recordInbound(this.dataSource, {
+    // The same intake as an SMS: owed an answer whenever it can be (see replyTimeoutMessage), even
+    // when its job is lost.
+    const received = await receiveText(this.dataSource, {
       from: { userId: request.userId, testUserOnly: true },
       content,
       media,
-      consent,
       idleTimeoutMs: this.config.conversationIdleTimeoutMs,
-      // Answered whenever it can be (see replyTimeoutMessage), even when its job is lost.
-      awaitingReply: true,
+      contactEmail: this.appConfig.contactEmail,
     });
-    if (inbound === null) throw new NotFoundException(TEST_USER_NOT_FOUND);
-    if (inbound.consent !== null) return this.confirm(inbound, inbound.consent.replyMessageId);
+    if (received === null) throw new NotFoundException(TEST_USER_NOT_FOUND);
+    const inbound = received.record;
+    if (received.next?.queue !== 'sms.inbound')
+      return this.confirm(inbound, received.next?.messageId ?? null);
 
     const waitStarted = Date.now();
     let result: SmsInboundJobResult;
@@ -141,11 +133,7 @@ export class SimulatorMessagesService {
   private async readReply(
     replyId: string,
   ): Promise<{ row: SimulatorMessageRow; responseTimeMs: number | null } | null> {
-    const rows: (SimulatorMessageRow & { response_time_ms: number | null })[] = await this.dataSource.query(
-      `SELECT ${SIMULATOR_MESSAGE_COLUMNS}, response_time_ms FROM messages WHERE id = $1`,
-      [replyId],
-    );
-    const row = rows[0];
-    return row === undefined ? null : { row, responseTimeMs: row.response_time_ms };
+    const row = await simulatorReply(this.dataSource, replyId);
+    return row === null ? null : { row, responseTimeMs: row.response_time_ms };
   }
 }

@@ -1,6 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CONFIG } from '@sprout/platform';
-import { MESSAGE_STATUSES, Message, type MessageStatus } from '@sprout/domain';
+import {
+  MESSAGE_STATUSES,
+  type Message,
+  type MessageStatus,
+  markStatusesRead,
+  outboundBySid,
+  sentOfConversation,
+  staleSentMessages,
+  updateStatusIfStill,
+  updateStatusLocked,
+} from '@sprout/domain';
 import {
   type SmsDeliveryStatus,
   type SmsProvider,
@@ -10,9 +20,9 @@ import {
   parseDeliveryStatus,
   toSmsSendError,
 } from '@sprout/sms';
-import { DataSource, In, IsNull, Not } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { SmsGatewayConfig } from '../config';
-import { ConsentService, UNSUBSCRIBED_ERROR_CODE } from '../consent/consent.service';
+import { UNSUBSCRIBED_ERROR_CODE, logCarrierOptOut } from '../consent/carrier-opt-out';
 import { SMS_PROVIDER } from '../sms-provider/sms-provider.module';
 
 export interface StatusUpdate {
@@ -76,7 +86,6 @@ export class DeliveryStatusService {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly consent: ConsentService,
     @Inject(SMS_PROVIDER) private readonly provider: SmsProvider,
     @Inject(CONFIG) private readonly config: SmsGatewayConfig,
   ) {}
@@ -96,36 +105,31 @@ export class DeliveryStatusService {
         : undefined);
     if (update.errorCode === UNSUBSCRIBED_ERROR_CODE) return this.applyWithOptOut(update, errorMessage);
 
-    const messages = this.dataSource.getRepository(Message);
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-      const message = await messages.findOneBy({ providerSid: update.providerSid, direction: 'outbound' });
+      const message = await outboundBySid(this.dataSource, update.providerSid);
       if (message === null) return 'unknown-message';
       const changes = statusChanges(message, update, errorMessage);
       if (changes === null) return 'unchanged';
-      const written = await messages.update({ id: message.id, status: message.status }, changes);
-      if (written.affected === 1) return 'updated';
+      if (await updateStatusIfStill(this.dataSource, message, changes)) return 'updated';
     }
     // Still racing after CAS_ATTEMPTS reads: settle it under the row lock.
     return this.applyWithOptOut(update, errorMessage);
   }
 
   /** `apply` under a row lock in one transaction, with the carrier opt-out (error 21610) if any. */
-  private applyWithOptOut(update: StatusUpdate, errorMessage: string | undefined): Promise<StatusOutcome> {
-    return this.dataSource.transaction(async (manager) => {
-      const message = await manager
-        .createQueryBuilder(Message, 'm')
-        .where('m.providerSid = :sid', { sid: update.providerSid })
-        .andWhere("m.direction = 'outbound'")
-        .setLock('pessimistic_write')
-        .getOne();
-      if (message === null) return 'unknown-message';
-      if (update.errorCode === UNSUBSCRIBED_ERROR_CODE)
-        await this.consent.optOutByProvider(manager, message.userId, message.id);
-      const changes = statusChanges(message, update, errorMessage);
-      if (changes === null) return 'unchanged';
-      await manager.update(Message, { id: message.id }, changes);
-      return 'updated';
-    });
+  private async applyWithOptOut(
+    update: StatusUpdate,
+    errorMessage: string | undefined,
+  ): Promise<StatusOutcome> {
+    const outcome = await updateStatusLocked(
+      this.dataSource,
+      update.providerSid,
+      update.errorCode === UNSUBSCRIBED_ERROR_CODE,
+      (message) => statusChanges(message, update, errorMessage),
+    );
+    if (outcome === null) return 'unknown-message';
+    if (outcome.optedOut) logCarrierOptOut(outcome.userId);
+    return outcome.written ? 'updated' : 'unchanged';
   }
 
   /**
@@ -134,18 +138,7 @@ export class DeliveryStatusService {
    * provider does not know is skipped; an unreachable provider fails the job (it is retried).
    */
   async checkConversation(conversationId: string): Promise<DeliveryCheckOutcome> {
-    const open = await this.dataSource.getRepository(Message).find({
-      where: {
-        conversationId,
-        direction: 'outbound',
-        providerSid: Not(IsNull()),
-        status: In(OPEN_STATUSES),
-      },
-      select: { id: true, providerSid: true },
-      order: { createdAt: 'DESC' },
-      take: 50,
-    });
-    return this.recheck(open);
+    return this.recheck(await sentOfConversation(this.dataSource, conversationId, OPEN_STATUSES));
   }
 
   /**
@@ -155,21 +148,19 @@ export class DeliveryStatusService {
    * read (doubling intervals), so a carrier that never reports delivery costs a few reads.
    */
   async reconcileStale(): Promise<DeliveryCheckOutcome> {
-    const stale: Array<{ id: string; provider_sid: string }> = await this.dataSource.query(
-      `SELECT id, provider_sid FROM messages
-        WHERE direction = 'outbound' AND provider_sid IS NOT NULL AND status = ANY($1)
-          AND created_at > now() - make_interval(secs => $2)
-          AND updated_at < now() - GREATEST(make_interval(secs => $3), updated_at - created_at)
-        ORDER BY updated_at
-        LIMIT $4`,
-      [OPEN_STATUSES, RECONCILE_MAX_AGE_MS / 1000, this.config.smsStatusStaleAfterMs / 1000, RECONCILE_BATCH],
-    );
+    const stale = await staleSentMessages(this.dataSource, {
+      statuses: OPEN_STATUSES,
+      maxAgeMs: RECONCILE_MAX_AGE_MS,
+      staleAfterMs: this.config.smsStatusStaleAfterMs,
+      limit: RECONCILE_BATCH,
+    });
     if (stale.length === 0) return { checked: 0, updated: 0 };
-    const outcome = await this.recheck(stale.map((m) => ({ id: m.id, providerSid: m.provider_sid })));
+    const outcome = await this.recheck(stale);
     // Read now: the unchanged ones wait their (longer) turn again.
-    await this.dataSource.query(
-      `UPDATE messages SET updated_at = now() WHERE id = ANY($1) AND status = ANY($2)`,
-      [stale.map((m) => m.id), OPEN_STATUSES],
+    await markStatusesRead(
+      this.dataSource,
+      stale.map((m) => m.id),
+      OPEN_STATUSES,
     );
     if (outcome.updated > 0)
       this.logger.log(`Reconciled ${outcome.updated} of ${outcome.checked} stale reply statuses from Twilio`);

@@ -1,10 +1,17 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Message } from '@sprout/domain';
+import {
+  type Message,
+  UNSENT_STATUSES,
+  isOptOutConfirmation,
+  messageToSend,
+  recordSendFailure,
+  updateUnsent,
+} from '@sprout/domain';
 import { CONFIG } from '@sprout/platform';
 import { type SmsProvider, SmsSendError, type SmsSendResult, analyzeSms, toSmsSendError } from '@sprout/sms';
-import { DataSource, In, IsNull } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { SmsGatewayConfig } from '../config';
-import { ConsentService, UNSUBSCRIBED_ERROR_CODE } from '../consent/consent.service';
+import { UNSUBSCRIBED_ERROR_CODE, logCarrierOptOut } from '../consent/carrier-opt-out';
 import { SMS_PROVIDER } from '../sms-provider/sms-provider.module';
 import { SendCircuit } from './send-circuit';
 import { SenderPacer } from './sender-pacer';
@@ -20,9 +27,6 @@ export interface SendHold {
 
 /** What an opted-out recipient's message shows instead of a delivery. */
 export const OPTED_OUT_ERROR_MESSAGE = 'Not sent: the recipient has opted out (replied STOP).';
-
-/** Statuses of an outbound message nobody has handed to the provider yet (or whose hand-off broke off). */
-const UNSENT_STATUSES = ['queued', 'pending', 'sending'] as const;
 
 /** How far before an attempt's start a message Twilio accepted may be dated (Twilio's clock, whole seconds). */
 const CLOCK_SKEW_MS = 2 * 60_000;
@@ -48,7 +52,6 @@ export class OutboundService {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly consent: ConsentService,
     private readonly circuit: SendCircuit,
     private readonly pacer: SenderPacer,
     private readonly spending: SmsSpending,
@@ -67,13 +70,7 @@ export class OutboundService {
    * redriven until `smsSendHoldMs` after it was written, then recorded as failed.
    */
   async send(messageId: string, finalAttempt: boolean): Promise<SendOutcome | SendHold> {
-    const messages = this.dataSource.getRepository(Message);
-    // One statement (findOne with a relation makes two: a DISTINCT id query, then the rows).
-    const message = await messages
-      .createQueryBuilder('m')
-      .leftJoinAndSelect('m.user', 'u')
-      .where('m.id = :id', { id: messageId })
-      .getOne();
+    const message = await messageToSend(this.dataSource, messageId);
     if (message === null || message.user === undefined || message.user === null) {
       this.logger.warn(`Outbound message ${messageId} no longer exists`);
       return 'missing';
@@ -83,12 +80,11 @@ export class OutboundService {
     if (message.providerSid !== null || !(UNSENT_STATUSES as readonly string[]).includes(message.status))
       return 'already-sent';
 
-    const unsent = { id: messageId, providerSid: IsNull(), status: In([...UNSENT_STATUSES]) };
     const now = new Date();
     const { encoding, segments } = analyzeSms(message.content);
 
     if (message.isTestUser || message.user.isTestUser) {
-      await messages.update(unsent, {
+      await updateUnsent(this.dataSource, messageId, {
         status: 'delivered',
         sentAt: now,
         deliveredAt: now,
@@ -99,9 +95,9 @@ export class OutboundService {
     }
     if (
       message.user.optedOut &&
-      !(message.kind === 'consent' && (await this.consent.isOptOutConfirmation(message.id)))
+      !(message.kind === 'consent' && (await isOptOutConfirmation(this.dataSource, message.id)))
     ) {
-      await messages.update(unsent, {
+      await updateUnsent(this.dataSource, messageId, {
         status: 'failed',
         errorCode: null,
         errorMessage: OPTED_OUT_ERROR_MESSAGE,
@@ -111,7 +107,7 @@ export class OutboundService {
     // Over the day's SMS spending limit: not sent (an answer hours late helps nobody), and says why.
     const overSpend = await this.spending.refusal(message.kind, now);
     if (overSpend !== null) {
-      await messages.update(unsent, {
+      await updateUnsent(this.dataSource, messageId, {
         status: 'failed',
         errorCode: SMS_SPEND_LIMIT_ERROR_CODE,
         errorMessage: overSpend,
@@ -145,7 +141,7 @@ export class OutboundService {
         this.logger.log(`Outbound message ${messageId} had been accepted by Twilio already; not sent again`);
       } else {
         // Recorded before the call: from here a crash leaves 'sending', and the retry looks it up.
-        await messages.update(unsent, { status: 'sending' });
+        await updateUnsent(this.dataSource, messageId, { status: 'sending' });
         sending = true;
       }
       const result: SmsSendResult =
@@ -182,7 +178,8 @@ export class OutboundService {
       if (error.retryable) {
         await this.circuit.recordFailure(error.message);
         // Twilio refused this send for sure: the next attempt need not look for it.
-        if (sending && certainlyNotAccepted(error)) await messages.update(unsent, { status: 'queued' });
+        if (sending && certainlyNotAccepted(error))
+          await updateUnsent(this.dataSource, messageId, { status: 'queued' });
         if (!finalAttempt) throw error;
         const state = await this.circuit.peek();
         const hold = this.hold(message, 'twilio-failing', Math.max(state.waitMs, HELD_RETRY_MS));
@@ -218,22 +215,20 @@ export class OutboundService {
   }
 
   private async recordFailure(message: Message, error: SmsSendError): Promise<'failed'> {
-    const unsent = { id: message.id, providerSid: IsNull(), status: In([...UNSENT_STATUSES]) };
     const errorCode =
       error.code === undefined
         ? error.status === undefined
           ? error.kind
           : String(error.status)
         : String(error.code);
-    await this.dataSource.transaction(async (manager) => {
-      await manager.update(Message, unsent, {
-        status: 'failed',
-        errorCode,
-        errorMessage: error.message.slice(0, 1000),
-      });
-      if (errorCode === UNSUBSCRIBED_ERROR_CODE)
-        await this.consent.optOutByProvider(manager, message.userId, message.id);
+    const optedOut = await recordSendFailure(this.dataSource, {
+      messageId: message.id,
+      userId: message.userId,
+      errorCode,
+      errorMessage: error.message.slice(0, 1000),
+      carrierOptOut: errorCode === UNSUBSCRIBED_ERROR_CODE,
     });
+    if (optedOut) logCarrierOptOut(message.userId);
     this.logger.warn(`Outbound message ${message.id} failed permanently: ${error.message}`);
     return 'failed';
   }

@@ -5,9 +5,9 @@ import {
   type ProviderMessageStatus,
   type StatusCallbackForm,
 } from '@sprout/contracts';
-import { type InboundRecord, consentToRecord, isE164, recordInbound } from '@sprout/domain';
+import { isE164 } from '@sprout/domain';
 import { CONFIG, JobQueues } from '@sprout/platform';
-import { answerComplianceKeyword } from '@sprout/sms';
+import { receiveText } from '@sprout/sms';
 import { DataSource } from 'typeorm';
 import type { SmsGatewayConfig } from '../config';
 import { locationHintOf, mediaOf } from './twilio-forms';
@@ -17,15 +17,6 @@ import { locationHintOf, mediaOf } from './twilio-forms';
  * to reply STOP), answered here; duplicate: seen before.
  */
 export type InboundOutcome = 'stored' | 'keyword' | 'duplicate' | 'ignored';
-
-/** The job an inbound message leads to: a reply (sms.inbound) or its keyword's confirmation (sms.outbound). */
-const nextJobOf = (
-  record: InboundRecord,
-): { queue: 'sms.inbound' | 'sms.outbound'; messageId: string } | null => {
-  if (record.consent === null) return { queue: 'sms.inbound', messageId: record.messageId };
-  const { replyMessageId } = record.consent;
-  return replyMessageId === null ? null : { queue: 'sms.outbound', messageId: replyMessageId };
-};
 
 @Injectable()
 export class WebhooksService {
@@ -51,25 +42,19 @@ export class WebhooksService {
       this.logger.warn(`Ignored inbound ${form.MessageSid}: sender is not an E.164 number`);
       return 'ignored';
     }
-    const keyword = await consentToRecord(
-      this.dataSource,
-      { phoneNumber: form.From },
-      answerComplianceKeyword(form.Body, this.config.contactEmail),
-    );
-    const record = await recordInbound(this.dataSource, {
+    // Owed an answer (or the keyword's confirmation): the inbound sweep redrives it if its job is lost.
+    const received = await receiveText(this.dataSource, {
       from: { phoneNumber: form.From },
       content: form.Body,
       providerSid: form.MessageSid,
       media: mediaOf(form, form.NumMedia),
       locationHint: locationHintOf(form),
-      consent: keyword,
       idleTimeoutMs: this.config.conversationIdleTimeoutMs,
-      // Owed an answer (or the keyword's confirmation): the inbound sweep redrives it if its job is lost.
-      awaitingReply: true,
+      contactEmail: this.config.contactEmail,
     });
-    if (record === null) throw new Error(`Inbound ${form.MessageSid} was not recorded`);
+    if (received === null) throw new Error(`Inbound ${form.MessageSid} was not recorded`);
 
-    const next = nextJobOf(record);
+    const { record, next } = received;
     if (next !== null) await this.queues.enqueue(next.queue, { messageId: next.messageId });
     if (!record.created) return 'duplicate';
     return record.consent === null ? 'stored' : 'keyword';

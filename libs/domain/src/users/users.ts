@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { User } from '../entities/user.entity';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -33,4 +33,19 @@ export async function findOrCreateUserByPhone(
     .orIgnore()
     .execute();
   return manager.findOneByOrFail(User, { phoneNumber });
+}
+
+/** A user by id, or null. */
+export async function userById(db: DataSource | EntityManager, userId: string): Promise<User | null> {
+  return db.getRepository(User).findOneBy({ id: userId });
+}
+
+/**
+ * The user's row, locked until the caller's transaction ends (`db` a transaction's manager): whole,
+ * or only its id with `idOnly` (a lock that reads nothing). Null when there is no such user.
+ */
+export async function lockUser(db: EntityManager, userId: string, idOnly = false): Promise<User | null> {
+  const query = db.createQueryBuilder(User, 'u');
+  if (idOnly) query.select('u.id');
+  return query.where('u.id = :id', { id: userId }).setLock('pessimistic_write').getOne();
 }

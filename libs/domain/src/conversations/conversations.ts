@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { Conversation } from '../entities/conversation.entity';
 import { User } from '../entities/user.entity';
+import { lockUser } from '../users/users';
 import {
   DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS,
   continuedConversationSql,
@@ -24,12 +25,7 @@ export async function touchConversation(
   idleTimeoutMs: number = DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS,
 ): Promise<Conversation> {
   const run = async (tx: EntityManager): Promise<Conversation> => {
-    await tx
-      .createQueryBuilder(User, 'u')
-      .select('u.id')
-      .where('u.id = :id', { id: user.id })
-      .setLock('pessimistic_write')
-      .getOne();
+    await lockUser(tx, user.id, true);
 
     const [continued] = await tx.query<{ id: string }[]>(
       continuedConversationSql('$1::uuid', '$2::timestamptz', '$3'),
