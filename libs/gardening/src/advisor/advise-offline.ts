@@ -143,15 +143,17 @@ function topicOf(entry: Entry, crop: CropTiming | null): Topic | 'general' {
 }
 
 /** How a request was read: the context, the crop, the ranked entries and what to do with them. */
-interface Reading {
+export interface Reading {
   ctx: AdviceContext;
   crop: CropTiming | null;
   hits: Hit[];
   decision: Decision;
   followUp: boolean;
+  /** The earlier question a follow-up was read with, or null. */
+  context: string | null;
 }
 
-function readRequest(given: AdviceRequest): Reading {
+export function readRequest(given: AdviceRequest): Reading {
   // Only the first ANALYSIS_MAX_CHARS characters of a question are read.
   const request = { ...given, question: analysisWindow(given.question) };
   const retriever = advisorRetriever();
@@ -195,6 +197,7 @@ function readRequest(given: AdviceRequest): Reading {
     hits,
     decision: decide(hits, retriever.weightOf, resolved.context !== null, hasTwoParts(request.question)),
     followUp: resolved.followUp,
+    context: resolved.context,
   };
 }
 

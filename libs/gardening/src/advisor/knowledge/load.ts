@@ -77,6 +77,8 @@ export interface Language {
   shorthand: ReadonlyMap<string, string>;
   irregular: ReadonlyMap<string, string>;
   stopwords: ReadonlySet<string>;
+  /** Words before which a number stays a number ("2 years" is not "to years"). */
+  units: ReadonlySet<string>;
 }
 
 export interface AdvisorKnowledge {
@@ -333,6 +335,7 @@ export function readAdvisorKnowledge(dir: string = ADVISOR_DATA_DIR): AdvisorKno
       shorthand: new Map(Object.entries(languageFile?.shorthand ?? {})),
       irregular: new Map(Object.entries(languageFile?.irregular ?? {})),
       stopwords: new Set(languageFile?.stopwords ?? []),
+      units: new Set(languageFile?.units ?? []),
     },
     synonyms: synonymFile?.groups ?? [],
     regional: new Map(Object.entries(regionalFile?.lists ?? {})),

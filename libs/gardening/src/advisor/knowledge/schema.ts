@@ -213,6 +213,8 @@ export const LanguageFileSchema = z
     shorthand: z.record(z.string().min(1), z.string().min(1)),
     irregular: z.record(z.string().regex(/^[a-z]+$/), z.string().regex(/^[a-z]+$/)),
     stopwords: z.array(z.string().regex(/^[a-z0-9]+$/)),
+    /** Words before which a number keeps its value instead of its texting meaning ("2 years"). */
+    units: z.array(z.string().regex(/^[a-z]+$/)).optional(),
   })
   .strict();
 

@@ -98,7 +98,7 @@ function closest(word: string, lexicon: Lexicon): string | null {
  * word is known when the knowledge uses it, its stem matches a known word's, or it is a small word.
  */
 export function readText(text: string, knowledge: AdvisorKnowledge, lexicon: Lexicon): string {
-  const { shorthand, stopwords, irregular } = knowledge.language;
+  const { shorthand, stopwords, irregular, units } = knowledge.language;
   const words = normalizeText(text).split(' ').filter(Boolean);
   const out: string[] = [];
   const knownStems = knownStemsOf(lexicon, irregular);
@@ -112,7 +112,10 @@ export function readText(text: string, knowledge: AdvisorKnowledge, lexicon: Lex
       continue;
     }
     const short = shorthand.get(word);
-    if (short !== undefined) {
+    // "2 years", "4 hrs": a number before a unit (or another number) is a number, not "to" or "for".
+    const next = words[i + 1] ?? '';
+    const counted = /^\d+$/.test(word) && (units.has(next) || /^\d/.test(next));
+    if (short !== undefined && !counted) {
       out.push(short);
       continue;
     }

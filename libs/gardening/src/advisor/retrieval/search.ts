@@ -62,6 +62,8 @@ export interface Hit {
   own: string[];
   /** Those of them matched in what the entry is about (not only in its answer's text). */
   about: string[];
+  /** Those of them matched in its label, keywords, symptoms or plants: what the entry names itself. */
+  named: string[];
 }
 
 /** What is searched: the question, words from the conversation, and where and when it is asked. */
@@ -106,6 +108,9 @@ const UNKNOWN_WEIGHT = 1.5;
 
 /** Fields whose entries are phrases: they also index pairs of neighbouring words ("when_plant"). */
 const PHRASE_FIELDS = new Set(['keywords', 'symptoms', 'questions']);
+
+/** The fields in which an entry names what it is about (the examples and answer only use words). */
+const NAMING_FIELDS = new Set(['label', 'keywords', 'symptoms', 'plants']);
 
 /** Neighbouring stems joined, the phrase terms of the index. */
 const bigrams = (stems: readonly string[]): string[] =>
@@ -298,7 +303,8 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
   // A question that says little of its own ("what should I do?") is mostly about the conversation.
   const told = own.reduce((sum, w) => sum + (w === CROP_TOKEN ? 0 : retriever.weightOf(w)), 0);
   const contextWeight = told < VAGUE_WEIGHT ? 1 : CONTEXT_WEIGHT;
-  for (const s of context) if (!weights.has(s)) weights.set(s, contextWeight);
+  // The earlier question's phrases too ("blossom end rot"), which its single words do not reach.
+  for (const s of [...context, ...bigrams(context)]) if (!weights.has(s)) weights.set(s, contextWeight);
   if (query.crop && !weights.has(CROP_TOKEN)) weights.set(CROP_TOKEN, contextWeight);
   // What an entry should cover: the question's words (with the conversation's, when it says little).
   // The crop token only stands for the crop's name, so it is not a word of its own.
@@ -363,9 +369,15 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
       (LABEL_FLOOR + (1 - LABEL_FLOOR) * said) *
       fit *
       (place.size > 0 && entry.local ? PLACE_FIT : 1);
-    const fields = r.match as Record<string, readonly string[] | undefined>;
-    const about = matched.filter((w) => (fields[w] ?? []).some((f) => f !== 'answer'));
-    hits.push({ entry, score, coverage, own: matched, about });
+    // The fields each question word (or the synonym standing for it) was found in.
+    const fields = new Map<string, string[]>();
+    for (const [term, where] of Object.entries(r.match as Record<string, readonly string[]>)) {
+      const w = origin.get(term) ?? term;
+      fields.set(w, [...(fields.get(w) ?? []), ...where]);
+    }
+    const about = matched.filter((w) => (fields.get(w) ?? []).some((f) => f !== 'answer'));
+    const namedBy = matched.filter((w) => (fields.get(w) ?? []).some((f) => NAMING_FIELDS.has(f)));
+    hits.push({ entry, score, coverage, own: matched, about, named: namedBy });
   }
   return hits.sort((a, b) => b.score - a.score).slice(0, limit);
 }
