@@ -209,13 +209,18 @@ function understoodSubject(
   ctx: AdviceContext,
   crop: CropTiming | null,
   knowledge: AdvisorKnowledge,
+  context: string | null,
 ): string | null {
   if (crop) return crop.name;
-  const pattern = knowledge.subjectPattern;
-  pattern.lastIndex = 0;
-  const found = pattern.exec(ctx.question);
-  pattern.lastIndex = 0;
-  return found ? found[0] : null;
+  // The question's own subject, else the one the conversation was about ("your banana").
+  for (const text of [ctx.question, context ?? '']) {
+    const pattern = knowledge.subjectPattern;
+    pattern.lastIndex = 0;
+    const found = pattern.exec(text);
+    pattern.lastIndex = 0;
+    if (found) return found[0];
+  }
+  return null;
 }
 
 /** The short question asked back when retrieval is not sure which entry answers. */
@@ -246,7 +251,7 @@ function clarifyingQuestion(hits: readonly Hit[], subject: string | null): strin
  */
 export function adviseOffline(given: AdviceRequest): Advice {
   const knowledge = advisorKnowledge();
-  const { ctx, crop, decision, followUp } = readRequest(given);
+  const { ctx, crop, decision, followUp, context } = readRequest(given);
   const finish = (
     text: string,
     topic: Topic | 'general',
@@ -286,7 +291,7 @@ export function adviseOffline(given: AdviceRequest): Advice {
   }
   const asked = clarifyingQuestion(
     decision.kind === 'clarify' ? decision.hits : [],
-    understoodSubject(ctx, crop, knowledge),
+    understoodSubject(ctx, crop, knowledge, context),
   );
   if (asked)
     return finish(

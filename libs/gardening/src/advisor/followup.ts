@@ -137,10 +137,9 @@ function resolveOne(
   }
   const subject = before.find((s) => !s.pest) ?? before[0];
   if (subject && PRONOUN.test(text)) return continues(text.replace(PRONOUN, subject.text));
-  // A short question with no subject of its own ("how far apart?", "could I plant more for the
-  // fall?") continues the last one: the earlier question's words keep what it was about, at lower
-  // weight, so a question that stands alone still ranks by its own words.
-  if (words <= VERY_SHORT || (words <= SHORT_WORDS && (goesOn || subject || !standsAlone(text)))) {
+  // A short question with no subject of its own ("how far apart?", "ok now what") continues the
+  // last one: the earlier question's words keep what it was about, at lower weight.
+  if (words <= VERY_SHORT || (words <= SHORT_WORDS && (goesOn || !standsAlone(text)))) {
     return continues(text);
   }
   return alone;

@@ -64,6 +64,12 @@ export interface Hit {
   about: string[];
   /** Those of them matched in its label, keywords, symptoms or plants: what the entry names itself. */
   named: string[];
+  /** The question's words (what it should cover) the entry did not match. */
+  missed: string[];
+  /** How many words carried over from the conversation (not the question's own) the entry matched. */
+  carried: number;
+  /** How the entry's plants fit the plants the question names: 1 (neutral), PLANT_FIT or PLANT_MISFIT. */
+  fit: number;
 }
 
 /** What is searched: the question, words from the conversation, and where and when it is asked. */
@@ -100,6 +106,8 @@ export interface Retriever {
   weightOf: (stem: string) => number;
   /** Stem -> the stems of its synonym groups. */
   synonyms: ReadonlyMap<string, readonly string[]>;
+  /** Stems some entry names itself by (label, keywords, symptoms, plants): words that say what a question is about. */
+  namingStems: ReadonlySet<string>;
   knowledge: AdvisorKnowledge;
 }
 
@@ -205,10 +213,14 @@ export function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
   const plantStems = new Map(
     knowledge.entries.map((e) => [e.id, e.plants.flatMap((p) => contentStems(p, knowledge))]),
   );
+  const namingStems = new Set(
+    docs.flatMap((d) => [d.label, d.keywords, d.symptoms, d.plants].flatMap((t) => contentStems(t, knowledge))),
+  );
   return {
     lexicon,
     index,
     plantStems,
+    namingStems,
     excludes: new Map(knowledge.entries.map((e) => [e.id, e.exclude.map(termMatcher)])),
     labelStems: new Map(knowledge.entries.map((e) => [e.id, contentStems(e.label, knowledge)])),
     allPlantStems: new Set([...plantStems.values()].flat()),
@@ -304,7 +316,12 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
   const told = own.reduce((sum, w) => sum + (w === CROP_TOKEN ? 0 : retriever.weightOf(w)), 0);
   const contextWeight = told < VAGUE_WEIGHT ? 1 : CONTEXT_WEIGHT;
   // The earlier question's phrases too ("blossom end rot"), which its single words do not reach.
-  for (const s of [...context, ...bigrams(context)]) if (!weights.has(s)) weights.set(s, contextWeight);
+  const contextOnly = new Set<string>();
+  for (const s of [...context, ...bigrams(context)]) {
+    if (weights.has(s)) continue;
+    weights.set(s, contextWeight);
+    contextOnly.add(s);
+  }
   if (query.crop && !weights.has(CROP_TOKEN)) weights.set(CROP_TOKEN, contextWeight);
   // What an entry should cover: the question's words (with the conversation's, when it says little).
   // The crop token only stands for the crop's name, so it is not a word of its own.
@@ -377,7 +394,9 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
     }
     const about = matched.filter((w) => (fields.get(w) ?? []).some((f) => f !== 'answer'));
     const namedBy = matched.filter((w) => (fields.get(w) ?? []).some((f) => NAMING_FIELDS.has(f)));
-    hits.push({ entry, score, coverage, own: matched, about, named: namedBy });
+    const missed = [...ownSet].filter((w) => !matched.includes(w) && !place.has(w));
+    const carried = found.filter((t) => contextOnly.has(t)).length;
+    hits.push({ entry, score, coverage, own: matched, about, named: namedBy, missed, fit, carried });
   }
   return hits.sort((a, b) => b.score - a.score).slice(0, limit);
 }
