@@ -64,13 +64,20 @@ interface Span {
   named: boolean;
 }
 
+/** Whether a subject's words name a crop or plant (the subjects are few: remembered). */
+const namedSubjects = new Map<string, boolean>();
+
 function subjects(text: string, knowledge: AdvisorKnowledge): Span[] {
   const out: Span[] = [];
   const pattern = knowledge.subjectPattern;
   pattern.lastIndex = 0;
   for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
     const text = m[0];
-    const named = [...knowledge.crops, ...knowledge.plants].some((p) => p.pattern.test(text));
+    let named = namedSubjects.get(text);
+    if (named === undefined) {
+      named = [...knowledge.crops, ...knowledge.plants].some((p) => p.pattern.test(text));
+      if (namedSubjects.size < 5_000) namedSubjects.set(text, named);
+    }
     out.push({ at: m.index, text, pest: knowledge.pestPattern.test(text), named });
   }
   return out;

@@ -4,7 +4,7 @@ import { stateName } from '../../places/states';
 import type { Season } from '../../places/season';
 import { advisorKnowledge, type AdvisorKnowledge, type Entry } from '../knowledge/load';
 import type { AdvisorRegion } from '../knowledge/schema';
-import { normalizeText } from '../knowledge/terms';
+import { normalizeText, termPrefilter } from '../knowledge/terms';
 import { buildLexicon, readText, type Lexicon } from './reader';
 import { stem } from './stem';
 
@@ -91,8 +91,8 @@ export interface SearchQuery {
 export interface Retriever {
   lexicon: Lexicon;
   index: MiniSearch<Doc>;
-  /** Each entry's exclusions, ready to test. */
-  excludes: ReadonlyMap<string, ReadonlyArray<(words: readonly string[]) => boolean>>;
+  /** The entries a question rules out (their `exclude` terms), found through the terms' first words. */
+  excluded: (words: readonly string[]) => ReadonlySet<string>;
   /** The stems of each entry's label. */
   labelStems: ReadonlyMap<string, readonly string[]>;
   /** The stems of every entry's plants. */
@@ -221,7 +221,7 @@ export function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
     index,
     plantStems,
     namingStems,
-    excludes: new Map(knowledge.entries.map((e) => [e.id, e.exclude.map(termMatcher)])),
+    excluded: exclusionIndex(knowledge),
     labelStems: new Map(knowledge.entries.map((e) => [e.id, contentStems(e.label, knowledge)])),
     allPlantStems: new Set([...plantStems.values()].flat()),
     cropPatterns: cropNames,
@@ -286,6 +286,38 @@ export function termMatcher(term: string): (words: readonly string[]) => boolean
   };
 }
 
+/**
+ * The exclusions of every entry, indexed by the words their terms can start with, so a question
+ * tests only the few terms its own words could begin (a term is tested only when one might match).
+ */
+function exclusionIndex(knowledge: AdvisorKnowledge): (words: readonly string[]) => ReadonlySet<string> {
+  type Rule = { id: string; test: (words: readonly string[]) => boolean };
+  const byWord = new Map<string, Rule[]>();
+  const byPrefix: Array<{ prefix: string; rule: Rule }> = [];
+  const always: Rule[] = [];
+  for (const entry of knowledge.entries) {
+    for (const term of entry.exclude) {
+      const rule = { id: entry.id, test: termMatcher(term) };
+      const filter = termPrefilter([term]);
+      if (filter.always) always.push(rule);
+      for (const word of filter.words) byWord.set(word, [...(byWord.get(word) ?? []), rule]);
+      for (const prefix of filter.prefixes) byPrefix.push({ prefix, rule });
+    }
+  }
+  return (words) => {
+    const out = new Set<string>();
+    const tryRule = (rule: Rule): void => {
+      if (!out.has(rule.id) && rule.test(words)) out.add(rule.id);
+    };
+    always.forEach(tryRule);
+    for (const word of words) {
+      byWord.get(word)?.forEach(tryRule);
+      for (const { prefix, rule } of byPrefix) if (word.startsWith(prefix)) tryRule(rule);
+    }
+    return out;
+  };
+}
+
 /** Entries ranked for a query, best first; entries the question rules out are left out. */
 export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit[] {
   const { knowledge } = retriever;
@@ -331,6 +363,7 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
   for (const w of place) ownSet.delete(w);
   const total = [...ownSet].reduce((sum, w) => sum + retriever.weightOf(w), 0);
   const words = normalizeText(query.text).split(' ');
+  const ruledOut = retriever.excluded(words);
   const results = retriever.index.search([...weights.keys()].join(' '), {
     boost: FIELD_BOOST,
     // Terms are already stems (and phrase pairs): search them as they are.
@@ -344,7 +377,7 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
       const entry = retriever.byId.get(id);
       if (!entry) return 0;
       if (entry.subject === 'crop' && !query.crop) return 0;
-      if (retriever.excludes.get(id)?.some((rules) => rules(words))) return 0;
+      if (ruledOut.has(id)) return 0;
       let boost = 1;
       if (entry.regions.length > 0 && query.region) {
         boost *= entry.regions.includes(query.region) ? REGION_FIT : REGION_MISFIT;
@@ -361,7 +394,12 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
   // The plants the question names: an entry about other plants is less likely the one.
   const named = new Set(own.filter((w) => retriever.allPlantStems.has(w) || cropWords.includes(w)));
   const hits: Hit[] = [];
+  // The most the scaling below can lift a score: results come best first, so once a result cannot
+  // reach the last of the best `limit`, none after it can either.
+  const maxLift = PLANT_FIT * (place.size > 0 ? PLACE_FIT : 1);
+  let floor = 0;
   for (const r of results) {
+    if (hits.length >= limit && r.score * maxLift < floor) break;
     const entry = retriever.byId.get(String(r.id));
     if (!entry || r.score <= 0) continue;
     const found = r.queryTerms.map((t) => origin.get(t) ?? t);
@@ -397,6 +435,11 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
     const missed = [...ownSet].filter((w) => !matched.includes(w) && !place.has(w));
     const carried = found.filter((t) => contextOnly.has(t)).length;
     hits.push({ entry, score, coverage, own: matched, about, named: namedBy, missed, fit, carried });
+    if (hits.length >= limit) {
+      hits.sort((a, b) => b.score - a.score);
+      hits.length = limit;
+      floor = hits[limit - 1]?.score ?? 0;
+    }
   }
   return hits.sort((a, b) => b.score - a.score).slice(0, limit);
 }
