@@ -214,7 +214,9 @@ export function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
     knowledge.entries.map((e) => [e.id, e.plants.flatMap((p) => contentStems(p, knowledge))]),
   );
   const namingStems = new Set(
-    docs.flatMap((d) => [d.label, d.keywords, d.symptoms, d.plants].flatMap((t) => contentStems(t, knowledge))),
+    docs.flatMap((d) =>
+      [d.label, d.keywords, d.symptoms, d.plants].flatMap((t) => contentStems(t, knowledge)),
+    ),
   );
   return {
     lexicon,
