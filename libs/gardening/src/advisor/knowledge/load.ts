@@ -270,6 +270,7 @@ export function readAdvisorKnowledge(dir: string = ADVISOR_DATA_DIR): AdvisorKno
       irregular: new Map(Object.entries(languageFile?.irregular ?? {})),
       stopwords: new Set(languageFile?.stopwords ?? []),
       units: new Set(languageFile?.units ?? []),
+      readings: languageFile?.readings ?? [],
     },
     synonyms: synonymFile?.groups ?? [],
     regional: new Map(Object.entries(regionalFile?.lists ?? {})),

@@ -69,6 +69,8 @@ export interface Language {
   stopwords: ReadonlySet<string>;
   /** Words before which a number stays a number ("2 years" is not "to years"). */
   units: ReadonlySet<string>;
+  /** What a number after a word means ("ph 5.2" is acidic). */
+  readings: ReadonlyArray<{ after: string; below?: number; above?: number; means: string }>;
 }
 
 export interface AdvisorKnowledge {

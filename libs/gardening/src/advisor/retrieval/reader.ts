@@ -130,7 +130,23 @@ export function readText(text: string, knowledge: AdvisorKnowledge, lexicon: Lex
     }
     out.push(correct(word, lexicon) ?? word);
   }
-  return normalizeText(out.join(' '));
+  return normalizeText(withReadings(out.join(' ').split(' '), knowledge.language.readings).join(' '));
+}
+
+/** The words with what their numbers mean added ("ph 5.2" -> "ph 5.2 acidic sour soil"). */
+function withReadings(words: string[], readings: AdvisorKnowledge['language']['readings']): string[] {
+  if (readings.length === 0) return words;
+  return words.flatMap((word, i) => {
+    const value = Number(word);
+    if (i === 0 || word === '' || Number.isNaN(value)) return [word];
+    const meant = readings.filter(
+      (r) =>
+        r.after === words[i - 1] &&
+        (r.below === undefined || value < r.below) &&
+        (r.above === undefined || value > r.above),
+    );
+    return [word, ...meant.map((r) => r.means)];
+  });
 }
 
 const stemCache = new WeakMap<Lexicon, Set<string>>();
