@@ -62,7 +62,7 @@ export interface Hit {
   own: string[];
   /** Those of them matched in what the entry is about (not only in its answer's text). */
   about: string[];
-  /** Those of them matched in its label, keywords, symptoms or plants: what the entry names itself. */
+  /** The question's own words and phrases found in its label, keywords, symptoms or plants. */
   named: string[];
   /** The question's words (what it should cover) the entry did not match. */
   missed: string[];
@@ -225,7 +225,16 @@ export function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
     namingStems,
     excluded: exclusionIndex(knowledge),
     labelStems: new Map(knowledge.entries.map((e) => [e.id, contentStems(e.label, knowledge)])),
-    allPlantStems: new Set([...plantStems.values()].flat()),
+    // Entries' plants, and the catalog's plants of one word ("mango", "banana"): a question naming
+    // one of those is about that plant, whatever the entry.
+    allPlantStems: new Set([
+      ...[...plantStems.values()].flat(),
+      ...knowledge.plants
+        .flatMap((p) => [p.name, ...(p.aliases ?? [])])
+        .map((n) => contentStems(n, knowledge))
+        .filter((stems) => stems.length === 1)
+        .flat(),
+    ]),
     cropPatterns: cropNames,
     byId: knowledge.byId,
     synonyms,
@@ -433,7 +442,10 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
       fields.set(w, [...(fields.get(w) ?? []), ...where]);
     }
     const about = matched.filter((w) => (fields.get(w) ?? []).some((f) => f !== 'answer'));
-    const namedBy = matched.filter((w) => (fields.get(w) ?? []).some((f) => NAMING_FIELDS.has(f)));
+    // The question's own words and phrases (not the conversation's) found where the entry names itself.
+    const namedBy = [...fields.entries()]
+      .filter(([w, where]) => !contextOnly.has(w) && where.some((f) => NAMING_FIELDS.has(f)))
+      .map(([w]) => w);
     const missed = [...ownSet].filter((w) => !matched.includes(w) && !place.has(w));
     const carried = found.filter((t) => contextOnly.has(t)).length;
     hits.push({ entry, score, coverage, own: matched, about, named: namedBy, missed, fit, carried });
