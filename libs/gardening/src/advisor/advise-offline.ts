@@ -153,6 +153,10 @@ export interface Reading {
   context: string | null;
 }
 
+/** Whether a message has a confident answer of its own, by its text as read (the oldest forgotten first). */
+const alone = new Map<string, boolean>();
+const MAX_REMEMBERED = 2_000;
+
 export function readRequest(given: AdviceRequest): Reading {
   // Only the first ANALYSIS_MAX_CHARS characters of a question are read.
   const request = { ...given, question: analysisWindow(given.question) };
@@ -161,11 +165,15 @@ export function readRequest(given: AdviceRequest): Reading {
   const earlier = history.map(gardenerWords).filter((t): t is string => t !== null);
   const read = (q: string): string => readQuestion(q, retriever);
   const standsAlone = (q: string): boolean => {
+    const known = alone.get(q);
+    if (known !== undefined) return known;
     const crop = findCropIn(q) !== null;
-    return (
-      decide(search({ text: q, crop, region: null, season: null }, retriever), retriever.weightOf).kind !==
-      'clarify'
-    );
+    const hits = search({ text: q, crop, region: null, season: null }, retriever);
+    const answer = decide(hits, retriever.weightOf).kind !== 'clarify';
+    // Each turn of a conversation asks this again about every earlier message: remember it.
+    if (alone.size >= MAX_REMEMBERED) alone.delete(alone.keys().next().value ?? '');
+    alone.set(q, answer);
+    return answer;
   };
   const resolved =
     earlier.length > 0
