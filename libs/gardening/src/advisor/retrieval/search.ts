@@ -62,10 +62,6 @@ export interface Hit {
   own: string[];
   /** Those of them matched in what the entry is about (not only in its answer's text). */
   about: string[];
-  /** The question's own words and phrases found in its label, keywords, symptoms or plants. */
-  named: string[];
-  /** The question's words (what it should cover) the entry did not match. */
-  missed: string[];
   /** How many words carried over from the conversation (not the question's own) the entry matched. */
   carried: number;
   /** How the entry's plants fit the plants the question names: 1 (neutral), PLANT_FIT or PLANT_MISFIT. */
@@ -106,8 +102,6 @@ export interface Retriever {
   weightOf: (stem: string) => number;
   /** Stem -> the stems of its synonym groups. */
   synonyms: ReadonlyMap<string, readonly string[]>;
-  /** Stems some entry names itself by (label, keywords, symptoms, plants): words that say what a question is about. */
-  namingStems: ReadonlySet<string>;
   knowledge: AdvisorKnowledge;
 }
 
@@ -116,9 +110,6 @@ const UNKNOWN_WEIGHT = 1.5;
 
 /** Fields whose entries are phrases: they also index pairs of neighbouring words ("when_plant"). */
 const PHRASE_FIELDS = new Set(['keywords', 'symptoms', 'questions']);
-
-/** The fields in which an entry names what it is about (the examples and answer only use words). */
-const NAMING_FIELDS = new Set(['label', 'keywords', 'symptoms', 'plants']);
 
 /** Neighbouring stems joined, the phrase terms of the index. */
 const bigrams = (stems: readonly string[]): string[] =>
@@ -213,16 +204,10 @@ export function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
   const plantStems = new Map(
     knowledge.entries.map((e) => [e.id, e.plants.flatMap((p) => contentStems(p, knowledge))]),
   );
-  const namingStems = new Set(
-    docs.flatMap((d) =>
-      [d.label, d.keywords, d.symptoms, d.plants].flatMap((t) => contentStems(t, knowledge)),
-    ),
-  );
   return {
     lexicon,
     index,
     plantStems,
-    namingStems,
     excluded: exclusionIndex(knowledge),
     labelStems: new Map(knowledge.entries.map((e) => [e.id, contentStems(e.label, knowledge)])),
     // Entries' plants, and the catalog's plants of one word ("mango", "banana"): a question naming
@@ -442,13 +427,8 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
       fields.set(w, [...(fields.get(w) ?? []), ...where]);
     }
     const about = matched.filter((w) => (fields.get(w) ?? []).some((f) => f !== 'answer'));
-    // The question's own words and phrases (not the conversation's) found where the entry names itself.
-    const namedBy = [...fields.entries()]
-      .filter(([w, where]) => !contextOnly.has(w) && where.some((f) => NAMING_FIELDS.has(f)))
-      .map(([w]) => w);
-    const missed = [...ownSet].filter((w) => !matched.includes(w) && !place.has(w));
     const carried = found.filter((t) => contextOnly.has(t)).length;
-    hits.push({ entry, score, coverage, own: matched, about, named: namedBy, missed, fit, carried });
+    hits.push({ entry, score, coverage, own: matched, about, fit, carried });
     if (hits.length >= limit) {
       hits.sort((a, b) => b.score - a.score);
       hits.length = limit;
