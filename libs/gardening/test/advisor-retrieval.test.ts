@@ -9,13 +9,7 @@ import {
   validateMessage,
   type BlindItem,
 } from '@sprout/gardening';
-
-const now = new Date('2025-05-01T12:00:00Z');
-const turns = (...texts: string[]) =>
-  texts.flatMap((content) => [
-    { role: 'user', content },
-    { role: 'assistant', content: 'Here is what to do.' },
-  ]);
+import { now, turns } from './chat';
 
 describe('reading the question', () => {
   it('finds a pest from the symptoms in plain words, without its name', () => {

@@ -143,15 +143,21 @@ function topicOf(entry: Entry, crop: CropTiming | null): Topic | 'general' {
 }
 
 /** How a request was read: the context, the crop, the ranked entries and what to do with them. */
-interface Reading {
+export interface Reading {
   ctx: AdviceContext;
   crop: CropTiming | null;
   hits: Hit[];
   decision: Decision;
   followUp: boolean;
+  /** The earlier question a follow-up was read with, or null. */
+  context: string | null;
 }
 
-function readRequest(given: AdviceRequest): Reading {
+/** Whether a message has a confident answer of its own, by its text as read (the oldest forgotten first). */
+const alone = new Map<string, boolean>();
+const MAX_REMEMBERED = 2_000;
+
+export function readRequest(given: AdviceRequest): Reading {
   // Only the first ANALYSIS_MAX_CHARS characters of a question are read.
   const request = { ...given, question: analysisWindow(given.question) };
   const retriever = advisorRetriever();
@@ -159,11 +165,15 @@ function readRequest(given: AdviceRequest): Reading {
   const earlier = history.map(gardenerWords).filter((t): t is string => t !== null);
   const read = (q: string): string => readQuestion(q, retriever);
   const standsAlone = (q: string): boolean => {
+    const known = alone.get(q);
+    if (known !== undefined) return known;
     const crop = findCropIn(q) !== null;
-    return (
-      decide(search({ text: q, crop, region: null, season: null }, retriever), retriever.weightOf).kind !==
-      'clarify'
-    );
+    const hits = search({ text: q, crop, region: null, season: null }, retriever);
+    const answer = decide(hits, retriever.weightOf).kind !== 'clarify';
+    // Each turn of a conversation asks this again about every earlier message: remember it.
+    if (alone.size >= MAX_REMEMBERED) alone.delete(alone.keys().next().value ?? '');
+    alone.set(q, answer);
+    return answer;
   };
   const resolved =
     earlier.length > 0
@@ -195,6 +205,7 @@ function readRequest(given: AdviceRequest): Reading {
     hits,
     decision: decide(hits, retriever.weightOf, resolved.context !== null, hasTwoParts(request.question)),
     followUp: resolved.followUp,
+    context: resolved.context,
   };
 }
 
@@ -206,13 +217,18 @@ function understoodSubject(
   ctx: AdviceContext,
   crop: CropTiming | null,
   knowledge: AdvisorKnowledge,
+  context: string | null,
 ): string | null {
   if (crop) return crop.name;
-  const pattern = knowledge.subjectPattern;
-  pattern.lastIndex = 0;
-  const found = pattern.exec(ctx.question);
-  pattern.lastIndex = 0;
-  return found ? found[0] : null;
+  // The question's own subject, else the one the conversation was about ("your banana").
+  for (const text of [ctx.question, context ?? '']) {
+    const pattern = knowledge.subjectPattern;
+    pattern.lastIndex = 0;
+    const found = pattern.exec(text);
+    pattern.lastIndex = 0;
+    if (found) return found[0];
+  }
+  return null;
 }
 
 /** The short question asked back when retrieval is not sure which entry answers. */
@@ -243,7 +259,7 @@ function clarifyingQuestion(hits: readonly Hit[], subject: string | null): strin
  */
 export function adviseOffline(given: AdviceRequest): Advice {
   const knowledge = advisorKnowledge();
-  const { ctx, crop, decision, followUp } = readRequest(given);
+  const { ctx, crop, decision, followUp, context } = readRequest(given);
   const finish = (
     text: string,
     topic: Topic | 'general',
@@ -283,7 +299,7 @@ export function adviseOffline(given: AdviceRequest): Advice {
   }
   const asked = clarifyingQuestion(
     decision.kind === 'clarify' ? decision.hits : [],
-    understoodSubject(ctx, crop, knowledge),
+    understoodSubject(ctx, crop, knowledge, context),
   );
   if (asked)
     return finish(

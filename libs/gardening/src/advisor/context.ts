@@ -8,9 +8,9 @@ import { lookupZip } from '../places/zip';
 import type { ExperienceLevel, SoilType } from '../processing/profile-commands';
 import { normalizeExperienceLevel, normalizeSoilType } from '../processing/profile-commands';
 import { addDays, dateInYear, formatDate, formatMonthDay, startOfDay } from '../text/dates';
-import type { WeekRange } from './crops';
 import { ADVISOR_REGIONS, type AdvisorRegion } from './knowledge/schema';
 import { normalizeText } from './knowledge/terms';
+import type { WeekRange } from './knowledge/types';
 
 /** Everything an answer can adapt to. */
 export interface AdviceContext {

@@ -1,8 +1,8 @@
-import { advisorKnowledge, type Crop } from './knowledge/load';
+import { advisorKnowledge } from './knowledge/load';
 import { normalizeText } from './knowledge/terms';
+import type { Crop } from './knowledge/types';
 
-/** Week offsets [from, to]; negative is before the reference frost date. */
-export type WeekRange = readonly [number, number];
+export type { WeekRange } from './knowledge/types';
 
 /** Planting timing for one crop, relative to the average frost dates (data/advisor/crops.json). */
 export type CropTiming = Crop;

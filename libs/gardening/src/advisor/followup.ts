@@ -20,6 +20,12 @@ export interface ResolvedQuestion {
 const SHORT_WORDS = 10;
 /** A question this short ("how far apart?") is read with the conversation even when it could stand alone. */
 const VERY_SHORT = 4;
+/** This many words of its own (small words aside) make a message about something. */
+const SAYS_WORDS = 3;
+/** A subject this short ("my roses", "the hot peppers") is a bare subject, not a question of its own. */
+const BARE_WORDS = 4;
+/** Words that open a message going on with the last one. */
+const CONTINUES = /^(?:and|but|also|plus|so|then|ok|okay|what if|how about)\b/;
 /** How many earlier questions a follow-up can reach back through. */
 const MAX_EARLIER = 4;
 const SMS_TAGS = /<sms>\s*([\s\S]*?)\s*<\/sms>/i;
@@ -54,14 +60,25 @@ interface Span {
   at: number;
   text: string;
   pest: boolean;
+  /** A crop or plant by name, not a general word ("soil", "tree", "lawn"). */
+  named: boolean;
 }
+
+/** Whether a subject's words name a crop or plant (the subjects are few: remembered). */
+const namedSubjects = new Map<string, boolean>();
 
 function subjects(text: string, knowledge: AdvisorKnowledge): Span[] {
   const out: Span[] = [];
   const pattern = knowledge.subjectPattern;
   pattern.lastIndex = 0;
   for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-    out.push({ at: m.index, text: m[0], pest: knowledge.pestPattern.test(m[0]) });
+    const text = m[0];
+    let named = namedSubjects.get(text);
+    if (named === undefined) {
+      named = [...knowledge.crops, ...knowledge.plants].some((p) => p.pattern.test(text));
+      if (namedSubjects.size < 5_000) namedSubjects.set(text, named);
+    }
+    out.push({ at: m.index, text, pest: knowledge.pestPattern.test(text), named });
   }
   return out;
 }
@@ -74,6 +91,12 @@ function substitute(previous: string, replacement: string, knowledge: AdvisorKno
   const span = own.find((s) => target !== undefined && s.pest === target.pest);
   if (!span) return `${previous} ${replacement}`;
   return `${previous.slice(0, span.at)}${replacement}${previous.slice(span.at + span.text.length)}`;
+}
+
+/** Whether a message has enough words of its own to be about something (a ZIP or "ok" has not). */
+function saysSomething(text: string, knowledge: AdvisorKnowledge): boolean {
+  const { stopwords } = knowledge.language;
+  return text.split(' ').filter((w) => /^[a-z]{3,}$/.test(w) && !stopwords.has(w)).length >= SAYS_WORDS;
 }
 
 /** The subject asked about in a "what about X?" form, or null. */
@@ -96,23 +119,36 @@ function resolveOne(
   const continues = (question: string): ResolvedQuestion => ({ question, followUp: true, context: previous });
   const own = subjects(text, knowledge);
   const about = whatAbout(text);
-  if (about !== null && (own.length > 0 || !standsAlone(text))) {
+  const words = text.split(' ').length;
+  // "what about my cauliflower, how do I keep it white": a new subject with its own question.
+  const ownQuestion = about !== null && about.split(' ').length > BARE_WORDS;
+  if (ownQuestion && own.length > 0) return alone;
+  if (about !== null && !ownQuestion && (own.length > 0 || !standsAlone(text))) {
     return rewritten(substitute(previous, about, knowledge));
   }
+  const before = subjects(previous, knowledge);
+  // A message that says it goes on ("and the little ones at the base?") or points back continues.
+  const goesOn = CONTINUES.test(text) || PRONOUN.test(text);
   if (own.length > 0) {
     // A bare subject ("peppers?", "my roses") answers or extends the last question.
     const bare = text.replace(knowledge.subjectPattern, ' ').replace(FILLER, '').trim() === '';
-    if (bare && text.split(' ').length <= 4) {
+    if (bare && words <= BARE_WORDS) {
       return rewritten(substitute(previous, text.replace(FILLER, ''), knowledge));
     }
+    // The same subject again ("can I still eat the zucchini?"), or "it" with a subject: the
+    // conversation stays the context.
+    // A general word ("the soil", "the tree") after a named plant is still about that plant.
+    const same = own.every((o) => before.some((b) => b.text === o.text) || !o.named);
+    if (words <= SHORT_WORDS && (same || goesOn)) return continues(text);
     return alone;
   }
-  const subject = subjects(previous, knowledge).find((s) => !s.pest) ?? subjects(previous, knowledge)[0];
+  const subject = before.find((s) => !s.pest) ?? before[0];
   if (subject && PRONOUN.test(text)) return continues(text.replace(PRONOUN, subject.text));
   // A short question with no subject of its own ("how far apart?", "ok now what") continues the
   // last one: the earlier question's words keep what it was about, at lower weight.
-  const words = text.split(' ').length;
-  if (words <= VERY_SHORT || (words <= SHORT_WORDS && !standsAlone(text))) return continues(text);
+  if (words <= VERY_SHORT || (words <= SHORT_WORDS && (goesOn || !standsAlone(text)))) {
+    return continues(text);
+  }
   return alone;
 }
 
@@ -135,8 +171,14 @@ export function resolveFollowUp(
     const text = read(raw);
     if (text === '') continue;
     const resolved = resolveOne(text, previous, knowledge, standsAlone);
-    // Only a message about something (a ZIP reply is not) becomes the context of the next.
-    if (resolved.followUp || subjects(resolved.question, knowledge).length > 0 || standsAlone(text)) {
+    // Only a message about something (a ZIP reply is not) becomes the context of the next, even
+    // when the knowledge has no answer for it ("my banana bunch is ripe, what do I do after I cut it").
+    if (
+      resolved.followUp ||
+      subjects(resolved.question, knowledge).length > 0 ||
+      saysSomething(text, knowledge) ||
+      standsAlone(text)
+    ) {
       previous = resolved.context ? `${resolved.question} ${resolved.context}` : resolved.question;
     }
   }

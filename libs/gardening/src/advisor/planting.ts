@@ -157,7 +157,9 @@ export function cropTimingAnswer(
             : '';
       timing = `In ${zoneText}, ${plantVerb(crop)} ${dateRange(now.spring.from, now.spring.to)}, ${crop.condition}.${indoorPart}`;
     } else {
-      timing = `Now's the time in ${zoneText}: ${plantVerb(crop)} through ${formatDate(now.spring.to)}, ${crop.condition}.`;
+      // "Is it too late to plant ...?" gets its answer first.
+      const notLate = /\btoo late\b/.test(ctx.question) ? 'Not too late: now' : 'Now';
+      timing = `${notLate}'s the time in ${zoneText}: ${plantVerb(crop)} through ${formatDate(now.spring.to)}, ${crop.condition}.`;
     }
   } else if (now.fall && today <= now.fall.to) {
     const fallZone = zoneWithFrost(ctx, 'fall');

@@ -21,6 +21,7 @@ import {
   analysisWindow,
   configureZoneTable,
   gardenerMessages,
+  preloadAdvisor,
   preloadLanguageDetector,
   preloadZoneTable,
   processMessage,
@@ -120,12 +121,16 @@ export class PipelineService implements OnModuleInit {
     private readonly senderLimits: SenderLimits,
   ) {}
 
-  /** Loads the zone table and language model now rather than on the first message. */
+  /**
+   * Loads the zone table, the language model and the offline advisor's search index now rather
+   * than on the first message (the index alone takes seconds to build).
+   */
   onModuleInit(): void {
     configureZoneTable(this.config.hardinessZonesPath);
     if (!preloadZoneTable())
       this.logger.warn('Hardiness zone table not found: zones come from ZIP prefixes only');
     preloadLanguageDetector();
+    preloadAdvisor();
   }
 
   /**

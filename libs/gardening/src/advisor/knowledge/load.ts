@@ -1,25 +1,21 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { z } from 'zod';
-import type { Topic } from '../../analysis/topics';
 import { checkPlaceholders } from './placeholders';
 import {
-  type AdvisorRegion,
   type Condition,
   type CropData,
   CropFileSchema,
-  type KnowledgeEntry,
   LanguageFileSchema,
   type Part,
-  type PlantData,
   PlantFileSchema,
   RegionalFileSchema,
-  type RegionalOptionData,
   SynonymFileSchema,
   TopicFileSchema,
   VocabularyFileSchema,
 } from './schema';
 import { compileTerms, expandTerms, termSource } from './terms';
+import type { AdvisorKnowledge, CompiledCondition, CompiledPart, Crop, Entry, Plant } from './types';
 
 /**
  * The advisor's data folder: `../../../data/advisor` from both src/advisor/knowledge (Jest, ts)
@@ -27,76 +23,16 @@ import { compileTerms, expandTerms, termSource } from './terms';
  */
 export const ADVISOR_DATA_DIR = path.join(__dirname, '..', '..', '..', 'data', 'advisor');
 
-export interface CompiledCondition extends Omit<Condition, 'asked' | 'notAsked'> {
-  asked?: RegExp;
-  notAsked?: RegExp;
-}
-export interface CompiledOption {
-  text: string;
-  when: CompiledCondition | null;
-}
-/** A part of an answer: the first option that applies (a plain part has one option). */
-export type CompiledPart = readonly CompiledOption[];
-
-/** A knowledge entry ready to score and render. */
-export interface Entry {
-  id: string;
-  topic: Topic | 'general' | 'crop';
-  subject: 'crop' | null;
-  /** A short name for clarifying questions. */
-  label: string;
-  examples: readonly string[];
-  /** Keywords with vocabulary groups expanded ("@crop" stays: a crop named in the question). */
-  keywords: readonly string[];
-  symptoms: readonly string[];
-  plants: readonly string[];
-  regions: readonly AdvisorRegion[];
-  seasons: readonly string[];
-  /** Terms that rule the entry out (vocabulary groups expanded). */
-  exclude: readonly string[];
-  answer: readonly CompiledPart[] | null;
-  compute: KnowledgeEntry['compute'] | null;
-  local: boolean;
-  about: readonly string[];
-  /** The data file it came from, e.g. "pests.json". */
-  file: string;
-}
-
-/** A crop with its name pattern (over normalised text). */
-export interface Crop extends CropData {
-  pattern: RegExp;
-}
-
-/** A plant with its name pattern (over normalised text). */
-export interface Plant extends PlantData {
-  pattern: RegExp;
-}
-
-/** How gardeners write (language.json), for the question reader. */
-export interface Language {
-  shorthand: ReadonlyMap<string, string>;
-  irregular: ReadonlyMap<string, string>;
-  stopwords: ReadonlySet<string>;
-}
-
-export interface AdvisorKnowledge {
-  entries: readonly Entry[];
-  /** Entries by id (the general answer is "general"). */
-  byId: ReadonlyMap<string, Entry>;
-  crops: readonly Crop[];
-  plants: readonly Plant[];
-  /** Every crop, plant and "@subject" term: what a question is about. */
-  subjectPattern: RegExp;
-  /** The pests and animals among the subjects ("@pest-name", "@animal"). */
-  pestPattern: RegExp;
-  language: Language;
-  /** Groups of words that mean the same (synonyms.json). */
-  synonyms: ReadonlyArray<readonly string[]>;
-  /** Lists by region and zone (regional.json). */
-  regional: ReadonlyMap<string, readonly RegionalOptionData[]>;
-  /** How many data files were read. */
-  files: number;
-}
+export type {
+  AdvisorKnowledge,
+  CompiledCondition,
+  CompiledOption,
+  CompiledPart,
+  Crop,
+  Entry,
+  Language,
+  Plant,
+} from './types';
 
 /** Why a data file is not valid: the file, the place in it and the problem. */
 export class AdvisorDataError extends Error {
@@ -333,6 +269,8 @@ export function readAdvisorKnowledge(dir: string = ADVISOR_DATA_DIR): AdvisorKno
       shorthand: new Map(Object.entries(languageFile?.shorthand ?? {})),
       irregular: new Map(Object.entries(languageFile?.irregular ?? {})),
       stopwords: new Set(languageFile?.stopwords ?? []),
+      units: new Set(languageFile?.units ?? []),
+      readings: languageFile?.readings ?? [],
     },
     synonyms: synonymFile?.groups ?? [],
     regional: new Map(Object.entries(regionalFile?.lists ?? {})),

@@ -1,7 +1,7 @@
 import { stateName } from '../../places/states';
 import { addDays, formatDate } from '../../text/dates';
 import type { AdviceContext } from '../context';
-import type { Crop, Plant } from './load';
+import type { Crop, Plant } from './types';
 import type { RegionalOptionData } from './schema';
 
 /**

@@ -213,6 +213,21 @@ export const LanguageFileSchema = z
     shorthand: z.record(z.string().min(1), z.string().min(1)),
     irregular: z.record(z.string().regex(/^[a-z]+$/), z.string().regex(/^[a-z]+$/)),
     stopwords: z.array(z.string().regex(/^[a-z0-9]+$/)),
+    /** Words before which a number keeps its value instead of its texting meaning ("2 years"). */
+    units: z.array(z.string().regex(/^[a-z]+$/)).optional(),
+    /** What a number after a word means ("ph 5.2" is acidic): its words are added after it. */
+    readings: z
+      .array(
+        z
+          .object({
+            after: z.string().regex(/^[a-z]+$/),
+            below: z.number().optional(),
+            above: z.number().optional(),
+            means: z.string().min(1),
+          })
+          .strict(),
+      )
+      .optional(),
   })
   .strict();
 

@@ -13,7 +13,7 @@
  * "What's" is "whats" and "over-winter" is "over winter".
  */
 
-/** Lower case, apostrophes dropped, anything but letters, digits and number ranges to single spaces. */
+/** Lower case, apostrophes dropped, anything but letters, numbers and number ranges to single spaces. */
 export function normalizeText(text: string): string {
   return (
     text
@@ -21,7 +21,9 @@ export function normalizeText(text: string): string {
       .normalize('NFD')
       .replace(/[\u0300-\u036f]/g, '')
       .replace(/['\u2018\u2019\u02bc`]/g, '')
-      .replace(/[^a-z0-9-]+/g, ' ')
+      .replace(/[^a-z0-9.-]+/g, ' ')
+      // A point stays only inside a number ("ph 5.2", "1.5 inches").
+      .replace(/(?<!\d)\.|\.(?!\d)/g, ' ')
       // A hyphen stays only inside a number range ("10-10-10"); "over-winter" is "over winter".
       .replace(/(?<!\d)-|-(?!\d)/g, ' ')
       .replace(/ {2,}/g, ' ')

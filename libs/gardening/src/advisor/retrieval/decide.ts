@@ -15,6 +15,11 @@ export const CONFIDENCE = {
   minCoverage: 0.35,
   /** In a follow-up, this share of minCoverage is enough. */
   followUpShare: 0.5,
+  /**
+   * In a follow-up, an entry that matches nothing of the conversation must cover this much of the
+   * question itself: "and the little ones at the base?" after a banana question is not about gnats.
+   */
+  unrelatedFollowUpCoverage: 0.8,
   /** A runner-up this close, matching the same words, makes the question ambiguous. */
   ambiguousRatio: 0.97,
   /** A runner-up this close, matching other words of the question, is a second subject. */
@@ -52,7 +57,8 @@ export function decide(
   const minCoverage = withContext
     ? CONFIDENCE.minCoverage * CONFIDENCE.followUpShare
     : CONFIDENCE.minCoverage;
-  if (top.score < CONFIDENCE.minScore || coverage < minCoverage) {
+  const unrelated = withContext && top.carried === 0 && coverage < CONFIDENCE.unrelatedFollowUpCoverage;
+  if (top.score < CONFIDENCE.minScore || coverage < minCoverage || unrelated) {
     return { kind: 'clarify', hits: top.score >= CONFIDENCE.minScore / 2 ? [top] : [] };
   }
   // A second subject: a runner-up about words of the question the best entry is not about.

@@ -98,7 +98,7 @@ function closest(word: string, lexicon: Lexicon): string | null {
  * word is known when the knowledge uses it, its stem matches a known word's, or it is a small word.
  */
 export function readText(text: string, knowledge: AdvisorKnowledge, lexicon: Lexicon): string {
-  const { shorthand, stopwords, irregular } = knowledge.language;
+  const { shorthand, stopwords, irregular, units } = knowledge.language;
   const words = normalizeText(text).split(' ').filter(Boolean);
   const out: string[] = [];
   const knownStems = knownStemsOf(lexicon, irregular);
@@ -112,7 +112,10 @@ export function readText(text: string, knowledge: AdvisorKnowledge, lexicon: Lex
       continue;
     }
     const short = shorthand.get(word);
-    if (short !== undefined) {
+    // "2 years", "4 hrs": a number before a unit (or another number) is a number, not "to" or "for".
+    const next = words[i + 1] ?? '';
+    const counted = /^\d+$/.test(word) && (units.has(next) || /^\d/.test(next));
+    if (short !== undefined && !counted) {
       out.push(short);
       continue;
     }
@@ -127,7 +130,23 @@ export function readText(text: string, knowledge: AdvisorKnowledge, lexicon: Lex
     }
     out.push(correct(word, lexicon) ?? word);
   }
-  return normalizeText(out.join(' '));
+  return normalizeText(withReadings(out.join(' ').split(' '), knowledge.language.readings).join(' '));
+}
+
+/** The words with what their numbers mean added ("ph 5.2" -> "ph 5.2 acidic sour soil"). */
+function withReadings(words: string[], readings: AdvisorKnowledge['language']['readings']): string[] {
+  if (readings.length === 0) return words;
+  return words.flatMap((word, i) => {
+    const value = Number(word);
+    if (i === 0 || word === '' || Number.isNaN(value)) return [word];
+    const meant = readings.filter(
+      (r) =>
+        r.after === words[i - 1] &&
+        (r.below === undefined || value < r.below) &&
+        (r.above === undefined || value > r.above),
+    );
+    return [word, ...meant.map((r) => r.means)];
+  });
 }
 
 const stemCache = new WeakMap<Lexicon, Set<string>>();

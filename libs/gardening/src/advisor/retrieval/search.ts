@@ -4,7 +4,7 @@ import { stateName } from '../../places/states';
 import type { Season } from '../../places/season';
 import { advisorKnowledge, type AdvisorKnowledge, type Entry } from '../knowledge/load';
 import type { AdvisorRegion } from '../knowledge/schema';
-import { normalizeText } from '../knowledge/terms';
+import { normalizeText, termPrefilter } from '../knowledge/terms';
 import { buildLexicon, readText, type Lexicon } from './reader';
 import { stem } from './stem';
 
@@ -62,6 +62,10 @@ export interface Hit {
   own: string[];
   /** Those of them matched in what the entry is about (not only in its answer's text). */
   about: string[];
+  /** How many words carried over from the conversation (not the question's own) the entry matched. */
+  carried: number;
+  /** How the entry's plants fit the plants the question names: 1 (neutral), PLANT_FIT or PLANT_MISFIT. */
+  fit: number;
 }
 
 /** What is searched: the question, words from the conversation, and where and when it is asked. */
@@ -83,8 +87,8 @@ export interface SearchQuery {
 export interface Retriever {
   lexicon: Lexicon;
   index: MiniSearch<Doc>;
-  /** Each entry's exclusions, ready to test. */
-  excludes: ReadonlyMap<string, ReadonlyArray<(words: readonly string[]) => boolean>>;
+  /** The entries a question rules out (their `exclude` terms), found through the terms' first words. */
+  excluded: (words: readonly string[]) => ReadonlySet<string>;
   /** The stems of each entry's label. */
   labelStems: ReadonlyMap<string, readonly string[]>;
   /** The stems of every entry's plants. */
@@ -204,9 +208,18 @@ export function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
     lexicon,
     index,
     plantStems,
-    excludes: new Map(knowledge.entries.map((e) => [e.id, e.exclude.map(termMatcher)])),
+    excluded: exclusionIndex(knowledge),
     labelStems: new Map(knowledge.entries.map((e) => [e.id, contentStems(e.label, knowledge)])),
-    allPlantStems: new Set([...plantStems.values()].flat()),
+    // Entries' plants, and the catalog's plants of one word ("mango", "banana"): a question naming
+    // one of those is about that plant, whatever the entry.
+    allPlantStems: new Set([
+      ...[...plantStems.values()].flat(),
+      ...knowledge.plants
+        .flatMap((p) => [p.name, ...(p.aliases ?? [])])
+        .map((n) => contentStems(n, knowledge))
+        .filter((stems) => stems.length === 1)
+        .flat(),
+    ]),
     cropPatterns: cropNames,
     byId: knowledge.byId,
     synonyms,
@@ -269,6 +282,38 @@ export function termMatcher(term: string): (words: readonly string[]) => boolean
   };
 }
 
+/**
+ * The exclusions of every entry, indexed by the words their terms can start with, so a question
+ * tests only the few terms its own words could begin (a term is tested only when one might match).
+ */
+function exclusionIndex(knowledge: AdvisorKnowledge): (words: readonly string[]) => ReadonlySet<string> {
+  type Rule = { id: string; test: (words: readonly string[]) => boolean };
+  const byWord = new Map<string, Rule[]>();
+  const byPrefix: Array<{ prefix: string; rule: Rule }> = [];
+  const always: Rule[] = [];
+  for (const entry of knowledge.entries) {
+    for (const term of entry.exclude) {
+      const rule = { id: entry.id, test: termMatcher(term) };
+      const filter = termPrefilter([term]);
+      if (filter.always) always.push(rule);
+      for (const word of filter.words) byWord.set(word, [...(byWord.get(word) ?? []), rule]);
+      for (const prefix of filter.prefixes) byPrefix.push({ prefix, rule });
+    }
+  }
+  return (words) => {
+    const out = new Set<string>();
+    const tryRule = (rule: Rule): void => {
+      if (!out.has(rule.id) && rule.test(words)) out.add(rule.id);
+    };
+    always.forEach(tryRule);
+    for (const word of words) {
+      byWord.get(word)?.forEach(tryRule);
+      for (const { prefix, rule } of byPrefix) if (word.startsWith(prefix)) tryRule(rule);
+    }
+    return out;
+  };
+}
+
 /** Entries ranked for a query, best first; entries the question rules out are left out. */
 export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit[] {
   const { knowledge } = retriever;
@@ -298,7 +343,13 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
   // A question that says little of its own ("what should I do?") is mostly about the conversation.
   const told = own.reduce((sum, w) => sum + (w === CROP_TOKEN ? 0 : retriever.weightOf(w)), 0);
   const contextWeight = told < VAGUE_WEIGHT ? 1 : CONTEXT_WEIGHT;
-  for (const s of context) if (!weights.has(s)) weights.set(s, contextWeight);
+  // The earlier question's phrases too ("blossom end rot"), which its single words do not reach.
+  const contextOnly = new Set<string>();
+  for (const s of [...context, ...bigrams(context)]) {
+    if (weights.has(s)) continue;
+    weights.set(s, contextWeight);
+    contextOnly.add(s);
+  }
   if (query.crop && !weights.has(CROP_TOKEN)) weights.set(CROP_TOKEN, contextWeight);
   // What an entry should cover: the question's words (with the conversation's, when it says little).
   // The crop token only stands for the crop's name, so it is not a word of its own.
@@ -308,6 +359,7 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
   for (const w of place) ownSet.delete(w);
   const total = [...ownSet].reduce((sum, w) => sum + retriever.weightOf(w), 0);
   const words = normalizeText(query.text).split(' ');
+  const ruledOut = retriever.excluded(words);
   const results = retriever.index.search([...weights.keys()].join(' '), {
     boost: FIELD_BOOST,
     // Terms are already stems (and phrase pairs): search them as they are.
@@ -321,7 +373,7 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
       const entry = retriever.byId.get(id);
       if (!entry) return 0;
       if (entry.subject === 'crop' && !query.crop) return 0;
-      if (retriever.excludes.get(id)?.some((rules) => rules(words))) return 0;
+      if (ruledOut.has(id)) return 0;
       let boost = 1;
       if (entry.regions.length > 0 && query.region) {
         boost *= entry.regions.includes(query.region) ? REGION_FIT : REGION_MISFIT;
@@ -338,7 +390,12 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
   // The plants the question names: an entry about other plants is less likely the one.
   const named = new Set(own.filter((w) => retriever.allPlantStems.has(w) || cropWords.includes(w)));
   const hits: Hit[] = [];
+  // The most the scaling below can lift a score: results come best first, so once a result cannot
+  // reach the last of the best `limit`, none after it can either.
+  const maxLift = PLANT_FIT * (place.size > 0 ? PLACE_FIT : 1);
+  let floor = 0;
   for (const r of results) {
+    if (hits.length >= limit && r.score * maxLift < floor) break;
     const entry = retriever.byId.get(String(r.id));
     if (!entry || r.score <= 0) continue;
     const found = r.queryTerms.map((t) => origin.get(t) ?? t);
@@ -363,9 +420,20 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
       (LABEL_FLOOR + (1 - LABEL_FLOOR) * said) *
       fit *
       (place.size > 0 && entry.local ? PLACE_FIT : 1);
-    const fields = r.match as Record<string, readonly string[] | undefined>;
-    const about = matched.filter((w) => (fields[w] ?? []).some((f) => f !== 'answer'));
-    hits.push({ entry, score, coverage, own: matched, about });
+    // The fields each question word (or the synonym standing for it) was found in.
+    const fields = new Map<string, string[]>();
+    for (const [term, where] of Object.entries(r.match as Record<string, readonly string[]>)) {
+      const w = origin.get(term) ?? term;
+      fields.set(w, [...(fields.get(w) ?? []), ...where]);
+    }
+    const about = matched.filter((w) => (fields.get(w) ?? []).some((f) => f !== 'answer'));
+    const carried = found.filter((t) => contextOnly.has(t)).length;
+    hits.push({ entry, score, coverage, own: matched, about, fit, carried });
+    if (hits.length >= limit) {
+      hits.sort((a, b) => b.score - a.score);
+      hits.length = limit;
+      floor = hits[limit - 1]?.score ?? 0;
+    }
   }
   return hits.sort((a, b) => b.score - a.score).slice(0, limit);
 }

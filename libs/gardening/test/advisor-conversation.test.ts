@@ -1,0 +1,124 @@
+// The advisor in a conversation and on messy texts: follow-ups that inherit the earlier turn's
+// plant and topic, numbers and pronouns in texting, asking back (naming what was understood) when
+// the answer found has nothing to do with the conversation, the advisor's index preloaded, and the
+// advisor's modules free of import circles.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { adviseOffline, preloadAdvisor, preloadGardeningData } from '@sprout/gardening';
+import { normalizeText } from '../src/advisor/knowledge/terms';
+import { now, turns } from './chat';
+
+describe('follow-ups keep the conversation', () => {
+  it('an earlier question the knowledge cannot answer still sets the context', () => {
+    // Before, "my banana bunch ..." was dropped as context and the gnat entry answered.
+    const advice = adviseOffline({
+      question: 'and the little ones coming up at the base?',
+      history: turns('my banana bunch is ripe, what do i do after i cut it'),
+      now,
+    });
+    expect(advice.followUp).toBe(true);
+    expect(advice.kind).toBe('clarify');
+    expect(advice.answer).toMatch(/banana/);
+    expect(advice.answer).toMatch(/\?/);
+  });
+
+  it('naming the same plant again continues the earlier question', () => {
+    const eat = adviseOffline({
+      question: 'is it still ok to eat the squash?',
+      history: turns('my squash leaves are covered in white powdery stuff'),
+      now,
+    });
+    expect(eat).toMatchObject({ kind: 'answer', entryId: 'safe-to-eat-diseased', followUp: true });
+  });
+
+  it('a general word ("the soil") after a named plant keeps the earlier topic', () => {
+    const advice = adviseOffline({
+      question: 'should i put eggshells in the soil',
+      history: turns('blossom end rot on my tomatoes'),
+      now,
+    });
+    expect(advice.entryId).toBe('blossom-end-rot');
+  });
+
+  it('"what about X, how do I ..." is a new question about X, not the last one about X', () => {
+    const advice = adviseOffline({
+      question: 'what about my cauliflower, how do i keep it white',
+      history: turns('my broccoli heads are tiny and already flowering'),
+      now,
+    });
+    expect(advice).toMatchObject({ kind: 'answer', entryId: 'blanching' });
+    expect(advice.answer).toMatch(/leaves over/);
+  });
+});
+
+describe('texting', () => {
+  it('keeps numbers before units as numbers, and reads "theyre" as a pronoun', () => {
+    expect(adviseOffline({ question: 'my bed only gets 4 hrs of sun', now }).question).toBe(
+      'my bed only gets 4 hours of sun',
+    );
+    expect(adviseOffline({ question: 'theyre only 2 years old', now }).question).toBe(
+      'they are only 2 years old',
+    );
+    // A number alone still reads as texting: "how 2 prune".
+    expect(adviseOffline({ question: 'how 2 prune roses', now }).question).toBe('how to prune roses');
+  });
+
+  it('keeps a decimal point inside a number', () => {
+    expect(normalizeText('Soil test says pH 5.2.')).toBe('soil test says ph 5.2');
+    expect(normalizeText('1.5 inches... then')).toBe('1.5 inches then');
+  });
+
+  it('answers "is it too late" first', () => {
+    const advice = adviseOffline({ question: 'is it to late to plant potatos', zone: '5a', now });
+    expect(advice.entryId).toBe('crop-timing:potato');
+    expect(advice.answer).toMatch(/^Not too late/);
+  });
+
+  it('answers a sun question about a vegetable garden with the sun, not watering', () => {
+    const advice = adviseOffline({ question: 'how much sun does a veggie garden need', now });
+    expect(advice.entryId).toBe('sun-requirements');
+  });
+});
+
+describe('start-up', () => {
+  it('builds the advisor index ahead of the first question', () => {
+    expect(preloadAdvisor()).toBeGreaterThan(250);
+    expect(preloadGardeningData().advisorEntries).toBeGreaterThan(250);
+  });
+});
+
+describe('module structure', () => {
+  it('the advisor has no import circle (type imports included)', () => {
+    const root = path.join(__dirname, '..', 'src');
+    const files = (dir: string): string[] =>
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((d) => (d.isDirectory() ? files(path.join(dir, d.name)) : [path.join(dir, d.name)]))
+        .filter((f) => f.endsWith('.ts'));
+    const graph = new Map<string, string[]>();
+    for (const file of files(root)) {
+      const source = fs.readFileSync(file, 'utf8');
+      const deps = [...source.matchAll(/(?:import|export)\s[^'";]*?from\s+'(\.[^']+)'/g)]
+        .map((m) => path.join(path.dirname(file), m[1] ?? ''))
+        .map((d) => (fs.existsSync(`${d}.ts`) ? `${d}.ts` : path.join(d, 'index.ts')))
+        .filter((d) => fs.existsSync(d));
+      graph.set(file, deps);
+    }
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, trail: string[]): void => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        circles.push(
+          [...trail.slice(trail.indexOf(file)), file].map((f) => path.relative(root, f)).join(' -> '),
+        );
+        return;
+      }
+      state.set(file, 'open');
+      for (const dep of graph.get(file) ?? []) visit(dep, [...trail, file]);
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(circles).toEqual([]);
+  });
+});
