@@ -13,7 +13,7 @@ import {
   parseProfileCommand,
 } from './profile-commands';
 
-/** What the input processor knows about the sender (spec 001 userContext of process-message). */
+/** What the input processor knows about the sender (its userContext). */
 export interface ProcessingContext {
   /** A region name, or a ZIP (the tester's "region or ZIP" field). */
   region?: string | null;
@@ -25,7 +25,7 @@ export interface ProcessingContext {
   conversation?: readonly string[] | null;
 }
 
-/** The processing result of spec 001 (§3). */
+/** The processing result: the message with its context added, its size and its validation. */
 export interface ProcessingResult {
   processing: {
     originalMessage: string;
@@ -49,7 +49,7 @@ const SKIPPED_TYPES = new Set<ValidationResult['responseType']>([
 ]);
 
 /**
- * Prepares an inbound message for the model (spec 001 "input processing"): validates it and, for a
+ * Prepares an inbound message for the model: validates it and, for a
  * question worth answering, appends a bracketed context suffix with the location (a ZIP also gives
  * city, state, region and, when no zone is given, its USDA zone), the hardiness zone with its
  * approximate frost dates (an Alaska ZIP's own), the season at `now` (wet or dry in the tropics),
