@@ -18,7 +18,7 @@ interface DueRow {
 const DELIVERED_SHARDS = 8;
 
 /**
- * Survey links inside conversations (spec 001 Surveys): the survey-scheduler creates a pending
+ * Survey links inside conversations: the survey-scheduler creates a pending
  * delivery when it targets a user; the reply that carries the link marks it delivered, in the
  * reply's transaction. Existing users (created before the campaign started) get it in their next
  * reply, new users in their second conversation or later. Only while the campaign is live and

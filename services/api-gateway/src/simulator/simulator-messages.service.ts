@@ -24,7 +24,7 @@ import {
   toSimulatorMessage,
 } from './test-users.service';
 
-/** What an image sent without text asks (spec 001 §5). */
+/** What an image sent without text asks. */
 export const IMAGE_ONLY_MESSAGE = 'What can you tell me about this image?';
 export const DEFAULT_IMAGE_CONTENT_TYPE = 'image/jpeg';
 

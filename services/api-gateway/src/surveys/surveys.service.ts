@@ -27,7 +27,7 @@ interface CampaignRow {
 
 /**
  * A campaign's columns as the API shows them: deliveredCount is the column plus the shard rows the
- * replies count on (ARCHITECTURE §4: no hot row), a handful of rows per campaign.
+ * replies count on (so no single row is hot), a handful of rows per campaign.
  */
 const CAMPAIGN_COLUMNS = `c."id", c."name", c."survey_url", c."status", c."start_date", c."end_date", c."created_at",
   (c."delivered_count" + coalesce((SELECT sum(s."delivered") FROM "survey_campaign_delivered_shards" s
@@ -49,7 +49,7 @@ const toDto = (row: CampaignRow): SurveyCampaignDto => ({
 });
 
 /**
- * Survey campaigns for the console (spec 001 §7). Status changes are single conditional
+ * Survey campaigns for the console. Status changes are single conditional
  * statements, so an admin's action and the survey-scheduler's run never overwrite each other;
  * targeting and date-driven changes are the scheduler's (survey.lifecycle), told at once here.
  */

@@ -1,7 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import type { UserSortKey, UserSortOrder } from '@sprout/contracts';
 
-// The orders of the admin Users table, on the server over all users (issue 16), and the keyset
+// The orders of the admin Users table, on the server over all users, and the keyset
 // cursor that continues one. Each key is written exactly as in migration 1796200000000, whose
 // (is_test_user, key, id) index serves it: an expression index serves only the same expression.
 
@@ -17,9 +17,9 @@ export interface UserSortDefinition {
 
 const REGION_KEY = `lower(coalesce(CASE WHEN jsonb_typeof(u.profile -> 'region') = 'string'
   AND btrim(u.profile ->> 'region', E' \\t\\r\\n') <> '' THEN u.profile ->> 'region' END, u.region))`;
-/** Spec 000 §4: Low (under 5 messages), Medium (5 to 19), High (20 or more). */
+/** Engagement: Low (under 5 messages), Medium (5 to 19), High (20 or more). */
 const ENGAGEMENT_KEY = `(CASE WHEN u.total_messages >= 20 THEN 2 WHEN u.total_messages >= 5 THEN 1 ELSE 0 END)`;
-/** Spec 000 §3, §4: negative, frustrated, neutral, positive; any other label (or none) is neutral. */
+/** Sentiment, in this order: negative, frustrated, neutral, positive; any other label (or none) is neutral. */
 const SENTIMENT_KEY = `(CASE lower(btrim(u.average_sentiment)) WHEN 'negative' THEN 0 WHEN 'frustrated' THEN 1
   WHEN 'positive' THEN 3 ELSE 2 END)`;
 

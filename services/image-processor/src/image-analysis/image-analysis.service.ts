@@ -37,7 +37,7 @@ import { ImageSource, isPermanentFetchError } from './image-source';
 import { OFFLINE_IMAGE_MODEL, OfflineImageAnalyzer } from './offline/offline-image-analyzer';
 import { VISION_MODEL } from './vision-model';
 
-/** The question asked when an MMS carries only a picture (spec: simulator image-only text). */
+/** The question asked when an MMS carries only a picture (the same text the simulator sends for an image alone). */
 export const IMAGE_ONLY_QUESTION = 'What can you tell me about this image?';
 const MAX_ANALYSIS_TOKENS = 500;
 /**

@@ -6,7 +6,7 @@ import { DataSource, type EntityManager, In } from 'typeorm';
 export const UNSUBSCRIBED_ERROR_CODE = '21610';
 
 /**
- * SMS consent (ARCHITECTURE §6) at send time: who may still get a message, and carrier-level
+ * SMS consent at send time: who may still get a message, and carrier-level
  * opt-outs reported by Twilio (21610). STOP / START / HELP texts, opt-outs by intent and texts that
  * may be opt-outs (asked to reply STOP) are read in libs/sms (keywords.ts) and applied where they
  * are recorded (recordInbound in libs/domain: one confirmation per opt-out), for an SMS and the
