@@ -6,7 +6,7 @@ import { dashboardTexts } from './texts';
 export const DASHBOARD_METRICS_REFRESH_MS = 30_000;
 
 export const dashboardMetricsQuery = (showTestData: boolean) => ({
-  // The spec sends showTestData only when it is on (absent means real users' data).
+  // showTestData is sent only when it is on (absent means real users' data).
   ...endpointQuery(
     api.dashboard.metrics,
     { query: { showTestData: showTestData || undefined } },
