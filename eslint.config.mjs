@@ -1,5 +1,5 @@
 // Type-aware lint for every package's TypeScript, plain lint for its .js/.mjs/.cjs scripts, and the
-// import boundaries of ARCHITECTURE §2.
+// import boundaries between projects.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
