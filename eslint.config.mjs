@@ -4,44 +4,14 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
-
-const services = [
-  'api-gateway',
-  'sms-gateway',
-  'ai-responder',
-  'survey-scheduler',
-  'image-processor',
-  'monitor',
-];
-
-const serviceBoundary = (self) => ({
-  files: [`services/${self}/**/*.ts`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: services
-          .filter((s) => s !== self)
-          .flatMap((s) => [
-            {
-              group: [`@sprout/${s}`, `@sprout/${s}/*`],
-              message: 'Services never import each other: talk through queues.',
-            },
-            {
-              group: [`**/services/${s}/**`, `../../${s}/**`, `../${s}/**`],
-              message: 'Services never import each other: talk through queues.',
-            },
-          ]),
-      },
-    ],
-  },
-});
+import { moduleBoundaries } from './eslint.boundaries.mjs';
 
 export default tseslint.config(
   {
     ignores: ['**/dist/**', '**/node_modules/**', '**/.data/**', '**/.nx/**', '**/coverage/**'],
   },
   js.configs.recommended,
+  ...moduleBoundaries,
   {
     // Plain JS (the stack scripts, Jest and bench helpers) runs in Node as it is: no type-aware rules.
     files: ['**/*.{js,mjs,cjs}'],
@@ -87,43 +57,12 @@ export default tseslint.config(
       '@typescript-eslint/unbound-method': 'off',
     },
   },
-  ...services.map(serviceBoundary),
   {
     files: ['web-public/**/*.{ts,tsx}', 'web-admin/**/*.{ts,tsx}', 'libs/ui/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '@sprout/domain',
-                '@sprout/platform',
-                '@sprout/llm',
-                '@sprout/sms',
-                '@sprout/gardening',
-              ],
-              message: 'Web apps use @sprout/ui and @sprout/contracts only: server code stays on the server.',
-            },
-            {
-              group: [
-                '**/services/**',
-                '@sprout/api-gateway',
-                '@sprout/sms-gateway',
-                '@sprout/ai-responder',
-                '@sprout/survey-scheduler',
-                '@sprout/image-processor',
-                '@sprout/monitor',
-              ],
-              message: 'Web apps never import a service.',
-            },
-            { group: ['**/libs/domain/**'], message: 'Web apps never import libs/domain.' },
-          ],
-        },
-      ],
     },
   },
   {
@@ -154,6 +93,5 @@ export default tseslint.config(
     // The browser test harness lives in libs/testing but runs in Node; web tests may use it.
     files: ['web-public/test/**/*.{ts,tsx}', 'web-admin/test/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.node } },
-    rules: { 'no-restricted-imports': 'off' },
   },
 );
