@@ -1,5 +1,4 @@
 import { advisorKnowledge, type Crop } from './knowledge/load';
-import { normalizeText } from './knowledge/terms';
 
 /** Week offsets [from, to]; negative is before the reference frost date. */
 export type WeekRange = readonly [number, number];
@@ -10,12 +9,7 @@ export type CropTiming = Crop;
 /** Crops the advisor can time, with common spellings and nicknames (read and validated once). */
 export const CROPS: readonly CropTiming[] = advisorKnowledge().crops;
 
-/** The crop a question is about (the first one named), or null. */
-export function findCrop(text: string): CropTiming | null {
-  return findCropIn(normalizeText(text));
-}
-
-/** findCrop over text already normalised (normalizeText). */
+/** The crop a question is about (the first one named), or null, in text already normalised (normalizeText). */
 export function findCropIn(normalized: string): CropTiming | null {
   let best: { crop: CropTiming; at: number } | null = null;
   for (const crop of CROPS) {
