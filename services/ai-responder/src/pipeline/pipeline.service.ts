@@ -43,7 +43,7 @@ import { composeReply } from './compose-reply';
 import { type SenderLimitHit, SenderLimits, limitNotice } from './sender-limits';
 
 /** What an MMS that carries only a picture asks (the same text the simulator sends for an image alone). */
-export const IMAGE_ONLY_QUESTION = 'What can you tell me about this image?';
+const IMAGE_ONLY_QUESTION = 'What can you tell me about this image?';
 
 /** With a photo attached, only these findings stop a message from reaching the model. */
 const BLOCKING_WITH_MEDIA = new Set<ValidationResponseType>(['safety_concern', 'spam']);

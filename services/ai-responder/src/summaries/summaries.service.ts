@@ -27,7 +27,7 @@ import {
   transcriptTopics,
 } from './summary-rules';
 
-export type SummaryOutcome = 'summarized' | 'not-idle' | 'up-to-date' | 'missing';
+type SummaryOutcome = 'summarized' | 'not-idle' | 'up-to-date' | 'missing';
 
 export interface SummaryResult {
   outcome: SummaryOutcome;

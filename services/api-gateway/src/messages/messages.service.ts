@@ -11,17 +11,17 @@ import type { ConversationListResponse, Pagination } from '@sprout/contracts';
  * matches come cheaply from the trigram index. Above it, counting would mean walking thousands of
  * rows per poll, so the total is the planner's estimate (pagination.totalIsExact false).
  */
-export const SEARCH_EXACT_COUNT_BELOW = 2000;
+const SEARCH_EXACT_COUNT_BELOW = 2000;
 /**
  * A search whose words are all too short for the trigram index walks the recency index: at most
  * this many conversations per request, then answers the matches found and, when the page is not
  * full, a cursor at the last conversation looked at (the next request goes on from there).
  */
-export const SHORT_SEARCH_SCAN = 20_000;
+const SHORT_SEARCH_SCAN = 20_000;
 /** A phone search looks up its users' conversations one user at a time when at most this many users match. */
-export const PHONE_USERS_CAP = 1000;
+const PHONE_USERS_CAP = 1000;
 /** A conversation's messages: the most recent this many, oldest first. */
-export const CONVERSATION_MESSAGES_LIMIT = 500;
+const CONVERSATION_MESSAGES_LIMIT = 500;
 
 const CONVERSATION_COLUMNS = `c.id, c.user_id, c.message_count, c.started_at, c.ended_at, c.last_message_at,
   c.sentiment, c.topics, c.summary, c.key_outcomes, c.next_steps, c.region, c.experience_level,
@@ -108,9 +108,9 @@ const INDEXED_WORD = /^[a-z0-9]{3,}$/;
  * (it passes about 20 x conversations / matches rows for a page). At 2M conversations: 425
  * matches 9 ms by the word index; 8,000 matches 33 ms by it, 3.6 ms by the walk.
  */
-export const WORD_INDEX_BELOW = 3000;
+const WORD_INDEX_BELOW = 3000;
 /** A search word inside more vocabulary words than this stays a LIKE (its trigrams are as good). */
-export const WORD_VOCABULARY_CAP = 500;
+const WORD_VOCABULARY_CAP = 500;
 
 const searchMatcher = (search: string, vocabulary?: Map<number, string[]>): SearchMatcher => {
   const words = search.split(/\s+/).filter((word) => word !== '');

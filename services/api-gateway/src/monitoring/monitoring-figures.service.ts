@@ -28,7 +28,7 @@ import { healthScoreOf, usageAlerts } from './usage-rules';
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 /** Latencies listed in the API usage answer (the newest, shown oldest first). */
-export const RESPONSE_TIMES_SHOWN = 20;
+const RESPONSE_TIMES_SHOWN = 20;
 /** A failed call this long before a fallback answer, in the same conversation, is why it fell back. */
 const FALLBACK_REASON_WINDOW = '2 minutes';
 

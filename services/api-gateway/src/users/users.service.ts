@@ -24,9 +24,9 @@ import {
 } from './user-sorts';
 
 /** A search counts its matches up to this many; up to this many, its page is sorted from them in memory. */
-export const USER_SEARCH_COUNT_CAP = 1000;
+const USER_SEARCH_COUNT_CAP = 1000;
 /** Recent Activity covers this many UTC days, today included. */
-export const RECENT_ACTIVITY_DAYS = 30;
+const RECENT_ACTIVITY_DAYS = 30;
 
 const MESSAGE_METRICS = `('messages_inbound', 'messages_reply', 'messages_proactive')`;
 

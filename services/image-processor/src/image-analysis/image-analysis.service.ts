@@ -62,12 +62,12 @@ const SYSTEM_PROMPT = [
 export type AnalyzedMedia = MessageMedia & { analyzedAt?: string };
 
 /** When the item was settled, or undefined while it still needs analysing. */
-export const settledAt = (media: MessageMedia | undefined): string | undefined =>
+const settledAt = (media: MessageMedia | undefined): string | undefined =>
   media !== undefined && 'analyzedAt' in media && typeof media.analyzedAt === 'string'
     ? media.analyzedAt
     : undefined;
 
-export type ImageAnalysisStatus = 'processed' | 'failed' | 'skipped';
+type ImageAnalysisStatus = 'processed' | 'failed' | 'skipped';
 
 export interface ImageAnalysisResult {
   status: ImageAnalysisStatus;
