@@ -3,7 +3,7 @@ import { endpointMutation, endpointQuery, invalidateEndpoint } from '@sprout/ui'
 import type { QueryClient } from '@tanstack/react-query';
 import { dashboardTexts } from './texts';
 
-export const DASHBOARD_METRICS_REFRESH_MS = 30_000;
+const DASHBOARD_METRICS_REFRESH_MS = 30_000;
 
 export const dashboardMetricsQuery = (showTestData: boolean) => ({
   // showTestData is sent only when it is on (absent means real users' data).

@@ -3,9 +3,9 @@ import { endpointMutation, endpointQuery, invalidateEndpoint } from '@sprout/ui'
 import type { QueryClient } from '@tanstack/react-query';
 
 /** The simulator's test users list refreshes every 5 s. */
-export const TEST_USERS_REFRESH_MS = 5_000;
+const TEST_USERS_REFRESH_MS = 5_000;
 /** The selected test user's conversation refreshes every 2 s. */
-export const SIMULATOR_CONVERSATION_REFRESH_MS = 2_000;
+const SIMULATOR_CONVERSATION_REFRESH_MS = 2_000;
 
 export const testUsersQuery = {
   ...endpointQuery(api.simulator.testUsers, {}, { failureMessage: 'Failed to fetch test users' }),

@@ -14,8 +14,6 @@ export const simulatorTexts = {
   noReply: { title: 'No Reply', description: 'Sprout sent no reply to this message.' },
 } as const;
 
-/** What an image sent without text asks; the server stores the same text. */
-export const IMAGE_ONLY_MESSAGE = 'What can you tell me about this image?';
 /** The content type sent with an image URL. */
 export const IMAGE_CONTENT_TYPE = 'image/jpeg';
 

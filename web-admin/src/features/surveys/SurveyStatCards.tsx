@@ -5,7 +5,7 @@ import { StatCard } from '../../components/StatCard';
 import { surveyTexts } from './texts';
 
 /** The four survey cards, from the campaign list. */
-export function surveyStats(campaigns: readonly SurveyCampaignDto[]) {
+function surveyStats(campaigns: readonly SurveyCampaignDto[]) {
   return {
     active: campaigns.filter((c) => c.status === 'live').length,
     total: campaigns.length,

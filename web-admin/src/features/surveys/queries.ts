@@ -12,7 +12,7 @@ import { type QueryClient, queryOptions } from '@tanstack/react-query';
 export type CampaignAction = 'pause' | 'start';
 
 /** The campaign list refreshes every 30 s. */
-export const SURVEY_CAMPAIGNS_REFRESH_MS = 30_000;
+const SURVEY_CAMPAIGNS_REFRESH_MS = 30_000;
 
 /** Every campaign, newest first. */
 export const surveyCampaignsQuery = {

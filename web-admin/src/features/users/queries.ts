@@ -14,9 +14,9 @@ import { useTestDataMode } from '../../test-data-mode';
 import { conversationListQuery } from '../messages/queries';
 import type { UserSort } from './user-sorting';
 
-export const USERS_REFRESH_MS = 10_000;
-export const USER_STATS_REFRESH_MS = 30_000;
-export const USER_DETAIL_REFRESH_MS = 5_000;
+const USERS_REFRESH_MS = 10_000;
+const USER_STATS_REFRESH_MS = 30_000;
+const USER_DETAIL_REFRESH_MS = 5_000;
 /** Rows fetched at a time as the table scrolls. */
 const USERS_PAGE_SIZE = 100;
 

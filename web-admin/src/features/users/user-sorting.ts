@@ -5,7 +5,7 @@ import type { UserSortKey, UserSortOrder } from '@sprout/contracts';
 // every user (GET /api/admin/users sort, order); sentiment and engagement by level, not alphabetically.
 
 export type { UserSortKey };
-export type SortDirection = UserSortOrder;
+type SortDirection = UserSortOrder;
 
 export interface UserSort {
   key: UserSortKey;
