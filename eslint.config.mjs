@@ -1,48 +1,18 @@
 // Type-aware lint for every package's TypeScript, plain lint for its .js/.mjs/.cjs scripts, and the
-// import boundaries of ARCHITECTURE §2.
+// import boundaries between projects.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import noSqlOutsideDomain from './tools/eslint-rules/no-sql-outside-domain.cjs';
-
-const services = [
-  'api-gateway',
-  'sms-gateway',
-  'ai-responder',
-  'survey-scheduler',
-  'image-processor',
-  'monitor',
-];
-
-const serviceBoundary = (self) => ({
-  files: [`services/${self}/**/*.ts`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: services
-          .filter((s) => s !== self)
-          .flatMap((s) => [
-            {
-              group: [`@sprout/${s}`, `@sprout/${s}/*`],
-              message: 'Services never import each other: talk through queues.',
-            },
-            {
-              group: [`**/services/${s}/**`, `../../${s}/**`, `../${s}/**`],
-              message: 'Services never import each other: talk through queues.',
-            },
-          ]),
-      },
-    ],
-  },
-});
+import { moduleBoundaries } from './eslint.boundaries.mjs';
 
 export default tseslint.config(
   {
     ignores: ['**/dist/**', '**/node_modules/**', '**/.data/**', '**/.nx/**', '**/coverage/**'],
   },
   js.configs.recommended,
+  ...moduleBoundaries,
   {
     // Plain JS (the stack scripts, Jest and bench helpers) runs in Node as it is: no type-aware rules.
     files: ['**/*.{js,mjs,cjs}'],
@@ -88,7 +58,6 @@ export default tseslint.config(
       '@typescript-eslint/unbound-method': 'off',
     },
   },
-  ...services.map(serviceBoundary),
   {
     // Every table's queries and writes live in libs/domain; services and the other libs call them.
     files: ['services/*/src/**/*.ts', 'libs/*/src/**/*.{ts,tsx}'],
@@ -102,36 +71,6 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '@sprout/domain',
-                '@sprout/platform',
-                '@sprout/llm',
-                '@sprout/sms',
-                '@sprout/gardening',
-              ],
-              message: 'Web apps use @sprout/ui and @sprout/contracts only: server code stays on the server.',
-            },
-            {
-              group: [
-                '**/services/**',
-                '@sprout/api-gateway',
-                '@sprout/sms-gateway',
-                '@sprout/ai-responder',
-                '@sprout/survey-scheduler',
-                '@sprout/image-processor',
-                '@sprout/monitor',
-              ],
-              message: 'Web apps never import a service.',
-            },
-            { group: ['**/libs/domain/**'], message: 'Web apps never import libs/domain.' },
-          ],
-        },
-      ],
     },
   },
   {
@@ -162,6 +101,5 @@ export default tseslint.config(
     // The browser test harness lives in libs/testing but runs in Node; web tests may use it.
     files: ['web-public/test/**/*.{ts,tsx}', 'web-admin/test/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.node } },
-    rules: { 'no-restricted-imports': 'off' },
   },
 );

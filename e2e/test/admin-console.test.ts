@@ -136,7 +136,7 @@ describe('dashboard', () => {
     expect(await metricsShown()).toEqual(SEEDED.real);
     expect(await metric('beta-signups').innerText()).toBe(String(SEEDED.signups.total));
     expect(await metricDetail('beta-signups').innerText()).toBe(`${SEEDED.signups.pending} pending`);
-    // The spec's label, with what SMS cost today beside it (the seed sends nothing).
+    // The card's label, with what SMS cost today beside it (the seed sends nothing).
     expect(await metricDetail('todays-cost').innerText()).toBe('API usage · SMS $0.00');
 
     const rows = page.getByTestId('beta-signup-row');

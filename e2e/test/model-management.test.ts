@@ -371,7 +371,7 @@ describe('live and fallback', () => {
 });
 
 describe('adding a model', () => {
-  it("checks the name against OpenAI's models and the numbers against the spec's rules", async () => {
+  it("checks the name against OpenAI's models and the numbers against the form's rules", async () => {
     await openModels();
     let releaseList: () => void = () => undefined;
     await page.route('**/api/admin/models/openai-models', async (route) => {

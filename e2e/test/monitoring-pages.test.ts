@@ -578,7 +578,7 @@ describe('with conversations', () => {
 });
 
 describe('polling', () => {
-  it('polls at the intervals of spec 001 §9', async () => {
+  it('polls each panel at its own interval', async () => {
     await recordFetches(page);
     await page.goto('/admin/monitoring');
     await page.getByTestId('api-calls-value').waitFor();

@@ -1,6 +1,6 @@
 // The Survey campaigns screen (/admin/surveys) in Chromium, against the whole survey path: the
 // api-gateway serving the console, the survey-scheduler targeting users, and texts from real
-// phones through the fake Twilio, sms-gateway and ai-responder (issue 12's "done when").
+// phones through the fake Twilio, sms-gateway and ai-responder.
 import { DEFAULT_SURVEY_URL } from '@sprout/contracts';
 import { User } from '@sprout/domain';
 import {

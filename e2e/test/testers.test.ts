@@ -72,7 +72,7 @@ describe('location test', () => {
     refusedLocation: boolean;
   }
 
-  // The eight examples of spec 001 and what each must read as.
+  // The eight example messages and what each must read as.
   const EXAMPLES: { label: string; hasLocation: boolean; refused: boolean }[] = [
     { label: 'ZIP code', hasLocation: true, refused: false },
     { label: 'City and state', hasLocation: true, refused: false },
@@ -167,7 +167,7 @@ describe('location test', () => {
     expect(sent).toEqual([{ message: 'Portland, OR' }]);
   });
 
-  it('shows the spec’s error text with the server’s reason when the server refuses the message', async () => {
+  it('shows the fixed error text with the server’s reason when the server refuses the message', async () => {
     await page.goto('/location-test');
     // The box stops at the server's limit; past it the server answers 400.
     expect(await messageBox().getAttribute('maxlength')).toBe('1600');
@@ -183,7 +183,7 @@ describe('location test', () => {
     expect(await page.getByTestId('location-result').count()).toBe(0);
   });
 
-  it('shows the spec’s error text when the API cannot be reached', async () => {
+  it('shows the fixed error text when the API cannot be reached', async () => {
     await page.goto('/location-test');
     await page.route('**/api/test-location', (route) => route.abort('connectionrefused'));
     await messageBox().fill('Austin, TX');
@@ -219,7 +219,7 @@ describe('location test', () => {
 });
 
 describe('message validation tester', () => {
-  // The seven examples of spec 001 and the kind the validator must give each.
+  // The seven example messages and the kind the validator must give each.
   const EXAMPLES: { label: string; responseType: string; valid: boolean }[] = [
     { label: 'Valid gardening question', responseType: 'gardening_question', valid: true },
     { label: 'Too short', responseType: 'too_short', valid: false },
@@ -327,7 +327,7 @@ describe('message validation tester', () => {
     expect(sent).toEqual([{ message: 'How deep do I plant garlic?', userContext: {} }]);
   });
 
-  it('shows the spec’s error text when validation fails', async () => {
+  it('shows the fixed error text when validation fails', async () => {
     await signIn();
     await page.goto('/admin/validation-test');
     await messageBox().fill('When should I prune apple trees?');
@@ -357,7 +357,7 @@ describe('input processing tester', () => {
     return page.getByTestId('processing-enhancements').getByRole('listitem').allInnerTexts();
   }
 
-  it('has the spec’s context defaults and six examples', async () => {
+  it('has the documented context defaults (region, zone, soil, level) and six examples', async () => {
     await signIn();
     await page.goto('/admin/input-processing');
     await page.getByRole('heading', { name: 'Input Processing', level: 1 }).waitFor();

@@ -560,7 +560,7 @@ const scenarios = (samples: Samples): Scenario[] => {
       },
     },
     {
-      // The dashboard's cards read the same tables (issue 6: indexes or rollups for it too).
+      // The dashboard's cards read the same tables (indexes or rollups for it too, never a scan).
       name: 'dashboard: metrics',
       route: 'GET /api/dashboard/metrics?showTestData=false',
       prepared: true,

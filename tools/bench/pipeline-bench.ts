@@ -1,4 +1,4 @@
-// `npm run bench:pipeline` (issue 15): the message path measured on a private Postgres database
+// `npm run bench:pipeline`: the message path measured on a private Postgres database
 // and Redis prefix, with the fake Twilio and the fake OpenAI (which answers at once) in this
 // process and each service in a process of its own (tools/bench/pipeline-service.mjs), so each
 // one's RSS and CPU are its own. In one run:

@@ -1,4 +1,4 @@
-// `npm run bench:surveys`: survey campaigns at scale (issue 12). Seeds (or reuses) a database of
+// `npm run bench:surveys`: survey campaigns at scale. Seeds (or reuses) a database of
 // its own with 1M users, boots api-gateway and survey-scheduler in-process on one Redis prefix,
 // signs in, and measures what the console and the reply path do with them:
 // - POST /api/admin/survey-campaigns: one campaign for every user, then more (latency);

@@ -1,4 +1,4 @@
-// `npm run drills` (issue 18): fault drills against a private stack. Each drill sends signed
+// `npm run drills`: fault drills against a private stack. Each drill sends signed
 // inbound texts from its own phones at a fixed rate through the edge, injects one fault, waits
 // until the reply path has settled, and counts, per text, the replies the fake Twilio accepted:
 //   lost       a text that got no reply sent

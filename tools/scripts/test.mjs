@@ -95,7 +95,11 @@ async function main() {
     record('lint, typecheck, build (nx)', nx.ms, nx.ok);
 
     // Each package lints its own files; these root files belong to none.
-    const rootLint = runStep(NPX, ['eslint', 'eslint.config.mjs', 'jest.preset.cjs'], { env });
+    const rootLint = runStep(
+      NPX,
+      ['eslint', 'eslint.config.mjs', 'eslint.boundaries.mjs', 'jest.preset.cjs'],
+      { env },
+    );
     record('eslint (root config files)', rootLint.ms, rootLint.ok);
 
     const prettier = runStep(NPX, ['prettier', '--check', '.', '--log-level', 'warn'], { env });

@@ -1,4 +1,4 @@
-// The short version of `npm run drills` (issue 18): a stack of its own (a database and a Redis
+// The short version of `npm run drills`: a stack of its own (a database and a Redis
 // prefix of its own on DATABASE_URL's and REDIS_URL's servers; sms-gateway and ai-responder as
 // child processes; the fake Twilio and fake OpenAI in this process), a few texts per drill, and
 // three faults: duplicate webhooks, ai-responder SIGKILL, a burst of Twilio 500s. Every text must

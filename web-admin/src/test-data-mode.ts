@@ -56,7 +56,7 @@ function browserStorage(): Storage | null {
   }
 }
 
-export const testDataMode = createTestDataModeStore(browserStorage());
+const testDataMode = createTestDataModeStore(browserStorage());
 
 if (typeof window !== 'undefined') {
   window.addEventListener('storage', (event) => {

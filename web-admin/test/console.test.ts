@@ -12,7 +12,7 @@ function routeFor(path: string) {
 }
 
 describe('sidebar', () => {
-  it('has the eleven entries of the spec, in order', () => {
+  it('has its eleven entries, in order', () => {
     expect(sidebarEntries.map((e) => e.label)).toEqual([
       'Overview',
       'Users',
@@ -105,7 +105,7 @@ describe('recent beta signups', () => {
 });
 
 describe('login texts', () => {
-  it('are the spec texts', () => {
+  it('are the fixed login texts', () => {
     expect(loginToasts.missing).toEqual({
       title: 'Missing Information',
       description: 'Please provide both username and password.',

@@ -11,7 +11,7 @@ const outbound = (status: string | null | undefined, errorMessage: string | null
   errorMessage,
 });
 
-describe('deliveryIndicator (spec 000 §4)', () => {
+describe('deliveryIndicator', () => {
   it.each(['delivered', 'sent', 'received'])('%s means delivered', (status) => {
     expect(deliveryIndicator(outbound(status))).toEqual({
       state: 'delivered',

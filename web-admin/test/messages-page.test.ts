@@ -51,7 +51,7 @@ describe('conversation rows', () => {
 });
 
 describe('messages screen texts', () => {
-  it('uses the spec texts', () => {
+  it('uses the fixed screen texts', () => {
     expect(messagesTexts).toMatchObject({
       searchPlaceholder: 'Search conversations...',
       noConversations: 'No conversations found',

@@ -30,7 +30,7 @@ const model = (name: string, fields: Partial<ModelDto> = {}): ModelDto => ({
   ...fields,
 });
 
-describe('numbers as the screen takes them (spec 001 §5)', () => {
+describe('numbers as the screen takes them', () => {
   it('reads a price as dollars, anything else as 0', () => {
     expect(parsePrice('0.15')).toBe(0.15);
     expect(parsePrice('12')).toBe(12);
@@ -47,7 +47,7 @@ describe('numbers as the screen takes them (spec 001 §5)', () => {
     expect(parseMaxTokens('-5')).toBe(0);
   });
 
-  it('shows prices with 2 decimals and costs with 4 (spec 001 §9)', () => {
+  it('shows prices with 2 decimals and costs with 4', () => {
     expect(formatPrice(0.15)).toBe('$0.15');
     expect(formatPrice(10)).toBe('$10.00');
     expect(formatCost(0.0042)).toBe('$0.0042');
@@ -114,7 +114,7 @@ describe('the screen', () => {
     expect(modelStatsQuery(true).queryKey).toEqual(['/api/admin/models/stats', { showTestData: true }]);
   });
 
-  it("uses the spec's texts and toasts", () => {
+  it('uses the fixed screen texts and toasts', () => {
     expect(modelTexts).toMatchObject({
       loading: 'Loading models...',
       noUsage: 'No usage data available',

@@ -29,7 +29,7 @@ describe('monitoring routes', () => {
     }
   });
 
-  it('polls as spec 001 §9 says, with query keys that are the URLs', () => {
+  it('polls each page at its interval, with query keys that are the URLs', () => {
     expect(MONITORING_REFRESH_MS).toMatchObject({
       adminMetrics: 30_000,
       recentMessages: 15_000,
@@ -46,7 +46,7 @@ describe('monitoring routes', () => {
   });
 });
 
-describe('location guess (spec 001 §9)', () => {
+describe('location guess', () => {
   it('reads a Pacific Northwest ZIP first, then the area code, else the region', () => {
     expect(guessLocation('+12065550100', '97201')).toBe('Portland, OR');
     expect(guessLocation('+12065550100', null)).toBe('Seattle, WA');
@@ -78,7 +78,7 @@ describe('the response-time axis', () => {
   });
 });
 
-describe('monitoring rules of spec 001 §4 and §9', () => {
+describe('monitoring rules: delivery states, health bands, usage badges', () => {
   it('maps message statuses to delivery states', () => {
     expect(['delivered', 'sent', 'received'].map(deliveryStateOf)).toEqual([
       'delivered',

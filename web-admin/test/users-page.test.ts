@@ -98,7 +98,7 @@ describe('sentiment', () => {
   });
 });
 
-describe('user sorting (spec 000 §4)', () => {
+describe('user sorting', () => {
   it('defaults to last message, newest first', () => {
     expect(DEFAULT_USER_SORT).toEqual({ key: 'lastMessageAt', direction: 'desc' });
   });
@@ -157,7 +157,7 @@ describe('profile', () => {
 });
 
 describe('users screen texts and numbers', () => {
-  it('uses the spec texts', () => {
+  it('uses the fixed screen texts', () => {
     expect(usersTexts).toMatchObject({
       noUsersTitle: 'No Users Found',
       noSearchMatch: 'No users match your search criteria.',
@@ -200,7 +200,7 @@ describe('users routes and query keys', () => {
       { search: '555', showTestUsers: false, sort: 'totalCost', order: 'desc' },
     ]);
     expect(userDetailQuery('abc').queryKey).toEqual(['/api/admin/users/abc']);
-    // The user panel always asks with showTestData=false (spec 000 §7).
+    // The user panel always asks with showTestData=false.
     expect(userConversationsQuery('abc').queryKey).toEqual([
       '/api/admin/conversations',
       { userId: 'abc', showTestData: false },

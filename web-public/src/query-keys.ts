@@ -1,7 +1,6 @@
 import { endpointKey, publicApi } from '@sprout/contracts';
 
-// Every query of the public site, derived from the endpoint table; the first element is the URL
-// (spec 000 §7).
+// Every query of the public site, derived from the endpoint table; the first element is the URL.
 export const queryKeys = {
   publicConfig: endpointKey(publicApi.config),
 };

@@ -40,7 +40,7 @@ describe('waitlistRequest', () => {
     expect(waitlistRequest('ann@example.com', '   ')).toBeNull();
   });
 
-  it('uses the spec texts', () => {
+  it('uses the fixed toast texts', () => {
     expect(waitlistToasts.success).toEqual({
       title: 'Welcome to the waitlist!',
       description: "Thanks for joining! We'll reach out when the beta is live and ready.",

@@ -7,7 +7,7 @@ import {
   type TrendsResponse,
 } from './api';
 
-// Queue names (ARCHITECTURE §3). A queue carries one kind of job, so the queue name is the job name.
+// Queue names. A queue carries one kind of job, so the queue name is the job name.
 export const QUEUE_NAMES = [
   'sms.inbound',
   'sms.outbound',

@@ -1,5 +1,5 @@
 /**
- * Every page address of the two web apps (spec 000 §2, spec 001 §2), in one place: the apps route
+ * Every page address of the two web apps, in one place: the apps route
  * them, the api-gateway answers them with 200 and any other path with 404 and the 404 page.
  * `:name` stands for one path segment. A web-admin test keeps this list and its router in step.
  */

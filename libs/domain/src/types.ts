@@ -59,7 +59,7 @@ export type ConsentEventType = (typeof CONSENT_EVENT_TYPES)[number];
 export const CONSENT_SOURCES = ['sms', 'web', 'provider'] as const;
 export type ConsentSource = (typeof CONSENT_SOURCES)[number];
 
-/** Beta signups start as 'pending'; other values (e.g. 'approved') are free-form per the spec. */
+/** Beta signups start as 'pending'; other values (e.g. 'approved') are free-form. */
 export type BetaSignupStatus = 'pending' | 'approved' | (string & {});
 
 export interface UserProfile {

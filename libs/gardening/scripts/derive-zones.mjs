@@ -10,7 +10,8 @@
 //   npm run zones:derive -w @sprout/gardening -- --check             # exit 1 if the shipped file is stale
 //
 // Default input: the first that exists of <repo>/.data/hardiness/phzm_us_zipcode_2023.csv (what
-// `npm run zones:download` saves) and <repo>/../shared/data/phzm_us_zipcode_2023.csv. Several --in
+// `npm run zones:download` saves) and the same file in the data folder of a
+// checkout beside the repository. Several --in
 // files are merged (e.g. the official Alaska, Hawaii and Puerto Rico tables); a later file wins on a
 // ZIP, and every --in file wins over the areas file.
 import { createHash } from 'node:crypto';

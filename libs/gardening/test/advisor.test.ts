@@ -218,7 +218,7 @@ describe('adviseOffline', () => {
   });
 });
 
-describe('answers specific to the question, the place and the season (issue 17)', () => {
+describe('answers specific to the question, the place and the season', () => {
   it('answers a shade question in Denver with shade plants hardy there, not a planting calendar', () => {
     const advice = adviseOffline({
       question: 'What can I plant in a shady spot?',

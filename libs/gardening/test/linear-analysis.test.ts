@@ -1,5 +1,5 @@
-// Message analysis costs time linear in a text's length (issue 18, finding 8: a signed 100 KB text
-// took 9 s in a lookaround over the rest of the text at every position). The regex analyses are
+// Message analysis costs time linear in a text's length (a signed 100 KB text
+// once took 9 s in a lookaround over the rest of the text at every position). The regex analyses are
 // linear themselves: at 2 KB and 20 KB of texts built to trip sentence-wide gaps and lookarounds,
 // linear time grows about 10 times, quadratic 100 times (the bound is loose, the best of five
 // runs plus slack, so a busy machine does not fail it). The others read a bounded window

@@ -17,7 +17,7 @@ describe('detectLocation on the labelled sets', () => {
 });
 
 describe('detectLocation details', () => {
-  it('returns the spec fields for a ZIP, with place details and zone', () => {
+  it('returns hasLocation, location, confidence and type for a ZIP, with place details and zone', () => {
     expect(detectLocation('my zip is 97201')).toEqual({
       hasLocation: true,
       location: 'Portland, OR 97201',

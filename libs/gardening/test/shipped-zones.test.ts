@@ -16,7 +16,7 @@ afterEach(() => configureZoneTable(undefined));
 describe('the zone table ships with the package', () => {
   it('gives zone dates from a built copy of the package alone, with nothing beside it', () => {
     // The package built as services use it (dist/ next to data/), in a folder outside the repository
-    // with no ../shared, run from there with no HARDINESS_ZONES_PATH.
+    // with nothing beside it, run from there with no HARDINESS_ZONES_PATH.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fresh-clone-'));
     try {
       const pkg = path.join(dir, 'libs', 'gardening');

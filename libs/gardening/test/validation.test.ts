@@ -30,7 +30,7 @@ describe('validateMessage on the labelled sets', () => {
 });
 
 describe('validateMessage result shape', () => {
-  it('returns the spec fields with an ISO timestamp of `now`', () => {
+  it('returns validity, type, confidence, issues and corrections with an ISO timestamp of `now`', () => {
     const result = validateMessage('When should I plant tomatoes?', { zip_code: '97201' }, NOW);
     expect(result).toEqual({
       isValid: true,

@@ -115,7 +115,7 @@ export type CostChangeBasis =
     }
   | { kind: 'average' };
 
-/** Spec 001 "model change preview", with what its figures are projected on. */
+/** The preview of a live model change, with what its figures are projected on. */
 export interface ModelChangePreview {
   fromModel: ModelCostSummary;
   toModel: ModelCostSummary;

@@ -201,7 +201,7 @@ describe('JobQueues and workers (plain)', () => {
     }
     expect(runs).toEqual(['parent', 'child', 'parent']);
 
-    // The child has the id of ARCHITECTURE §3 (message id + media index) and the queue's options.
+    // The child's id is the message id + media index (one analysis per photo however often added) and the queue's options.
     expect(added).toEqual([{ jobId: `image-${messageId}-0`, outcome: 'added' }]);
     const child = await queues.queue('image.analyze').getJob(`image-${messageId}-0`);
     expect(child?.parentKey).toBe(`${redis.prefix}:sms.inbound:inbound-${messageId}`);

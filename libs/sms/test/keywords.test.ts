@@ -80,7 +80,7 @@ describe('answerComplianceKeyword', () => {
   });
 });
 
-// The fault drills' opt-out probe (issue 18, finding 1): phrases that must opt out, and gardening
+// The fault drills' opt-out probe: phrases that must opt out, and gardening
 // questions using the same words that must not. 47 CFR 64.1200(a)(10): any reasonable means.
 const OPT_OUTS: string[] = [
   'STOP',

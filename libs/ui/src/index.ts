@@ -1,4 +1,4 @@
-// Sprout's design system and the spec's shared request behaviour, for both web apps.
+// Sprout's design system and the request behaviour they share, for both web apps.
 export { cn } from './lib/cn';
 export {
   formatDate,

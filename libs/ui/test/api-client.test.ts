@@ -154,7 +154,7 @@ describe('fetchJson', () => {
 });
 
 describe('createQueryClient', () => {
-  it('has the spec defaults: no retries, never stale, no refetch on focus', async () => {
+  it('has the documented defaults: no retries, never stale, no refetch on focus', async () => {
     const client = createQueryClient();
     const { queries, mutations } = client.getDefaultOptions();
     expect(queries).toMatchObject({ retry: false, staleTime: Infinity, refetchOnWindowFocus: false });

@@ -12,7 +12,7 @@ import {
 const item = (id: string, title = id): ToastItem => ({ id, title, open: true });
 
 describe('toast constants', () => {
-  it('are the spec values', () => {
+  it('are one toast, 5 s, swiped right past 50 px', () => {
     expect(TOAST_LIMIT).toBe(1);
     expect(TOAST_DURATION_MS).toBe(5000);
     expect(TOAST_SWIPE_DIRECTION).toBe('right');

@@ -1,4 +1,4 @@
-// A change made in Model Management reaches the very next reply on every replica (issue 11): the
+// A change made in Model Management reaches the very next reply on every replica: the
 // api-gateway commits it and announces it on the Redis channel; each ai-responder drops its copy
 // of ai_models. Here the change is written and announced as the gateway does.
 import { AiModel, LlmCall, MODEL_CATALOG_CHANNEL, replyIdFor } from '@sprout/domain';

@@ -385,7 +385,7 @@ describe('reply pipeline (no OpenAI key)', () => {
       const delivered = await deliveries.findOneByOrFail({ campaignId: live.id });
       expect(delivered).toMatchObject({ conversationId: reply.conversationId, messageId: reply.id });
       expect(delivered.deliveredAt).not.toBeNull();
-      // Counted on the campaign's shard rows (issue 12), beside its delivered_count column.
+      // Counted on the campaign's shard rows, beside its delivered_count column.
       const [counted] = await h.db.dataSource.query<Array<{ delivered: number }>>(
         `SELECT sum("delivered")::int AS delivered FROM "survey_campaign_delivered_shards" WHERE "campaign_id" = $1`,
         [live.id],

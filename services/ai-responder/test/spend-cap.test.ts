@@ -1,4 +1,4 @@
-// The daily spending limit as a hard cap under concurrency (issue 11): two responder replicas,
+// The daily spending limit as a hard cap under concurrency: two responder replicas,
 // 20 replies at once against the fake OpenAI server (the real openai SDK over HTTP), each model
 // call slow enough that all of them are in flight together.
 import { Logger } from '@nestjs/common';

@@ -1,4 +1,4 @@
-// Survey links inside conversations (spec 001 Surveys, issue 12): who gets a campaign's link in
+// Survey links inside conversations: who gets a campaign's link in
 // which reply, exactly once, and never while opted out, paused or after the end.
 import { Message, SurveyCampaign, SurveyDelivery, replyIdFor } from '@sprout/domain';
 import { analyzeSms, answerComplianceKeyword } from '@sprout/sms';

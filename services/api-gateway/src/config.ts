@@ -18,7 +18,7 @@ import {
 const HOUR = 60 * 60;
 const DAY = 24 * HOUR;
 
-export const apiGatewayConfig = defineConfig({
+const apiGatewayConfig = defineConfig({
   ...coreConfigFields,
   port: portField(3000),
   /** The number people text, shown on the public pages. */

@@ -7,7 +7,7 @@ import { HealthController, endpointOf } from '@sprout/platform';
 import { RouteRegistry } from '../src/common/route-registry';
 import { startGateway, type TestGateway } from './support/gateway';
 
-// The gateway serves exactly the endpoint table (ARCHITECTURE §7): no /api route outside it, no
+// The gateway serves exactly the endpoint table: no /api route outside it, no
 // handler without @Endpoint, every endpoint served, the admin areas admin-only, and /api/docs
 // documenting all of it.
 
@@ -77,7 +77,7 @@ it('maps every controller handler with @Endpoint, at its endpoint method and pat
   expect(problems).toEqual([]);
 });
 
-it('makes every endpoint of the admin areas admin-only (ARCHITECTURE §7)', () => {
+it('makes every endpoint of the admin areas admin-only', () => {
   const adminAreas = [
     /^\/api\/admin\//,
     /^\/api\/simulator\//,

@@ -347,7 +347,7 @@ describe('access', () => {
 });
 
 describe('GET /api/admin/conversations (paged)', () => {
-  it("lists real users' conversations, newest activity first, with the spec's fields", async () => {
+  it("lists real users' conversations, newest activity first, with times, counts, sentiment, topics and summary", async () => {
     const res = await get('/api/admin/conversations?page=1&limit=20&search=&showTestData=false');
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -728,7 +728,7 @@ describe('GET /api/admin/conversations?userId= (user panel)', () => {
     ]);
   });
 
-  it("lists a user's conversations whatever showTestData says (the panel sends false, spec 000 §7)", async () => {
+  it("lists a user's conversations whatever showTestData says (the panel sends false)", async () => {
     for (const flag of ['true', 'false']) {
       expect(ids((await get(`/api/admin/conversations?userId=${tina}&showTestData=${flag}`)).json())).toEqual(
         [tinaConv],
@@ -748,7 +748,7 @@ describe('GET /api/admin/conversations?userId= (user panel)', () => {
 });
 
 describe('GET /api/admin/conversations/:id/messages', () => {
-  it('answers the messages oldest first with the spec fields', async () => {
+  it('answers the messages oldest first with direction, status, costs and tokens', async () => {
     const res = await get(`/api/admin/conversations/${umaOld}/messages?showTestData=false`);
     expect(res.statusCode).toBe(200);
     const messages = res.json();

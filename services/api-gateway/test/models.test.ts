@@ -1,4 +1,4 @@
-// Model management and the daily spending limit (spec 001 §4, §5, §7) through the real app, on real
+// Model management and the daily spending limit through the real app, on real
 // Postgres and Redis; the provider's model list through the openai SDK against the fake server.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type {
@@ -84,7 +84,7 @@ describe('access', () => {
 describe('adding and editing models', () => {
   beforeAll(reset);
 
-  it('adds a model with the spec defaults (4096 max tokens, prices 0, active, visible)', async () => {
+  it('adds a model with the documented defaults (4096 max tokens, prices 0, active, visible)', async () => {
     const saved = await add({ name: 'gpt-4o-mini' });
     expect(saved).toMatchObject({
       success: true,
@@ -337,7 +337,7 @@ describe("the provider's model list", () => {
     expect(openai.requests.filter((r) => r.path === '/v1/models')).toHaveLength(1);
   });
 
-  it("refuses a name missing from the provider's list with the spec's message", async () => {
+  it("refuses a name missing from the provider's list with a message naming it", async () => {
     const res = await call('POST', '/api/admin/models', { name: 'gpt-4o-mni' }, keyed, keyedCookie);
     expect(res.statusCode).toBe(400);
     expect(message(res)).toBe('Model "gpt-4o-mni" is not a valid OpenAI model. Please check the model name.');

@@ -1,4 +1,4 @@
-// The monitoring endpoints (spec 001 §7 and ours) through the real app, on an empty database and
+// The monitoring endpoints through the real app, on an empty database and
 // on seeded data. Health and predictions come from the monitor service, which the gateway never
 // imports: here stand-in workers on monitor.health and monitor.predict play its part of the
 // contract (write the Redis state under monitorStateKeys, answer the job result), as the

@@ -3,7 +3,7 @@ import { RouteRegistry, type RegisteredRoute } from '../src/common/route-registr
 import { login, startGateway, type TestGateway } from './support/gateway';
 
 /**
- * The allow-list of routes reachable without an admin session (ARCHITECTURE §7). Every other
+ * The allow-list of routes reachable without an admin session. Every other
  * registered route must answer 401: a new route that forgets the guard fails this test.
  */
 const PUBLIC_ROUTES: ReadonlyArray<{ method: string | RegExp; url: string | RegExp }> = [
@@ -102,7 +102,7 @@ it('lets a signed-in admin through the same routes', async () => {
   }
 });
 
-it('covers the admin areas of ARCHITECTURE §7 by prefix, not by listing', () => {
+it('covers the admin areas by prefix, not by listing', () => {
   const guardedPrefixes = [
     '/api/admin/',
     '/api/simulator/',

@@ -1,4 +1,4 @@
-// Survey campaigns (spec 001 §7, issue 12) through the real gateway: guard, validation, the error
+// Survey campaigns through the real gateway: guard, validation, the error
 // filter, Postgres, and the survey.lifecycle job told on a change.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type SurveyCampaignDto, type SurveyDeliveryDto } from '@sprout/contracts';

@@ -1,5 +1,5 @@
 // Text Postgres refuses (NUL, an unpaired UTF-16 surrogate) typed into a form or a search box is a
-// 400 that says so, never a 500 (issue 18, finding 7). The fields' schemas use textField /
+// 400 that says so, never a 500. The fields' schemas use textField /
 // searchParam of @sprout/contracts; the SMS webhook cleans such text instead (sms-gateway tests).
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { UNSTORABLE_TEXT } from '@sprout/contracts';

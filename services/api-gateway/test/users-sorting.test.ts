@@ -1,5 +1,5 @@
 // GET /api/admin/users sorted on every column of the Users table over all users, a keyset page at
-// a time (issue 16): each order against one computed here from the seeded values, pages walked to
+// a time: each order against one computed here from the seeded values, pages walked to
 // the end (no duplicates, no gaps, ties broken by id in the sort's direction), with a search and
 // with the test-data flag; bad sorts and cursors are 400s with a message.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';

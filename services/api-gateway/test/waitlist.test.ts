@@ -168,7 +168,7 @@ describe('POST /api/beta-signup', () => {
 });
 
 describe('admin: beta signups', () => {
-  it('lists signups newest first in the spec shape', async () => {
+  it('lists signups newest first as a bare array of email, zip code, code, status and date', async () => {
     await gw.db.dataSource.query(
       `INSERT INTO beta_signups (email, zip_code, unique_code, signup_date) VALUES
         ('old@example.com', '11111', 'SPROUT-AAAAAA', now() - interval '2 days'),

@@ -9,7 +9,8 @@ import {
   colourShares,
   describeImage,
 } from '../src/image-analysis/offline/offline-image-analyzer';
-import { type Rgb, readImage } from '../src/image-analysis/offline/pixels';
+import { readImage } from '../src/image-analysis/offline/pixels';
+import type { Rgb } from '../src/image-analysis/offline/rgb';
 
 const LEAF_JPG = readFileSync(join(IMAGE_SAMPLES_DIR, 'leaf.jpg'));
 const LEAF_PNG = readFileSync(join(IMAGE_SAMPLES_DIR, 'leaf.png'));

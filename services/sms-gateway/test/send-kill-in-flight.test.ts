@@ -14,7 +14,7 @@ import { createApp } from '../src/app';
 import { eventually, insertQueuedReply } from './harness';
 
 /**
- * Issue 18 finding 2: a gateway process killed (SIGKILL) after Twilio accepted a reply but before
+ * A gateway process killed (SIGKILL) after Twilio accepted a reply but before
  * the gateway stored its sid. The job comes back on another gateway, which finds the message at
  * Twilio (recorded attempt, no sid: look before sending) and does not send it a second time.
  */

@@ -1,4 +1,4 @@
-// Issue 18's probes against the real inbound webhook and its real signature check: the opt-out
+// Hostile probes against the real inbound webhook and its real signature check: the opt-out
 // phrases both ways, text Postgres refuses, oversized and malformed bodies, and a few hundred
 // signed random bodies. Nothing answers 5xx, nothing crashes, and no signed text is lost.
 import { SMS_BODY_MAX_CHARS, smsBodyOf, storableText } from '@sprout/contracts';

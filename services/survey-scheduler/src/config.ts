@@ -10,7 +10,7 @@ import {
 
 export const SERVICE_NAME = 'survey-scheduler';
 
-export const surveySchedulerConfig = defineConfig({
+const surveySchedulerConfig = defineConfig({
   ...coreConfigFields,
   port: portField(3003),
   /** Lifecycle runs (campaign targeting walks) one replica does at once; runs are idempotent. */

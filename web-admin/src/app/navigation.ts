@@ -19,7 +19,7 @@ export interface NavEntry {
   icon: LucideIcon;
 }
 
-/** The sidebar, in the spec's order (spec 000 §2, spec 001 §2). */
+/** The sidebar, in this order. */
 export const sidebarEntries: readonly NavEntry[] = [
   { label: 'Overview', path: '/admin/dashboard', icon: LayoutDashboard },
   { label: 'Users', path: '/admin/users', icon: Users },

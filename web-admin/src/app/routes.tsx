@@ -37,15 +37,15 @@ export const routes: RouteObject[] = [
       { path: '/admin/system-health', element: <SystemHealthPage /> },
       { path: '/admin/fallback-monitoring', element: <FallbackMonitoringPage /> },
       { path: '/admin/proactive-monitoring', element: <ProactiveMonitoringPage /> },
-      // The monitoring dashboard's route is ours (spec 001 §2 does not show it); the Overview links to it.
+      // The monitoring dashboard has no sidebar entry; the Overview links to it.
       { path: '/admin/monitoring', element: <MonitoringDashboardPage /> },
       { path: '/admin/ai-simulator', element: <SimulatorPage /> },
-      // The simulator has a second address outside /admin (spec 000 §2).
+      // The simulator has a second address outside /admin.
       { path: '/ai-conversation-simulator', element: <SimulatorPage /> },
     ],
   },
   { path: '/mobile-conversation/:userId', element: <MobileConversationPage /> },
-  // The Messages screen links a conversation's phone to /users?search={phone} (spec 000).
+  // The Messages screen links a conversation's phone to /users?search={phone}.
   { path: '/users', element: <UsersRedirect /> },
   { path: '*', element: <NotFoundPage /> },
 ];

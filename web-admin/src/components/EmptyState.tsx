@@ -1,7 +1,7 @@
 import { cn } from '@sprout/ui';
 import type { LucideIcon } from 'lucide-react';
 
-/** A centred icon, title and hint: the spec's empty states ('No Users Found', 'No conversations found'...). */
+/** A centred icon, title and hint: the empty states ('No Users Found', 'No conversations found'...). */
 export function EmptyState({
   icon: Icon,
   title,

@@ -1,4 +1,4 @@
-// The landing page's demo conversation (spec 000 §2): six messages, one revealed every 800 ms.
+// The landing page's demo conversation: six messages, one revealed every 800 ms.
 // Its zone and frost date are the ones Sprout gives for the ZIP it shows (a test holds them to it).
 export const MESSAGE_REVEAL_DELAY_MS = 800;
 

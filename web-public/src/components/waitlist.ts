@@ -1,6 +1,6 @@
 import type { JoinWaitlistBody } from '../api/beta-signup';
 
-/** The waitlist request, or null when the email or zip code is missing (spec 000 §5). */
+/** The waitlist request, or null when the email or zip code is missing. */
 export function waitlistRequest(email: string, zipCode: string): JoinWaitlistBody | null {
   const trimmedEmail = email.trim();
   const region = zipCode.trim();

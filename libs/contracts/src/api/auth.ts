@@ -6,7 +6,7 @@ import type { ActionResponse } from './common';
 export const MISSING_CREDENTIALS = 'Please provide both username and password.';
 
 /**
- * POST /api/admin/login. A missing, blank or non-text field asks for both (spec 000 §5); a
+ * POST /api/admin/login. A missing, blank or non-text field asks for both; a
  * password is kept as typed (spaces included) but may not be only spaces.
  */
 export const AdminLoginRequest = z.object(

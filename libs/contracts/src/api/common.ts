@@ -9,7 +9,7 @@ export const MESSAGE_DIRECTION_VALUES = ['inbound', 'outbound'] as const;
 export type MessageDirectionValue = (typeof MESSAGE_DIRECTION_VALUES)[number];
 
 /**
- * Message status as the admin screens show it (spec: delivered, sent, received, failed,
+ * Message status as the admin screens show it (delivered, sent, received, failed,
  * undelivered, pending); other provider values may appear and show as "Status: {value}".
  */
 export type MessageStatusValue =

@@ -20,7 +20,7 @@ export interface BetaSignupCounts {
   pending: number;
 }
 
-/** GET /api/dashboard/metrics: the spec's four figures plus the signup card. */
+/** GET /api/dashboard/metrics: the four headline figures plus the signup card. */
 export interface DashboardMetricsResponse extends DashboardMetrics {
   betaSignups: BetaSignupCounts;
   /** Dollars of SMS sent today (midnight UTC), beside todaysCost (AI); 0 for test data (never sent). */

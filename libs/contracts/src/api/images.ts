@@ -36,7 +36,7 @@ export interface ImageMessageDto {
 /** Recent Images lists this many (newest first). */
 export const IMAGE_MESSAGES_LIMIT = 50;
 
-// The image policy, one place for the analyser's fetch and the validation suite (spec 001 §7).
+// The image policy, one place for the analyser's fetch and the validation suite.
 /** What the vision model accepts. */
 export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
 /** Twilio accepts MMS media up to 5 MB. */
@@ -54,7 +54,7 @@ export const sniffImageType = (bytes: Uint8Array): (typeof IMAGE_CONTENT_TYPES)[
   return null;
 };
 
-/** Spec 001 §5: the image test's defaults. */
+/** The image test's defaults. */
 export const IMAGE_TEST_DEFAULT_MESSAGE = 'What can you tell me about this plant?';
 export const IMAGE_TEST_DEFAULT_PHONE = '+15555550199';
 export const IMAGE_URL_REQUIRED = 'Please provide an image URL';

@@ -1,4 +1,4 @@
-// Every /api endpoint (both spec documents, section 7) and its request and answer shapes.
+// Every /api endpoint and its request and answer shapes, in one table both ends derive from.
 // Browser-safe: zod and types only. Each capability's file holds its endpoint table
 // (e.g. `usersApi`); `api` gathers them, and everything that serves or calls an endpoint derives
 // from its entry: the api-gateway's routes and validation, /api/docs, the web apps' fetch

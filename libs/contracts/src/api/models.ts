@@ -55,7 +55,7 @@ export interface OpenAiModelsResponse {
   namesChecked: boolean;
 }
 
-/** The banner shows at this share of the daily limit (spec 001 §9: 80%). */
+/** The banner shows at this share of the daily limit (80%). */
 export const SPENDING_WARNING_RATIO = 0.8;
 export const DEFAULT_MAX_TOKENS = 4096;
 export const MAX_TOKENS_LIMIT = 2_000_000;
@@ -67,7 +67,7 @@ export const MODEL_USAGE_DAYS = 30;
 
 export const MODEL_NOT_FOUND = 'Model not found.';
 export const INVALID_MODEL_ID = 'Model id must be a UUID';
-/** Spec 001 §5: a name missing from the provider's list. */
+/** The refusal of a name missing from the provider's list. */
 export const invalidOpenAiModelMessage = (name: string): string =>
   `Model "${name}" is not a valid OpenAI model. Please check the model name.`;
 
@@ -214,7 +214,7 @@ export interface SpendingLimitResponse {
 const ModelIdParams = idParams(INVALID_MODEL_ID);
 const TAG = 'model management';
 
-/** Model management (spec 001 §7) and the daily spending limit. */
+/** Model management and the daily spending limit. */
 export const modelsApi = {
   all: endpoint({
     method: 'GET',

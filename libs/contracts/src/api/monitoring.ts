@@ -6,14 +6,14 @@ import type { IsoDateTime } from './common';
 import type { MonitoringMessage } from './messages';
 import type { AdminMetrics } from './dashboard';
 
-// The monitoring pages (spec 001: service health, proactive monitoring, the monitoring dashboard)
-// and ours (fallback system, queues): their constants, answer types and endpoint table. The
+// The monitoring pages (service health, proactive monitoring, the monitoring dashboard, the
+// fallback system, queues): their constants, answer types and endpoint table. The
 // monitor service writes its state to Redis under `monitorStateKeys`, the api-gateway reads it.
 
 // ---------------------------------------------------------------------------------------------
-// Business constants (spec 001 §4 and §9)
+// Business constants
 
-/** The dependencies the monitor checks; spec 001 names the first, third and fourth. */
+/** The dependencies the monitor checks. */
 export const MONITORED_SERVICES = ['database', 'redis', 'ai_provider', 'sms_provider'] as const;
 export type MonitoredService = (typeof MONITORED_SERVICES)[number];
 
@@ -25,8 +25,8 @@ export const MONITORED_SERVICE_LABELS: Readonly<Record<MonitoredService, string>
 };
 
 /**
- * Consecutive failed checks before a service counts as unavailable (spec 001 §9: AI provider 3,
- * database 5, SMS provider 3). Redis, not in the spec, is held to the database's 5.
+ * Consecutive failed checks before a service counts as unavailable (AI provider 3,
+ * database 5, SMS provider 3). Redis is a store like the database, so it gets the database's 5.
  */
 export const FAILURE_THRESHOLDS: Readonly<Record<MonitoredService, number>> = {
   database: 5,
@@ -51,7 +51,7 @@ export type FallbackTier = (typeof FALLBACK_TIERS)[number];
 
 export interface FallbackTierInfo {
   tier: FallbackTier;
-  /** Spec 001 §4: normal flow, limited AI, template responses, minimal response. */
+  /** The fallback levels: normal flow, limited AI, template responses, minimal response. */
   label: string;
   description: string;
 }
@@ -76,12 +76,12 @@ export const FALLBACK_CHAIN: readonly FallbackTierInfo[] = [
   },
 ];
 
-/** Display-only daily limits of the API Monitoring tab (spec 001 §9: 1000 calls and $10). */
+/** Display-only daily limits of the API Monitoring tab (1000 calls and $10). */
 export const API_USAGE_DISPLAY_LIMITS = { calls: 1000, cost: 10 } as const;
-/** The cost per token the API Monitoring tab shows beside those limits (spec 001 §9): display only. */
+/** The cost per token the API Monitoring tab shows beside those limits: display only. */
 export const API_DISPLAY_COST_PER_TOKEN = 0.000002;
 
-/** Health score bands (spec 001 §4): 80 and above Excellent, 60 to 79 Good, else Needs Attention. */
+/** Health score bands: 80 and above Excellent, 60 to 79 Good, else Needs Attention. */
 export const HEALTH_SCORE_BANDS = { excellent: 80, good: 60 } as const;
 export type HealthScoreBand = 'Excellent' | 'Good' | 'Needs Attention';
 export const healthScoreBand = (score: number): HealthScoreBand =>
@@ -91,12 +91,12 @@ export const healthScoreBand = (score: number): HealthScoreBand =>
       ? 'Good'
       : 'Needs Attention';
 
-/** Usage badges (spec 001 §4): above 80 % destructive, above 60 % secondary, otherwise default. */
+/** Usage badges: above 80 % destructive, above 60 % secondary, otherwise default. */
 export type UsageBadgeVariant = 'destructive' | 'secondary' | 'default';
 export const usageBadgeVariant = (percent: number): UsageBadgeVariant =>
   percent > 80 ? 'destructive' : percent > 60 ? 'secondary' : 'default';
 
-/** Response-time trend bar (spec 001 §9): the value in seconds times 10, capped at 100 (percent). */
+/** Response-time trend bar: the value in seconds times 10, capped at 100 (percent). */
 export const responseTimeBarPercent = (seconds: number): number => Math.min(Math.max(seconds, 0) * 10, 100);
 
 /** Days a week has: the Conversation Quality tab shows active days out of 7. */
@@ -184,7 +184,7 @@ export interface ServiceHealth {
   services: Record<string, ServiceStatus>;
 }
 
-/** One service's card: the spec's status plus what was checked and how it went. */
+/** One service's card: its status plus what was checked and how it went. */
 export interface ServiceCheck extends ServiceStatus {
   label: string;
   /** Consecutive failures before the service counts as unavailable. */
@@ -243,7 +243,7 @@ export interface SmsSending {
   updatedAt: IsoDateTime | null;
 }
 
-/** The System Health page: the spec's service health with details, queues and the fallback chain. */
+/** The System Health page: service health with details, queues and the fallback chain. */
 export interface ServiceHealthReport extends ServiceHealth {
   services: Record<string, ServiceCheck>;
   queues: QueueCheck[];

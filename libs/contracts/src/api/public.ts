@@ -9,8 +9,8 @@ export const SIGNUP_ZIP_TOO_LONG = 'Please enter a valid zip code (at most 10 ch
 export const SIGNUP_ZIP_MAX_LENGTH = 10;
 
 /**
- * POST /api/beta-signup. The spec's "region" field carries the zip code. A missing, blank or
- * non-text field asks for both fields (spec 000 §5), whatever else is wrong.
+ * POST /api/beta-signup. The "region" field carries the zip code. A missing, blank or
+ * non-text field asks for both fields, whatever else is wrong.
  */
 export const BetaSignupRequest = z.object(
   {

@@ -131,7 +131,7 @@ export interface SimulatorMessageResponse {
 
 const TestUserIdParams = idParams(INVALID_TEST_USER_ID);
 
-/** The conversation simulator (spec 001 §7): test users on reserved numbers, through the real pipeline. */
+/** The conversation simulator: test users on reserved numbers, through the real pipeline. */
 export const simulatorApi = {
   testUsers: endpoint({
     method: 'GET',

@@ -3,7 +3,7 @@ import { answer, endpoint } from '../http/endpoint';
 import { idParams, textField, wholeNumberParam } from '../http/params';
 import type { IsoDateTime } from './common';
 
-// Survey campaigns (spec 001 "Surveys", §3, §4, §5, §7): links delivered inside conversations.
+// Survey campaigns: links delivered inside conversations.
 
 export const CAMPAIGN_STATUS_VALUES = ['live', 'scheduled', 'completed', 'paused'] as const;
 export type CampaignStatusValue = (typeof CAMPAIGN_STATUS_VALUES)[number];
@@ -41,7 +41,7 @@ export interface SurveyCampaignResponse {
   campaign: SurveyCampaignDto;
 }
 
-/** The create dialog's Survey URL before the admin changes it (spec 001 §5: "a default form link"). */
+/** The create dialog's Survey URL before the admin changes it (a default form link). */
 export const DEFAULT_SURVEY_URL = 'https://forms.example.com/sprout-feedback';
 /**
  * Longest survey URL: the link travels by SMS after an answer, as "Quick survey: {url}", and must
@@ -56,7 +56,7 @@ export const CAMPAIGN_AUDIENCE_REQUIRED = 'Please choose at least one target aud
 export const SURVEY_CAMPAIGN_NOT_FOUND = 'Survey campaign not found.';
 export const INVALID_CAMPAIGN_ID = 'Campaign id must be a UUID';
 
-/** 409 reasons: only live to paused (pause) and paused to live (start) are allowed (spec 001 §4). */
+/** 409 reasons: only live to paused (pause) and paused to live (start) are allowed. */
 export const campaignTransitionRefusal = (
   action: 'pause' | 'start',
   status: CampaignStatusValue,
@@ -67,7 +67,7 @@ export const campaignTransitionRefusal = (
   return `This campaign ended on ${endDate?.slice(0, 10) ?? 'its end date'}; it cannot be resumed.`;
 };
 
-/** The thrown texts of spec 001 §8, shown to the admin as error toasts. */
+/** The thrown texts shown to the admin as error toasts. */
 export const SURVEY_FAILURES = {
   create: 'Failed to create campaign',
   action: (action: 'pause' | 'start') => `Failed to ${action} campaign`,
@@ -121,7 +121,7 @@ const endDate = z
 const audienceSwitch = z.boolean({ error: 'must be true or false' }).default(true);
 const JSON_OBJECT = { error: 'The body must be a JSON object' };
 
-/** POST /api/admin/survey-campaigns: both audiences default on (spec 001 §5). */
+/** POST /api/admin/survey-campaigns: both audiences default on. */
 export const CreateSurveyCampaignRequest = z
   .object(
     {

@@ -32,7 +32,7 @@ export type LocationType =
   | 'none'
   | (string & {});
 
-/** POST /api/test-location: the spec's five fields, plus the place's details when known. */
+/** POST /api/test-location: the five location fields, plus the place's details when known. */
 export interface LocationTestResult {
   hasLocation: boolean;
   /** The detected location as text (a ZIP, "Portland, OR", "Pacific Northwest"), or null. */
@@ -54,7 +54,7 @@ export interface LocationTestResult {
   hardinessZone?: string;
 }
 
-// What validateMessage answers: the spec's seven kinds, plus valid small talk, a bare location
+// What validateMessage answers: seven kinds of message, plus valid small talk, a bare location
 // reply and a text command, which the pipeline answers without a model call.
 export const VALIDATION_RESPONSE_TYPES = [
   'gardening_question',

@@ -118,7 +118,7 @@ export const USER_SEARCH_MAX_LENGTH = 50;
 /** A cursor is the base64url text of a few short values; anything longer is not one of ours. */
 const USER_CURSOR_MAX_LENGTH = 400;
 
-/** The columns of the Users table (spec 000), each a sort of GET /api/admin/users. */
+/** The columns of the Users table, each a sort of GET /api/admin/users. */
 export const USER_SORT_KEYS = [
   'phoneNumber',
   'region',
@@ -133,13 +133,13 @@ export const USER_SORT_KEYS = [
 ] as const;
 export type UserSortKey = (typeof USER_SORT_KEYS)[number];
 export type UserSortOrder = 'asc' | 'desc';
-/** Spec 000 §4: the table opens on last message, newest first. */
+/** The table opens on last message, newest first. */
 export const USER_DEFAULT_SORT: { sort: UserSortKey; order: UserSortOrder } = {
   sort: 'lastMessageAt',
   order: 'desc',
 };
 
-/** Headers of GET /api/admin/users beside its bare array (the spec's shape). */
+/** Headers of GET /api/admin/users beside its bare array (the body stays a plain list). */
 export const USER_TOTAL_COUNT_HEADER = 'x-total-count';
 /** 'true' when a search matched more users than were counted (the total is then the cap). */
 export const USER_TOTAL_COUNT_CAPPED_HEADER = 'x-total-count-capped';

@@ -11,7 +11,7 @@ if ('document' in globalThis) z.config({ jitless: true });
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** `public`: anyone; `admin`: an admin session (ARCHITECTURE §7); `webhook`: a signed provider call. */
+/** `public`: anyone; `admin`: an admin session; `webhook`: a signed provider call. */
 export type EndpointAccess = 'public' | 'admin' | 'webhook';
 
 declare const answerType: unique symbol;
@@ -116,7 +116,7 @@ export const endpointUrl = <D extends EndpointDefinition>(
 ): string => endpointPath(definition, request?.params) + queryString(request?.query);
 
 /**
- * The TanStack Query key of a GET: the path first (spec 000 §7: "query key as URL"), then the query
+ * The TanStack Query key of a GET: the path first (the query key is the URL), then the query
  * when it has one. Invalidating by the path alone (`[endpointPath(...)]`) refreshes every query of it.
  */
 export const endpointKey = <D extends EndpointDefinition>(

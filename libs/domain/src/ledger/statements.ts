@@ -14,7 +14,7 @@ import type { LlmPurpose, LlmTier } from '../types';
 const BUCKET_MS = 15 * 60 * 1000;
 
 /** The limit a stored setting value means (the default for an unusable one; `spend_limit_of()` in SQL). */
-export function spendingLimitOf(value: unknown): number {
+function spendingLimitOf(value: unknown): number {
   const stored = Number(value);
   return Number.isFinite(stored) && stored >= 0 ? stored : DEFAULT_SPENDING_LIMIT;
 }

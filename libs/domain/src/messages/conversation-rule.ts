@@ -1,4 +1,4 @@
-/** ARCHITECTURE §4: a conversation is a run of messages with gaps under this (6 h). */
+/** A conversation is a run of messages with gaps under this (6 h). */
 export const DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS = 6 * 60 * 60 * 1000;
 
 /**

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * What the admin Users and Messages screens need to stay fast on millions of rows (issue 6):
+ * What the admin Users and Messages screens need to stay fast on millions of rows:
  *
  * - Rollups `rollup_totals` (all time) and `rollup_hourly` (UTC hours), kept exact by triggers on
  *   messages, users and conversations, so a poll reads a handful of small rows instead of counting

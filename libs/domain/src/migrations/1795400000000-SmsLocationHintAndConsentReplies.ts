@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * SMS path (issue 4):
+ * SMS path:
  * - `messages.location_hint`: the carrier's location of an inbound sender's number (Twilio's
  *   FromZip, FromCity, FromState, FromCountry), a hint the reply pipeline may use.
  * - `consent_events.reply_message_id`: the confirmation sent for a STOP / START / HELP. The

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Admin Users list (issue 6): users by most recent message in the list's exact order, with the
+ * Admin Users list: users by most recent message in the list's exact order, with the
  * phone number included, so the list's walk, and a broad phone search's walk (e.g. "+15035" while
  * the number is being typed), read only the index: the phone filter runs on index entries and
  * the heap is read for the page's rows alone.

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Conversation search (issue 6) reads a stored, lower-cased `search_text` (summary, region and
+ * Conversation search reads a stored, lower-cased `search_text` (summary, region and
  * topics) instead of computing conversation_search_text() per row:
  * - a trigger fills it on insert and when summary, region or topics change; it fires in replica
  *   mode too (ENABLE ALWAYS), so bulk seeds that skip the other triggers still fill it;

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Admin Users phone search (issue 6): the E.164 prefix index carries what the search reads of each
+ * Admin Users phone search: the E.164 prefix index carries what the search reads of each
  * match (kind, recency, id), so counting a broad prefix's matches ("+1503": 5% of users) reads the
  * index alone instead of scanning the table.
  */

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The dashboard's figures for today and the last 24 hours (issue 6: indexes or rollups, never a
+ * The dashboard's figures for today and the last 24 hours (indexes or rollups, never a
  * scan per poll) read their index ranges alone: messages by (is_test_user, created_at) carry the
  * user, direction and response time (active users, messages today, average response time), and
  * model calls by (is_test_user, created_at) carry their cost (today's cost).

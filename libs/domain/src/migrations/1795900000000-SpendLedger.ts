@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The daily spending limit as a hard cap (issue 11):
+ * The daily spending limit as a hard cap:
  * - `llm_spend_buckets`: model-call cost per 15 minutes, kept by statement triggers on llm_calls
  *   whoever writes the call (replies, summaries, images), so today's spend is a sum of at most
  *   96 x 8 rows in any time zone (offsets are whole quarter hours). Eight shards per bucket, chosen

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Survey campaigns at scale (issue 12):
+ * Survey campaigns at scale:
  * - `survey_campaigns.targeted_through_created_at` / `targeted_through_user_id`: how far the
  *   survey-scheduler's targeting walk over users (in created_at, id order, in batches) has got, so
  *   a run resumes where the last one stopped and a repeated run scans nothing twice.

@@ -23,7 +23,7 @@ const SORT_INDEXES: Array<[name: string, key: string]> = [
 ];
 
 /**
- * Admin Users table sorted on any column over all users (issue 16): one (is_test_user, key, id)
+ * Admin Users table sorted on any column over all users: one (is_test_user, key, id)
  * b-tree per column, walked forwards or backwards from a keyset cursor (key, id), so every page
  * of every order reads only its own rows. The counters sorted on (messages, cost, sentiment) are
  * the users row's own, kept by the message writer.

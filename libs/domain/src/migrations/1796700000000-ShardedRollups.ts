@@ -4,7 +4,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 const SHARDS = 32;
 
 /**
- * The admin rollups without a single hot row (issue 15). Every message, user and conversation
+ * The admin rollups without a single hot row. Every message, user and conversation
  * insert used to add 1 to the same `rollup_totals` row and the same current-hour `rollup_hourly`
  * row at commit, so concurrent writers queued on those row locks. Now the counts live in
  * `rollup_total_shards` and `rollup_hourly_shards`, one row per (metric, test flag[, hour], shard),

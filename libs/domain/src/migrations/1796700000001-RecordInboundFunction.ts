@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * recordInbound in one round trip (issue 15). The webhook's transaction was four round trips
+ * recordInbound in one round trip. The webhook's transaction was four round trips
  * (begin, the sender's row lock, the statement that writes the message, conversation, consent and
  * counters, commit); on a busy 2-core machine each costs milliseconds. `record_inbound()` runs the
  * same two steps server-side: a plpgsql function's statements each take a new snapshot, so the
@@ -9,7 +9,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * called on its own the call is its own transaction. The message's time is the clock once the
  * lock is held, so one user's messages keep their order. A repeated MessageSid locks the first
  * delivery's user and creates no one; a user created just before a racing first delivery of the
- * same sid (from another number) committed is removed (issue 18 finding 11).
+ * same sid (from another number) committed is removed.
  *
  * The statement is the message writer's (libs/domain/src/messages/message-writer.ts): a change to
  * what an inbound message writes is a new migration replacing this function.

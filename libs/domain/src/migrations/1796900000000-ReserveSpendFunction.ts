@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Admitting a model call in one round trip (issue 15). `reserveSpend` was a transaction of seven
+ * Admitting a model call in one round trip. `reserveSpend` was a transaction of seven
  * round trips (begin, the advisory lock, expired reservations dropped, spend read, limit read,
  * reservation inserted, commit), and every reply's admission waited on that one lock while the
  * others made theirs: on the pipeline benchmark the lock wait alone was 137 ms per reply with 16

@@ -9,7 +9,7 @@ const WORDS_OF = (text: string): string =>
 const LONG_TEXT = `(length(search_text) > 100000 OR search_text ~ '[[:alnum:]]{201}')`;
 
 /**
- * A word index for the Messages search (issue 16). Several common words rare together
+ * A word index for the Messages search. Several common words rare together
  * ("blueberries garlic alaska") made the trigram index intersect huge posting lists, one per
  * trigram of every word. Now:
  * - `search_words` holds every word any conversation's search_text has had (the search_text

@@ -18,26 +18,7 @@ import { AwaitingReplies1797100000000 } from './1797100000000-AwaitingReplies';
 import { MaybeOptOutConsent1797200000000 } from './1797200000000-MaybeOptOutConsent';
 import { SenderLimitsAndSmsCost1797300000000 } from './1797300000000-SenderLimitsAndSmsCost';
 
-export {
-  InitialSchema1763500000000,
-  AdminInsightIndexes1795319400000,
-  SmsLocationHintAndConsentReplies1795400000000,
-  AdminUserRecencyIndex1795500000000,
-  ConversationSearchText1795600000000,
-  UserPhonePrefixCovering1795700000000,
-  DashboardCoveringIndexes1795800000000,
-  SpendLedger1795900000000,
-  SurveyTargeting1796050000000,
-  AdminSessions1796100000000,
-  AdminUserSortIndexes1796200000000,
-  ShardedRollups1796700000000,
-  RecordInboundFunction1796700000001,
-  ReserveSpendFunction1796900000000,
-  ConversationSearchVocabulary1797000000000,
-  AwaitingReplies1797100000000,
-  MaybeOptOutConsent1797200000000,
-  SenderLimitsAndSmsCost1797300000000,
-};
+export { InitialSchema1763500000000 };
 
 // Append new migrations here, in order. The test harness hashes these class names to name its template database.
 export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { Setting } from '../entities/setting.entity';
 
-/** Global daily AI spending limit in dollars (spec: default 50). */
+/** Global daily AI spending limit in dollars (default 50). */
 export const SPENDING_LIMIT_SETTING = 'spending_limit';
 export const DEFAULT_SPENDING_LIMIT = 50;
 

@@ -164,11 +164,6 @@ export function byLevel(
   return texts.other ?? '';
 }
 
-/** Text for the current season, or ''. */
-export function bySeason(ctx: AdviceContext, texts: Partial<Record<Season, string>>): string {
-  return texts[ctx.season] ?? '';
-}
-
 /** Appends sentences in order while the whole stays within `max` characters; the first always goes in. */
 export function compose(max: number, ...sentences: Array<string | null | undefined | false>): string {
   let out = '';

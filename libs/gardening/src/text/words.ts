@@ -10,11 +10,6 @@ export function analysisWindow(text: string): string {
   return text.length <= ANALYSIS_MAX_CHARS ? text : text.slice(0, ANALYSIS_MAX_CHARS);
 }
 
-/** Lower-cases and splits text into word tokens (letters, digits and inner apostrophes). */
-export function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['\u2019][\p{L}]+)*/gu) ?? [];
-}
-
 /** Number of whitespace-separated words in `text` (the count the testers display). */
 export function wordCount(text: string): number {
   const trimmed = text.trim();

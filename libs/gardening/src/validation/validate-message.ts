@@ -36,7 +36,7 @@ export interface ValidationIssue {
 /** The kind of small talk a conversational message is. */
 export type ConversationKind = 'greeting' | 'thanks' | 'acknowledgement' | 'goodbye' | 'about';
 
-/** The validation result of spec 001 (§3), with details the pipeline uses. */
+/** The validation result, with details the pipeline uses. */
 export interface ValidationResult {
   isValid: boolean;
   responseType: ValidationResponseType;
@@ -58,7 +58,7 @@ export interface ValidationResult {
   outOfRegionPlace?: string;
 }
 
-/** What the validator knows about the sender (spec 001 userContext). */
+/** What the validator knows about the sender (its userContext). */
 export interface ValidationUserContext {
   zip_code?: string | null;
   region?: string | null;
@@ -230,7 +230,7 @@ function contextHasLocation(context: ValidationUserContext | undefined): boolean
 }
 
 /**
- * Classifies an inbound message (spec 001 "message validation"): a valid gardening question, or
+ * Classifies an inbound message: a valid gardening question, or
  * too short, spam (links, promotions, repeated characters, shouting with prices), non-gardening,
  * out of region (a place outside the service area, by default outside the United States), a safety
  * concern (poisoning, chemical exposure, pesticide misuse, self-harm: see `safetyGuidance`) or not

@@ -97,7 +97,7 @@ export const stringSchema = (defaultValue: string, minLength = 1) =>
 
 export const optionalStringSchema = () => z.string().optional();
 
-/** HTTP port of a service; each service passes its own default (ARCHITECTURE: 3000..3005). */
+/** HTTP port of a service; each service passes its own default (3000..3005). */
 export const portField = (defaultPort: number) =>
   field(
     'PORT',

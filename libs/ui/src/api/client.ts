@@ -6,12 +6,12 @@ import {
 } from '@sprout/contracts';
 import { MutationCache, QueryCache, QueryClient, type QueryFunction } from '@tanstack/react-query';
 
-// The spec's shared request behaviour (spec 000 §7): cookies on every call, JSON only when there is
+// The request behaviour both web apps share: cookies on every call, JSON only when there is
 // a body, and any non-OK answer raises `STATUS: body text` (or the status text when the body is empty).
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** A non-OK answer. `message` is `${status}: ${bodyText || statusText}` exactly as the spec says. */
+/** A non-OK answer. `message` is `${status}: ${bodyText || statusText}` so screens can show it as it is. */
 export class ApiError extends Error {
   readonly status: number;
   readonly bodyText: string;
@@ -52,7 +52,7 @@ export async function apiJson<T>(method: HttpMethod, url: string, body?: unknown
 
 /**
  * GET with credentials read as JSON. A non-OK answer raises an ApiError carrying the status; when
- * `failureMessage` is given it is the error's message (the spec's 'Failed to fetch ...' texts).
+ * `failureMessage` is given it is the error's message (the screens' 'Failed to fetch ...' texts).
  */
 export async function fetchJson<T>(url: string, failureMessage?: string): Promise<T> {
   return (await fetchJsonWithHeaders<T>(url, failureMessage)).body;
@@ -69,7 +69,7 @@ export async function fetchJsonWithHeaders<T>(
 }
 
 export interface CallOptions {
-  /** The error's message instead of `STATUS: body` (the spec's 'Failed to fetch ...' texts). */
+  /** The error's message instead of `STATUS: body` (the screens' 'Failed to fetch ...' texts). */
   failureMessage?: string;
 }
 
@@ -139,7 +139,7 @@ export interface QueryClientOptions {
   onMutationError?: (error: Error) => void;
 }
 
-/** The spec's data-fetching defaults: no retries, never stale, no refetch on window focus. */
+/** Data-fetching defaults (screens show what is true now and fail fast): no retries, never stale, no refetch on window focus. */
 export function createQueryClient(options: QueryClientOptions = {}): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({ onError: (error) => options.onQueryError?.(error) }),

@@ -5,7 +5,7 @@ export function Skeleton({ className, ...props }: ComponentProps<'div'>) {
   return <div aria-hidden="true" className={cn('animate-pulse rounded-md bg-muted', className)} {...props} />;
 }
 
-/** The spec's loading texts ('Loading models...' and so on), announced politely to screen readers. */
+/** The loading texts ('Loading models...' and so on), announced politely to screen readers. */
 export function LoadingText({ className, children = 'Loading...', ...props }: ComponentProps<'p'>) {
   return (
     <p

@@ -2,7 +2,7 @@ import * as TooltipPrimitive from '@radix-ui/react-tooltip';
 import type { ComponentProps } from 'react';
 import { cn } from '../lib/cn';
 
-/** Tooltip delay of spec 000 §9. */
+/** Tooltip delay. */
 export const TOOLTIP_DELAY_MS = 700;
 
 export function TooltipProvider({

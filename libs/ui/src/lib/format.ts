@@ -15,7 +15,7 @@ function toNumber(value: number | string | null | undefined): number {
 
 const dollarFormats = new Map<number, Intl.NumberFormat>();
 
-/** Dollars with a fixed number of decimals: 2 on the dashboard, 4 in user tables (spec 000 §9). */
+/** Dollars with a fixed number of decimals: 2 on the dashboard, 4 in user tables. */
 export function formatDollars(value: number | string | null | undefined, decimals: 2 | 4 = 2): string {
   let format = dollarFormats.get(decimals);
   if (!format) {
@@ -40,7 +40,7 @@ function ago(count: number, unit: string): string {
 }
 
 /**
- * Relative time as spec 000 §4 puts it: 'Never' without a date, 'Just now' under a second, then
+ * Relative time: 'Never' without a date, 'Just now' under a second, then
  * seconds under 60 s, minutes under 60 min, hours under 24 h, days under 30 days, months under
  * 12 months, then years.
  */

@@ -1,7 +1,7 @@
 import { type LocationTestResult, testersApi } from '@sprout/contracts';
 import { ApiError, callEndpoint } from '../api/client';
 
-/** The spec's thrown text when the location test fails (spec 001 §8). */
+/** The thrown text when the location test fails. */
 export const LOCATION_TEST_FAILED = 'Failed to test location detection';
 
 /**

@@ -7,7 +7,7 @@ export interface LocationTestExample {
   message: string;
 }
 
-/** The eight example messages of the location test (spec 001 §2 and §9). */
+/** The eight example messages of the location test. */
 export const LOCATION_TEST_EXAMPLES: readonly LocationTestExample[] = [
   { label: 'ZIP code', kind: 'valid', message: "I'm in 97214 and my tomatoes are wilting" },
   { label: 'City and state', kind: 'valid', message: 'What should I plant in Portland, Oregon this month?' },
@@ -31,7 +31,7 @@ export function formatConfidence(confidence: number): string {
   return `${Math.round(confidence * 100)}%`;
 }
 
-/** The inline error text of the location test (spec 001 §8). */
+/** The inline error text of the location test. */
 export function locationTestErrorText(error: Error): string {
   return `Error testing location: ${error.message}`;
 }

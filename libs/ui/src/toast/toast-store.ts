@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-// Notification behaviour of spec 000 §4: one toast at a time, gone after 5000 ms, swiped away to
+// Notification behaviour: one toast at a time, gone after 5000 ms, swiped away to
 // the right past 50 px, the viewport reached with F8.
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5000;

@@ -78,7 +78,7 @@ export const toPlainSms = (text: string): string =>
     .trim();
 
 /**
- * The fallback chain (ARCHITECTURE §5 step 6): the primary model, then the fallback model, then
+ * The fallback chain: the primary model, then the fallback model, then
  * the offline advisor's template answer, then a minimal response. Each model call has its own
  * deadline (LLM_TIMEOUT_MS) and is written to llm_calls at once, failures included. With the daily
  * spending limit reached no model is called: replies go straight to the template tier.

@@ -34,7 +34,7 @@ export interface OnboardingState {
 }
 
 /**
- * Location onboarding (ARCHITECTURE §5 step 3): read a ZIP, a city and state or a region from the
+ * Location onboarding: read a ZIP, a city and state or a region from the
  * message while the user has no ZIP (or whenever the message is only a location), seed it from
  * Twilio's hint, ask for a ZIP once, and respect a refusal.
  */

@@ -10,7 +10,7 @@ const isSettled = (item: MessageMedia): boolean =>
   'analyzedAt' in item && typeof (item as { analyzedAt?: unknown }).analyzedAt === 'string';
 
 /**
- * MMS photos (ARCHITECTURE §3: image.analyze is a child of the reply, a BullMQ flow). The reply
+ * MMS photos: image.analyze is a child of the reply (a BullMQ flow). The reply
  * waits for the analysis: each photo not yet settled gets an image.analyze job whose parent is this
  * sms.inbound job, and the inbound job parks in waiting-children until they finish; BullMQ then
  * runs it again and the reply is written with the analysis as context. A child that fails for good

@@ -36,7 +36,7 @@ const subsetsBySize = <T>(extras: readonly T[]): T[][] => {
 };
 
 /**
- * The reply as sent (ARCHITECTURE §5 step 7): GSM-7 where possible, at most `maxSegments` segments,
+ * The reply as sent: GSM-7 where possible, at most `maxSegments` segments,
  * cut at a sentence. Extra lines (the ZIP question, a survey link) are added after the answer
  * when they fit, shortening the answer at a sentence end if need be but never below a useful
  * length; those that do not fit are left for a later reply.

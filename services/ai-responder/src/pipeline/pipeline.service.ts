@@ -46,8 +46,8 @@ import { SummariesService } from '../summaries/summaries.service';
 import { composeReply } from './compose-reply';
 import { type SenderLimitHit, SenderLimits, limitNotice } from './sender-limits';
 
-/** What an MMS that carries only a picture asks (spec 001: the simulator's image-only text). */
-export const IMAGE_ONLY_QUESTION = 'What can you tell me about this image?';
+/** What an MMS that carries only a picture asks (the same text the simulator sends for an image alone). */
+const IMAGE_ONLY_QUESTION = 'What can you tell me about this image?';
 
 /** With a photo attached, only these findings stop a message from reaching the model. */
 const BLOCKING_WITH_MEDIA = new Set<ValidationResponseType>(['safety_concern', 'spam']);
@@ -92,7 +92,7 @@ const contextNoteOf = (processed: ProcessingResult): string | null => {
 };
 
 /**
- * The reply pipeline (ARCHITECTURE §5), one inbound message at a time:
+ * The reply pipeline, one inbound message at a time:
  * 1 user (opted out: nothing; over a per-sender reply limit: one notice, then nothing),
  * 2 conversation, 3 location onboarding, 4 validation (templates, no model), 5 input processing,
  * 6 the fallback chain, 7 SMS fitting, 8 survey link, record and enqueue, 9 summary re-scheduled.

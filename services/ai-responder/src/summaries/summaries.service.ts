@@ -27,7 +27,7 @@ import {
   transcriptTopics,
 } from './summary-rules';
 
-export type SummaryOutcome = 'summarized' | 'not-idle' | 'up-to-date' | 'missing';
+type SummaryOutcome = 'summarized' | 'not-idle' | 'up-to-date' | 'missing';
 
 export interface SummaryResult {
   outcome: SummaryOutcome;
@@ -41,7 +41,7 @@ const SUMMARY_MAX_TOKENS = 400;
 const IDLE_TOLERANCE_MS = 100;
 
 /**
- * Conversation summaries (ARCHITECTURE §5 step 9): the reply pipeline re-schedules one job per
+ * Conversation summaries: the reply pipeline re-schedules one job per
  * conversation after each message (deduplicated, delayed SUMMARY_DELAY_MS); when it runs on a
  * conversation that has gone idle it writes summary, key outcomes, next steps, topics, sentiment and
  * end time, using the primary model when one is available and the daily spending limit admits the

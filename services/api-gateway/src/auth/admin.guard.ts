@@ -1,26 +1,21 @@
 import { type CanActivate, type ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import { HealthController, endpointOf } from '@sprout/platform';
 import type { FastifyRequest } from 'fastify';
-import { IS_PUBLIC } from './public.decorator';
 import { SessionService } from './session.service';
 
-/** Controllers from libs that cannot carry @Public() themselves: probes and metrics. */
+/** Controllers outside the endpoint table that answer anyone: the health probes. */
 const PUBLIC_LIBRARY_CONTROLLERS: readonly unknown[] = [HealthController];
 
-export const AUTHENTICATION_REQUIRED = 'Authentication required';
+const AUTHENTICATION_REQUIRED = 'Authentication required';
 
 /**
  * Applied to every route (APP_GUARD). An endpoint of the contract table answers without an admin
- * session only when its access is 'public'; a route outside the table only when it is @Public()
- * (the web apps' files) or the platform's health controller.
+ * session only when its access is 'public'; a route outside the table only when it is the
+ * platform's health controller.
  */
 @Injectable()
 export class AdminGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly sessions: SessionService,
-  ) {}
+  constructor(private readonly sessions: SessionService) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
@@ -28,10 +23,7 @@ export class AdminGuard implements CanActivate {
     const isPublic =
       endpoint !== undefined
         ? endpoint.access === 'public'
-        : this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, [
-            context.getHandler(),
-            context.getClass(),
-          ]) === true || PUBLIC_LIBRARY_CONTROLLERS.includes(context.getClass());
+        : PUBLIC_LIBRARY_CONTROLLERS.includes(context.getClass());
     if (isPublic) return true;
 
     const request = context.switchToHttp().getRequest<FastifyRequest>();

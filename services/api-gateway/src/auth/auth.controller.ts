@@ -7,7 +7,7 @@ import { AdminUsersService } from './admin-users.service';
 import { LoginThrottleService } from './login-throttle.service';
 import { SessionService } from './session.service';
 
-export const INVALID_CREDENTIALS = 'Invalid credentials';
+const INVALID_CREDENTIALS = 'Invalid credentials';
 
 @Controller()
 export class AuthController {

@@ -3,7 +3,7 @@ import { requestPath } from '../common/request-info';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export const CROSS_SITE_REFUSED = 'Cross-site requests are not allowed.';
+const CROSS_SITE_REFUSED = 'Cross-site requests are not allowed.';
 
 const firstHeader = (value: string | string[] | undefined): string | undefined => {
   const first = Array.isArray(value) ? value[0] : value;
@@ -33,7 +33,7 @@ const ownOrigin = (request: FastifyRequest): string | null =>
  * cross-site, or the Origin (else the Referer) differs from the request's own origin in scheme,
  * host or port. A request with neither header is not a browser's cross-site form or fetch.
  */
-export const isCrossSite = (request: FastifyRequest): boolean => {
+const isCrossSite = (request: FastifyRequest): boolean => {
   if (firstHeader(request.headers['sec-fetch-site'])?.toLowerCase() === 'cross-site') return true;
   const claimed = firstHeader(request.headers.origin) ?? request.headers.referer;
   if (claimed === undefined) return false;

@@ -32,7 +32,7 @@ interface VerifiedSession {
 }
 
 /** How long a session confirmed in Postgres is trusted without asking again (at most a tenth of the idle timeout). */
-export const SESSION_RECHECK_MS = 5_000;
+const SESSION_RECHECK_MS = 5_000;
 /** Sessions kept confirmed in memory; the oldest is forgotten beyond this. */
 const VERIFIED_SESSIONS_MAX = 10_000;
 

@@ -36,7 +36,7 @@ export const RateLimit = (rule: RateLimitRule): MethodDecorator =>
   applyDecorators(SetMetadata(RATE_LIMIT, rule), UseGuards(RateLimitGuard));
 
 @Injectable()
-export class RateLimitGuard implements CanActivate {
+class RateLimitGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly counter: WindowCounter,

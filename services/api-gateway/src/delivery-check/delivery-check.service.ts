@@ -12,10 +12,10 @@ import { DataSource } from 'typeorm';
 import { z } from 'zod';
 
 /** How long the endpoint waits for the sms-gateway worker's answer. */
-export const DELIVERY_CHECK_TIMEOUT_MS = 15_000;
+const DELIVERY_CHECK_TIMEOUT_MS = 15_000;
 
 export const CONVERSATION_NOT_FOUND = 'Conversation not found.';
-export const DELIVERY_CHECK_TIMED_OUT = 'Checking delivery status is taking too long. Please try again.';
+const DELIVERY_CHECK_TIMED_OUT = 'Checking delivery status is taking too long. Please try again.';
 export const DELIVERY_CHECK_FAILED = 'Could not check delivery status with the SMS provider.';
 
 /** The delivery.check result: `changed` (the contract) and `checked`, which sms-gateway adds. */

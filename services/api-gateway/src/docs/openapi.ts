@@ -4,7 +4,7 @@ import { ALL_ENDPOINTS, type EndpointDefinition } from '@sprout/contracts';
 import { z } from 'zod';
 import { SESSION_COOKIE } from '../auth/session.service';
 
-export const OPENAPI_PATH = 'api/docs';
+const OPENAPI_PATH = 'api/docs';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -58,7 +58,7 @@ const operationOf = (endpoint: EndpointDefinition): JsonSchema => {
 };
 
 /** The OpenAPI document of the endpoint table (`/api/admin/users/:id` written `{id}`). */
-export const buildOpenApiDocument = (endpoints: readonly EndpointDefinition[]): OpenAPIObject => {
+const buildOpenApiDocument = (endpoints: readonly EndpointDefinition[]): OpenAPIObject => {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const endpoint of endpoints) {
     if (endpoint.access === 'webhook') continue;

@@ -6,7 +6,7 @@ import { GardeningToolsService } from './gardening-tools.service';
 
 /** Location tests accepted per client IP per window (the public page has no login to limit by). */
 export const LOCATION_TEST_RATE_LIMIT = 60;
-export const LOCATION_TEST_WINDOW_SECONDS = 60;
+const LOCATION_TEST_WINDOW_SECONDS = 60;
 export const TOO_MANY_LOCATION_TESTS = 'Too many location tests. Please wait a minute and try again.';
 
 @Controller()

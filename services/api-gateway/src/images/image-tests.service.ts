@@ -26,7 +26,7 @@ import { IMAGES_CONFIG, type ImagesConfig } from './images.config';
 
 export const REAL_USER_PHONE =
   'That phone number belongs to a real user: image tests write only as test users.';
-export const testTimeoutMessage = (ms: number): string =>
+const testTimeoutMessage = (ms: number): string =>
   `The image analysis did not finish within ${Math.round(ms / 1000)} s; its result will still be recorded.`;
 
 /** A stand-in for a private host the suite must refuse before connecting (never contacted). */
@@ -43,7 +43,7 @@ interface SuiteCase {
  * The stack's own samples are read in place by the admin URL policy, so the suite needs no
  * network: the redirect case's target and the private address are refused before connecting.
  */
-export const VALIDATION_CASES: readonly SuiteCase[] = [
+const VALIDATION_CASES: readonly SuiteCase[] = [
   { name: 'JPEG served by the stack', url: (b) => `${b}/api/image-samples/leaf.jpg`, expectedValid: true },
   { name: 'PNG served by the stack', url: (b) => `${b}/api/image-samples/leaf.png`, expectedValid: true },
   {

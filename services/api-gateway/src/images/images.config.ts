@@ -13,7 +13,7 @@ import {
  * waits for image-processor (its retries included). CONVERSATION_IDLE_TIMEOUT_MS: as for an SMS.
  * PUBLIC_BASE_URL: the stack's origin, where the validation suite's own samples are (read in place).
  */
-export const imagesConfig = defineConfig({
+const imagesConfig = defineConfig({
   testTimeoutMs: field('IMAGE_TEST_TIMEOUT_MS', integerSchema(60_000, 100, 10 * 60_000)),
   fetchTimeoutMs: field('IMAGE_FETCH_TIMEOUT_MS', integerSchema(10_000, 500, 120_000)),
   conversationIdleTimeoutMs: conversationIdleTimeoutField,

@@ -15,8 +15,8 @@ import { MessagesQueryService } from './messages.service';
 import { ConversationsExportService } from './conversations-export.service';
 import { MessageStatsService } from './message-stats.service';
 
-export const CONVERSATION_NOT_FOUND = 'Conversation not found.';
-export const USER_NOT_FOUND = 'User not found.';
+const CONVERSATION_NOT_FOUND = 'Conversation not found.';
+const USER_NOT_FOUND = 'User not found.';
 
 @Controller()
 export class MessagesController {

@@ -4,7 +4,7 @@ import { Endpoint, Input } from '@sprout/platform';
 import { ModelsService } from './models.service';
 import { OpenAiModelsService } from './openai-models.service';
 
-/** Model management and the daily spending limit (spec 001 §7). */
+/** Model management and the daily spending limit. */
 @Controller()
 export class ModelsController {
   constructor(

@@ -65,7 +65,7 @@ const round = (value: number, decimals: number): number => {
   return Math.round((value + Number.EPSILON) * factor) / factor;
 };
 
-// Why a change is refused (409): the rules of spec 001 §4.
+// Why a change is refused (409): a live or fallback model must be active and present.
 const liveCannot = (name: string, what: string): string =>
   `Model "${name}" is the live model and cannot be ${what}: make another model live first.`;
 const inactive = (name: string, role: string): string =>
@@ -74,7 +74,7 @@ const removed = (name: string, role: string): string =>
   `Model "${name}" was removed: add it again before making it ${role}.`;
 
 /**
- * Model management (spec 001 §4): one live model and at most one fallback, both active, visible
+ * Model management: one live model and at most one fallback, both active, visible
  * and different; removing only hides; the live model cannot be removed or deactivated. Every
  * change runs under one advisory lock and, once committed, is announced on the Redis channel
  * MODEL_CATALOG_CHANNEL, so ai-responder's replicas answer the next reply with it.

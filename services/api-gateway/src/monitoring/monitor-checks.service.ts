@@ -12,8 +12,8 @@ import { Redis } from 'ioredis';
 import { MONITORING_CONFIG, type MonitoringConfig } from './monitoring.config';
 import { MonitorStateReader, REDIS_UNREACHABLE, redisIsDown } from './monitor-state.reader';
 
-export const FORCE_CHECK_FAILED = 'The monitor could not complete the check.';
-export const forceCheckTimedOut = (timeoutMs: number): string =>
+const FORCE_CHECK_FAILED = 'The monitor could not complete the check.';
+const forceCheckTimedOut = (timeoutMs: number): string =>
   `The monitor did not answer within ${Math.round(timeoutMs / 1000)} s. Is the monitor service running?`;
 
 /** The console's force checks: a monitor.health or monitor.predict job, waited for with a timeout. */

@@ -42,7 +42,7 @@ import type { ApiGatewayConfig } from '../config';
 export const STATE_READ_TIMEOUT_MS = 3_000;
 export const STATE_UNREADABLE = "The monitor's state could not be read from Redis.";
 /** The api-gateway's own look at Postgres, while the monitor's state cannot be read, gives up after this long. */
-export const DATABASE_CHECK_TIMEOUT_MS = 3_000;
+const DATABASE_CHECK_TIMEOUT_MS = 3_000;
 export const NOT_CHECKED_WITHOUT_REDIS =
   'Not checked: only the monitor checks this, and its results are kept in Redis, which is unreachable.';
 export const QUEUE_UNKNOWN_WITHOUT_REDIS = 'Not known: the queues are kept in Redis, which is unreachable.';

@@ -5,7 +5,7 @@ import { type ConfigOf, defineConfig, field, integerSchema, loadConfig } from '@
  * variable). MONITOR_FORCE_CHECK_TIMEOUT_MS: how long a forced health check or prediction waits
  * for the monitor's answer (each check itself is limited by the monitor's MONITOR_CHECK_TIMEOUT_MS).
  */
-export const monitoringConfig = defineConfig({
+const monitoringConfig = defineConfig({
   forceCheckTimeoutMs: field('MONITOR_FORCE_CHECK_TIMEOUT_MS', integerSchema(20_000, 100, 5 * 60_000)),
 });
 export type MonitoringConfig = ConfigOf<typeof monitoringConfig>;

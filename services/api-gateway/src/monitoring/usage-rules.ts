@@ -8,11 +8,11 @@ import {
 // The rules behind the monitoring dashboard's alerts and health score, free of I/O.
 
 /** Alerts need this many calls before an error rate means anything. */
-export const ALERT_MIN_CALLS = 5;
-export const ERROR_RATE_MEDIUM_PERCENT = 5;
-export const ERROR_RATE_HIGH_PERCENT = 10;
-export const SLOW_API_MEDIUM_MS = 5_000;
-export const SLOW_API_HIGH_MS = 10_000;
+const ALERT_MIN_CALLS = 5;
+const ERROR_RATE_MEDIUM_PERCENT = 5;
+const ERROR_RATE_HIGH_PERCENT = 10;
+const SLOW_API_MEDIUM_MS = 5_000;
+const SLOW_API_HIGH_MS = 10_000;
 
 const percent = (value: number, limit: number): number => Math.round((value / limit) * 100);
 const dollars = (value: number): string => `$${value.toFixed(4)}`;
@@ -67,7 +67,7 @@ export const usageAlerts = (usage: {
 };
 
 /** A gardener who sends this many messages a week is well engaged (2 questions and answers). */
-export const ENGAGED_MESSAGES_PER_USER = 4;
+const ENGAGED_MESSAGES_PER_USER = 4;
 
 /**
  * The conversation health score, 0 to 100, from the week's metrics: replies on time (35), replies

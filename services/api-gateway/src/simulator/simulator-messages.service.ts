@@ -19,14 +19,14 @@ import type { ApiGatewayConfig } from '../config';
 import { SIMULATOR_CONFIG, type SimulatorConfig } from './simulator.config';
 import { type SimulatorMessageRow, TEST_USER_NOT_FOUND, toSimulatorMessage } from './test-users.service';
 
-/** What an image sent without text asks (spec 001 §5). */
+/** What an image sent without text asks. */
 export const IMAGE_ONLY_MESSAGE = 'What can you tell me about this image?';
-export const DEFAULT_IMAGE_CONTENT_TYPE = 'image/jpeg';
+const DEFAULT_IMAGE_CONTENT_TYPE = 'image/jpeg';
 
-export const replyTimeoutMessage = (timeoutMs: number): string =>
+const replyTimeoutMessage = (timeoutMs: number): string =>
   `No reply yet after ${Math.round(timeoutMs / 100) / 10} seconds. The message is saved and Sprout is still ` +
   'working on it: the reply will appear in the conversation when it is ready.';
-export const REPLY_FAILED =
+const REPLY_FAILED =
   'Sprout could not write a reply to this message. The message is saved in the conversation; ' +
   'check System Health and try again.';
 

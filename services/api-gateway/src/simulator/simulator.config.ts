@@ -12,7 +12,7 @@ import {
  * SIMULATOR_REPLY_TIMEOUT_MS: how long POST /api/simulator/message waits for the pipeline's reply.
  * CONVERSATION_IDLE_TIMEOUT_MS: the gap that opens a new conversation, as for an SMS.
  */
-export const simulatorConfig = defineConfig({
+const simulatorConfig = defineConfig({
   replyTimeoutMs: field('SIMULATOR_REPLY_TIMEOUT_MS', integerSchema(30_000, 100, 10 * 60_000)),
   conversationIdleTimeoutMs: conversationIdleTimeoutField,
 });

@@ -4,7 +4,7 @@ import { Endpoint, Input } from '@sprout/platform';
 import type { FastifyReply } from 'fastify';
 import { SurveysService } from './surveys.service';
 
-/** Survey campaigns (spec 001 §7). */
+/** Survey campaigns. */
 @Controller()
 export class SurveysController {
   constructor(private readonly surveys: SurveysService) {}

@@ -1,10 +1,10 @@
 // Time windows of the admin statistics. Days are UTC days, like the rollups' hours
 // (rollup_hourly buckets by UTC hour), so "today" is the same on every server.
 
-export const HOUR_MS = 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
 export const DAY_MS = 24 * HOUR_MS;
 
-export const startOfUtcHour = (at: Date): Date => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
+const startOfUtcHour = (at: Date): Date => new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
 
 export const startOfUtcDay = (at: Date): Date =>
   new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));

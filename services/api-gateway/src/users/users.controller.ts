@@ -16,7 +16,7 @@ import { CsvExporter } from '../common/csv-export';
 import { UsersQueryService } from './users.service';
 import { UsersExportService } from './users-export.service';
 
-export const USER_NOT_FOUND = 'User not found.';
+const USER_NOT_FOUND = 'User not found.';
 
 /** The table's order: the default sort newest first, any chosen sort ascending unless told. */
 const listOrder = (query: {

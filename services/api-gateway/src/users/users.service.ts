@@ -26,9 +26,9 @@ import { DAY_MS, percent, rollingWindow, startOfUtcDay } from './time-windows';
 import { decodeUserCursor, encodeUserCursor } from './user-sorts';
 
 /** A search counts its matches up to this many; up to this many, its page is sorted from them in memory. */
-export const USER_SEARCH_COUNT_CAP = 1000;
-/** Recent Activity covers this many UTC days, today included (spec: 30-day window). */
-export const RECENT_ACTIVITY_DAYS = 30;
+const USER_SEARCH_COUNT_CAP = 1000;
+/** Recent Activity covers this many UTC days, today included. */
+const RECENT_ACTIVITY_DAYS = 30;
 
 export interface UserListOptions {
   testUsers: boolean;

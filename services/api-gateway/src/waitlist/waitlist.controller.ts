@@ -5,9 +5,9 @@ import type { FastifyReply } from 'fastify';
 import { RateLimit } from '../common/rate-limit.guard';
 import { WaitlistService } from './waitlist.service';
 
-export const ALREADY_REGISTERED = "You're already on the waitlist! We'll be in touch soon.";
-export const SIGNUP_WELCOME = "Welcome to the waitlist! We'll reach out when the beta is live and ready.";
-export const TOO_MANY_SIGNUPS = 'Too many signup attempts. Please try again later.';
+const ALREADY_REGISTERED = "You're already on the waitlist! We'll be in touch soon.";
+const SIGNUP_WELCOME = "Welcome to the waitlist! We'll reach out when the beta is live and ready.";
+const TOO_MANY_SIGNUPS = 'Too many signup attempts. Please try again later.';
 
 @Controller()
 export class WaitlistController {

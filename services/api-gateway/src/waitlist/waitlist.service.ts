@@ -15,7 +15,7 @@ const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 const CODE_LENGTH = 6;
 const CODE_ATTEMPTS = 8;
 
-export const generateSignupCode = (): string => {
+const generateSignupCode = (): string => {
   let code = 'SPROUT-';
   for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET.charAt(randomInt(CODE_ALPHABET.length));
   return code;

@@ -37,7 +37,7 @@ import { ImageSource, isPermanentFetchError } from './image-source';
 import { OFFLINE_IMAGE_MODEL, OfflineImageAnalyzer } from './offline/offline-image-analyzer';
 import { VISION_MODEL } from './vision-model';
 
-/** The question asked when an MMS carries only a picture (spec: simulator image-only text). */
+/** The question asked when an MMS carries only a picture (the same text the simulator sends for an image alone). */
 export const IMAGE_ONLY_QUESTION = 'What can you tell me about this image?';
 const MAX_ANALYSIS_TOKENS = 500;
 /**
@@ -62,12 +62,12 @@ const SYSTEM_PROMPT = [
 export type AnalyzedMedia = MessageMedia & { analyzedAt?: string };
 
 /** When the item was settled, or undefined while it still needs analysing. */
-export const settledAt = (media: MessageMedia | undefined): string | undefined =>
+const settledAt = (media: MessageMedia | undefined): string | undefined =>
   media !== undefined && 'analyzedAt' in media && typeof media.analyzedAt === 'string'
     ? media.analyzedAt
     : undefined;
 
-export type ImageAnalysisStatus = 'processed' | 'failed' | 'skipped';
+type ImageAnalysisStatus = 'processed' | 'failed' | 'skipped';
 
 export interface ImageAnalysisResult {
   status: ImageAnalysisStatus;

@@ -6,7 +6,7 @@ import type { Prediction, PredictionLevel, ProactiveSystemHealth, Trends } from 
 
 export const BUCKET_MS = 5 * 60 * 1000;
 export const BUCKET_COUNT = 12;
-export const RECENT_BUCKETS = 3;
+const RECENT_BUCKETS = 3;
 
 /** Activity of one 5-minute bucket. */
 export interface BucketSample {
@@ -110,26 +110,26 @@ export interface PredictionInput {
 }
 
 // Thresholds of the rules.
-export const ERROR_RATE_MIN_OPERATIONS = 5;
-export const ERROR_RATE_MIN_PERCENT = 5;
-export const ERROR_RATE_HIGH_PERCENT = 25;
-export const SLOW_RESPONSE_SECONDS = 5;
-export const SLOW_RESPONSE_HIGH_SECONDS = 15;
-export const SLOW_RESPONSE_MIN_SAMPLES = 3;
+const ERROR_RATE_MIN_OPERATIONS = 5;
+const ERROR_RATE_MIN_PERCENT = 5;
+const ERROR_RATE_HIGH_PERCENT = 25;
+const SLOW_RESPONSE_SECONDS = 5;
+const SLOW_RESPONSE_HIGH_SECONDS = 15;
+const SLOW_RESPONSE_MIN_SAMPLES = 3;
 /** Recent must be at least this times the baseline to count as rising. */
-export const RISE_FACTOR = 1.5;
-export const SPEND_WARNING_SHARE = 0.8;
-export const MEMORY_WARNING_SHARE = 0.85;
+const RISE_FACTOR = 1.5;
+const SPEND_WARNING_SHARE = 0.8;
+const MEMORY_WARNING_SHARE = 0.85;
 /** A backlog compares the waiting jobs now with this long ago. */
-export const BACKLOG_LOOKBACK_MS = 15 * 60 * 1000;
-export const BACKLOG_MIN_JOBS = 20;
-export const BACKLOG_MIN_GROWTH = 10;
-export const BACKLOG_MEDIUM_JOBS = 100;
-export const BACKLOG_HIGH_JOBS = 500;
+const BACKLOG_LOOKBACK_MS = 15 * 60 * 1000;
+const BACKLOG_MIN_JOBS = 20;
+const BACKLOG_MIN_GROWTH = 10;
+const BACKLOG_MEDIUM_JOBS = 100;
+const BACKLOG_HIGH_JOBS = 500;
 /** Memory growth needs this many minutes of samples, and this much growth between the ends. */
-export const MEMORY_GROWTH_MIN_SAMPLES = 30;
-export const MEMORY_GROWTH_MIN_PERCENT = 25;
-export const MEMORY_GROWTH_MIN_BYTES = 32 * 1024 * 1024;
+const MEMORY_GROWTH_MIN_SAMPLES = 30;
+const MEMORY_GROWTH_MIN_PERCENT = 25;
+const MEMORY_GROWTH_MIN_BYTES = 32 * 1024 * 1024;
 /** Samples averaged at each end of the window (smooths garbage collection). */
 const MEMORY_END_SAMPLES = 10;
 
@@ -155,7 +155,7 @@ const isRising = (recent: number, baseline: number | null): boolean =>
  * Severity: 25 % high, 10 % medium, else low. currentRate is the recent error rate in percent;
  * percentageChange its change against the baseline.
  */
-export const errorRatePrediction = (recent: WindowStats, baseline: WindowStats): Prediction | null => {
+const errorRatePrediction = (recent: WindowStats, baseline: WindowStats): Prediction | null => {
   const rate = recent.errorRate;
   if (rate === null || recent.operations < ERROR_RATE_MIN_OPERATIONS || rate < ERROR_RATE_MIN_PERCENT)
     return null;
@@ -180,7 +180,7 @@ export const errorRatePrediction = (recent: WindowStats, baseline: WindowStats):
  * and rising (1.5 times the baseline, or no baseline); 15 s or more counts even when steady.
  * Severity: 15 s high, 10 s medium, else low. currentRate is the recent average in seconds.
  */
-export const responseTimePrediction = (recent: WindowStats, baseline: WindowStats): Prediction | null => {
+const responseTimePrediction = (recent: WindowStats, baseline: WindowStats): Prediction | null => {
   const seconds = recent.averageResponseSeconds;
   if (
     seconds === null ||
@@ -276,7 +276,7 @@ export const memoryPrediction = (memory: MemorySnapshot): Prediction | null => {
 };
 
 /** Which service's workers consume a queue (what to scale when it backs up). */
-export const QUEUE_CONSUMERS: Readonly<Record<string, string>> = {
+const QUEUE_CONSUMERS: Readonly<Record<string, string>> = {
   'sms.inbound': 'ai-responder',
   'conversation.summarize': 'ai-responder',
   'sms.outbound': 'sms-gateway',

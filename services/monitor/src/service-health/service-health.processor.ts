@@ -8,7 +8,7 @@ import { ServiceHealthService } from './service-health.service';
 export const HEALTH_SCHEDULER_ID = 'monitor-health-every-30s';
 export const HEALTH_EVERY_MS = HEALTH_CHECK_EVERY_SECONDS * 1000;
 /** Without a round for this long (BullMQ cannot deliver jobs: Redis is down) the monitor checks on its own. */
-export const WATCHDOG_AFTER_MS = 2 * HEALTH_EVERY_MS;
+const WATCHDOG_AFTER_MS = 2 * HEALTH_EVERY_MS;
 
 @Injectable()
 export class ServiceHealthProcessor implements OnApplicationBootstrap, OnModuleDestroy {

@@ -30,9 +30,9 @@ export { FAILURE_THRESHOLDS, MONITORED_SERVICES, type MonitoredService };
 
 export const monitorKeys = monitorStateKeys;
 
-export type ServiceCheckState = StoredServiceCheck;
-export type QueueCheckState = StoredQueueCheck;
-export type OverallHealth = StoredOverallHealth;
+type ServiceCheckState = StoredServiceCheck;
+type QueueCheckState = StoredQueueCheck;
+type OverallHealth = StoredOverallHealth;
 
 /** contracts' ServiceHealth, with the extra fields the monitor records per service and the queues. */
 export interface MonitoredServiceHealth extends ServiceHealth {
@@ -47,13 +47,12 @@ const queueCounter = (queue: string): string => `queue:${queue}`;
  * The state after one check: a success resets the count and makes the service available; a
  * failure adds one, and only when the count reaches the threshold is the service unavailable.
  */
-export const availabilityAfter = (ok: boolean, consecutiveFailures: number, threshold: number): boolean =>
+const availabilityAfter = (ok: boolean, consecutiveFailures: number, threshold: number): boolean =>
   ok || consecutiveFailures < threshold;
 
 /** Healthy when every service and every queue is available. */
-export const overallHealthOf = (
-  checks: ReadonlyArray<{ available: boolean }>,
-): OverallHealth['overallHealth'] => (checks.every((s) => s.available) ? 'healthy' : 'degraded');
+const overallHealthOf = (checks: ReadonlyArray<{ available: boolean }>): OverallHealth['overallHealth'] =>
+  checks.every((s) => s.available) ? 'healthy' : 'degraded';
 
 /** A zod schema as these readers use it (the monitor has no direct zod dependency). */
 interface Schema<T> {
@@ -283,7 +282,7 @@ export const writeProactiveState = async (
 export type MonitorSample = TrendSample;
 
 /** Samples kept: one per prediction run (every minute), an hour and a bit. */
-export const SAMPLES_KEPT = 70;
+const SAMPLES_KEPT = 70;
 
 /** Adds a sample and answers the kept ones, oldest first. */
 export const addSample = async (

@@ -5,7 +5,7 @@ import { parseDeliveryStatus } from '@sprout/sms';
 import { DeliveryStatusService } from './delivery-status.service';
 
 /** Thrown while the message of a callback is not stored yet (the send is still being recorded). */
-export class MessageNotYetKnownError extends Error {}
+class MessageNotYetKnownError extends Error {}
 
 @Injectable()
 export class DeliveryStatusProcessor {

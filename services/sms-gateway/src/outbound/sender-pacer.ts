@@ -3,12 +3,12 @@ import { CONFIG } from '@sprout/platform';
 import { Redis } from 'ioredis';
 import type { SmsGatewayConfig } from '../config';
 
-export type SenderType = 'long-code' | 'toll-free' | 'short-code';
+type SenderType = 'long-code' | 'toll-free' | 'short-code';
 
 const TOLL_FREE = /^\+18(00|33|44|55|66|77|88)\d{7}$/;
 
 /** US short codes are 5 or 6 digits; toll-free numbers have their own prefixes; the rest are long codes. */
-export const senderTypeOf = (sender: string): SenderType =>
+const senderTypeOf = (sender: string): SenderType =>
   /^\d{5,6}$/.test(sender) ? 'short-code' : TOLL_FREE.test(sender) ? 'toll-free' : 'long-code';
 
 // GCRA with reservations: each call books the sender's next free slot for `cost` segments and

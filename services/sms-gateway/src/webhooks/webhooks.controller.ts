@@ -5,7 +5,7 @@ import { TwilioSignatureGuard } from './twilio-signature.guard';
 import { WebhooksService } from './webhooks.service';
 
 /** Empty TwiML: the reply goes out later through the API, not in the webhook answer. */
-export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
+const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
 // The guard runs before @Input() parses the form: an unsigned post is a 403, never a 400.
 @Controller()

@@ -11,7 +11,7 @@ export interface CampaignDates {
 }
 
 /**
- * The status a campaign should have at `now` (spec 001 §4: only an admin pauses and resumes):
+ * The status a campaign should have at `now` (only an admin pauses and resumes):
  * - past the end date (strictly after it), scheduled, live and paused campaigns are completed;
  * - completed stays completed, paused stays paused until then;
  * - scheduled becomes live once the start date is reached;

@@ -34,7 +34,7 @@ export interface LifecycleOptions {
 }
 
 /** Users a targeting batch visits: one transaction of a few hundred milliseconds at most. */
-export const TARGETING_BATCH_USERS = 10_000;
+const TARGETING_BATCH_USERS = 10_000;
 
 @Injectable()
 export class LifecycleService implements BeforeApplicationShutdown {

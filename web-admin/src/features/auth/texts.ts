@@ -1,4 +1,4 @@
-// The login page's toasts (spec 000 §2, §8).
+// The login page's toasts.
 
 export const loginToasts = {
   missing: { title: 'Missing Information', description: 'Please provide both username and password.' },

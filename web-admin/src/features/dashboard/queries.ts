@@ -3,10 +3,10 @@ import { endpointMutation, endpointQuery, invalidateEndpoint } from '@sprout/ui'
 import type { QueryClient } from '@tanstack/react-query';
 import { dashboardTexts } from './texts';
 
-export const DASHBOARD_METRICS_REFRESH_MS = 30_000;
+const DASHBOARD_METRICS_REFRESH_MS = 30_000;
 
 export const dashboardMetricsQuery = (showTestData: boolean) => ({
-  // The spec sends showTestData only when it is on (absent means real users' data).
+  // showTestData is sent only when it is on (absent means real users' data).
   ...endpointQuery(
     api.dashboard.metrics,
     { query: { showTestData: showTestData || undefined } },

@@ -8,7 +8,7 @@ export function recentSignups(signups: readonly BetaSignupDto[]): BetaSignupDto[
     .slice(0, RECENT_SIGNUPS_SHOWN);
 }
 
-/** Pending signups show a secondary badge, any other status a default one (spec 000 §4). */
+/** Pending signups show a secondary badge, any other status a default one. */
 export function signupBadgeVariant(status: string): 'secondary' | 'default' {
   return status === 'pending' ? 'secondary' : 'default';
 }

@@ -1,4 +1,4 @@
-// The Dashboard's texts (spec 000 §5, §8).
+// The Dashboard's texts.
 
 export const dashboardTexts = {
   metricsFailed: 'Failed to fetch dashboard metrics',
@@ -7,5 +7,5 @@ export const dashboardTexts = {
   loadingSignups: 'Loading beta signups...',
 } as const;
 
-/** Recent Beta Signups shows this many entries (spec 000 §9). */
+/** Recent Beta Signups shows this many entries. */
 export const RECENT_SIGNUPS_SHOWN = 10;

@@ -32,7 +32,7 @@ import { imageMessagesQuery, imageProcessingTestMutation, imageStatsQuery } from
 import { ImageThumbnail } from './ImageThumbnail';
 import { imageTexts as t } from './texts';
 
-/** The message's text from a thrown answer (the server's message), else 'Unknown error' (spec 001 §8). */
+/** The message's text from a thrown answer (the server's message), else 'Unknown error'. */
 const failure = (error: unknown): string =>
   serverMessage(error, error instanceof Error && error.message ? error.message : t.unknownError);
 
@@ -287,7 +287,7 @@ function Testing() {
   );
 }
 
-/** Image monitoring (spec 001): Overview, Recent Images and Testing. */
+/** Image monitoring: Overview, Recent Images and Testing. */
 export default function ImageMonitoringPage() {
   return (
     <>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 
-/** A thumbnail that disappears when the picture cannot be loaded (spec 001 §8). */
+/** A thumbnail that disappears when the picture cannot be loaded. */
 export function ImageThumbnail({ url, alt }: { url: string | null; alt: string }) {
   const [failed, setFailed] = useState(false);
   if (url === null || failed) return null;

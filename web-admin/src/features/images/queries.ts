@@ -2,9 +2,9 @@ import { api } from '@sprout/contracts';
 import { endpointMutation, endpointQuery, invalidateEndpoint } from '@sprout/ui';
 import type { QueryClient } from '@tanstack/react-query';
 
-/** Spec 001 §9: image messages every 10 s, image stats every 30 s. */
-export const IMAGE_MESSAGES_REFRESH_MS = 10_000;
-export const IMAGE_STATS_REFRESH_MS = 30_000;
+/** Polling: image messages every 10 s, image stats every 30 s. */
+const IMAGE_MESSAGES_REFRESH_MS = 10_000;
+const IMAGE_STATS_REFRESH_MS = 30_000;
 
 export const imageMessagesQuery = {
   ...endpointQuery(api.images.messages, {}),

@@ -1,6 +1,6 @@
 import { IMAGE_TEST_DEFAULT_MESSAGE, IMAGE_TEST_DEFAULT_PHONE, IMAGE_URL_REQUIRED } from '@sprout/contracts';
 
-/** Spec 001 "Image monitoring", §5 and §8: the screen's texts. */
+/** The Image Monitoring screen's texts. */
 export const imageTexts = {
   title: 'Image Monitoring',
   description: 'MMS photos analysed by the vision model: totals, recent images and tests.',

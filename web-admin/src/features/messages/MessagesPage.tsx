@@ -41,7 +41,7 @@ export default function MessagesPage() {
     else if (nextCursor !== null) setPaging({ cursors: [...cursors, nextCursor], showTestData });
   };
   // A page left empty (its rows went since it was reached) gives way to the page before it,
-  // asked for again: answers are never stale by themselves (spec 000 §7), and a page seen before
+  // asked for again: answers are never stale by themselves, and a page seen before
   // would otherwise show until its next poll.
   const emptied =
     !isPlaceholderData &&

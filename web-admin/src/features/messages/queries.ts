@@ -3,9 +3,9 @@ import { endpointMutation, endpointQuery, invalidateEndpoint } from '@sprout/ui'
 import { keepPreviousData, type QueryClient } from '@tanstack/react-query';
 import { messagesTexts } from './texts';
 
-export const CONVERSATIONS_REFRESH_MS = 30_000;
-export const CONVERSATION_MESSAGES_REFRESH_MS = 30_000;
-export const MESSAGE_STATS_REFRESH_MS = 30_000;
+const CONVERSATIONS_REFRESH_MS = 30_000;
+const CONVERSATION_MESSAGES_REFRESH_MS = 30_000;
+const MESSAGE_STATS_REFRESH_MS = 30_000;
 
 type ConversationListQuery = NonNullable<EndpointRequest<typeof api.messages.list>['query']>;
 

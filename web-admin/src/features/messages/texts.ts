@@ -1,5 +1,4 @@
-// The spec's texts of the Messages and Conversations screen (spec 000 "Messages and
-// Conversations", §8).
+// The texts of the Messages and Conversations screen.
 
 export const messagesTexts = {
   loadingStats: 'Loading...',
@@ -29,7 +28,7 @@ export const checkDeliveryToasts = {
   failure: { title: 'Error', description: 'Failed to check delivery status.' },
 } as const;
 
-/** Topics shown per row before '+N more' (spec 000 §9). */
+/** Topics shown per row before '+N more'. */
 export const TOPICS_SHOWN = 3;
 
 /** The Messages Today card's comparison with yesterday. */

@@ -217,7 +217,7 @@ function MobileChat({ userId }: { userId: string }) {
   );
 }
 
-/** The compact chat for one test user (spec 001): only for a signed-in admin. */
+/** The compact chat for one test user: only for a signed-in admin. */
 export default function MobileConversationPage() {
   const { userId } = useParams();
   const { data: auth, isPending } = useQuery(authStatusQuery);

@@ -34,7 +34,7 @@ const EMPTY: Fields = {
 };
 
 /**
- * Add/Update AI Model (spec 001 §5): the provider's model list is loaded when the name field gains
+ * Add/Update AI Model: the provider's model list is loaded when the name field gains
  * focus, and a name it lacks is pointed out. Adding a name that exists updates that model and
  * makes it visible again.
  */

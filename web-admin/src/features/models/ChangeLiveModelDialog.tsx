@@ -62,7 +62,7 @@ function basisText(preview: CostImpactPreview): string {
   );
 }
 
-/** Confirmation of a new live model, with both models' costs and the change (spec 001). */
+/** Confirmation of a new live model, with both models' costs and the change. */
 export function ChangeLiveModelDialog({
   change,
   pending,

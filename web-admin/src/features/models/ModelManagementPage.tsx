@@ -38,7 +38,7 @@ const failed = (error: unknown, fallback: string) =>
   });
 
 /**
- * /admin/model-management (spec 001 "Model management"): the models with their prices and roles,
+ * /admin/model-management: the models with their prices and roles,
  * row and bulk edits, Set Live through a cost confirmation, Set Fallback, the daily spend banner
  * and limit, and usage per model.
  */

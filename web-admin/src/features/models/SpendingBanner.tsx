@@ -9,7 +9,7 @@ export function spendPercent(stats: Pick<ModelStatsResponse, 'globalSpending' | 
   return (stats.globalSpending / stats.spendingLimit) * 100;
 }
 
-/** Shown from 80% of the daily limit (spec 001 §9): spend, limit and percent. */
+/** Shown from 80% of the daily limit: spend, limit and percent. */
 export function SpendingBanner({ stats }: { stats: ModelStatsResponse }) {
   const percent = spendPercent(stats);
   if (percent < SPENDING_WARNING_RATIO * 100) return null;

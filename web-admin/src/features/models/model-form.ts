@@ -9,7 +9,7 @@ import { formatDollars } from '@sprout/ui';
 
 type UpdateModelBody = EndpointRequest<typeof api.models.update>['body'];
 
-// Numbers as the screen takes and shows them (spec 001 §5, §9).
+// Numbers as the screen takes and shows them.
 
 /** A typed price: dollars per million tokens; anything that is not a number of 0 or more is 0. */
 export function parsePrice(text: string): number {

@@ -1,6 +1,6 @@
 import type { ModelDto } from '@sprout/contracts';
 
-// The model table's sortable columns (spec 001): the first click sorts ascending, the next
+// The model table's sortable columns: the first click sorts ascending, the next
 // toggles. Unsorted, the server's order stands: live, fallback, then by name.
 
 export type ModelSortKey = 'name' | 'inputPricePerMillion' | 'outputPricePerMillion' | 'maxTokens';

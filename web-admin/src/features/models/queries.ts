@@ -20,7 +20,7 @@ export const openAiModelsQuery = (wanted: boolean) => ({
   enabled: wanted,
 });
 
-/** After any change the list of models is read again (spec 001 §7), and the usage and limit. */
+/** After any change the list of models is read again, and the usage and limit. */
 const refreshModels = (queryClient: QueryClient) =>
   Promise.all([
     invalidateEndpoint(queryClient, api.models.all),

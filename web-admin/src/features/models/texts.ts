@@ -1,4 +1,4 @@
-// The texts of the Model Management screen (spec 001 "Model management", §5, §8, §9).
+// The texts of the Model Management screen.
 
 export const modelTexts = {
   loading: 'Loading models...',
@@ -20,7 +20,7 @@ export const modelTexts = {
     'With a limit of $0 no model calls will be made: every reply is a template answer until the limit is raised.',
 } as const;
 
-/** The toasts of spec 001 §8 (titles, and the fallbacks when the server gives no reason). */
+/** The toasts (titles, and the fallbacks when the server gives no reason). */
 export const modelToasts = {
   added: 'Model Added',
   updated: 'Model Updated',
@@ -35,5 +35,5 @@ export const modelToasts = {
   limitUpdated: 'Spending Limit Updated',
 } as const;
 
-/** Prices are typed in cents (spec 001 §5). */
+/** Prices are typed in cents. */
 export const PRICE_STEP = 0.01;

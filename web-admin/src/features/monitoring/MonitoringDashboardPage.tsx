@@ -78,7 +78,7 @@ function TopCards() {
   );
 }
 
-/** One usage figure against its display limit, with the spec's usage badge. */
+/** One usage figure against its display limit, with its usage badge. */
 function UsageCard({
   title,
   used,
@@ -362,7 +362,7 @@ function RecentActivityTab() {
           </CardTitle>
           <CardDescription>The newest messages, both directions.</CardDescription>
         </div>
-        {/* The spec shows no behaviour for it. */}
+        {/* A placeholder: it leads nowhere yet. */}
         <Button variant="outline" size="sm" type="button">
           {t.viewAll}
         </Button>

@@ -245,7 +245,7 @@ export default function ProactiveMonitoringPage() {
     force.mutate(
       {},
       {
-        // Spec 001 §7: the page reloads afterwards; a failure is only logged (§8).
+        // The page reloads afterwards; a failure is only logged.
         onSuccess: () => window.location.reload(),
         onError: (error) => console.error('Proactive force check failed:', error),
       },

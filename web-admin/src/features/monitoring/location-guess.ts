@@ -1,5 +1,5 @@
 // Where a gardener is: the region the server knows for them (recorded, or their ZIP's), and only
-// without one a guess from a fixed table of Pacific Northwest ZIPs and area codes (spec 001 §9),
+// without one a guess from a fixed table of Pacific Northwest ZIPs and area codes,
 // anything else being 'Pacific Northwest'. In the table a ZIP says more than a phone number, so it
 // is read first.
 

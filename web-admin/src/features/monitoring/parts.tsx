@@ -36,7 +36,7 @@ export function Bar({
   );
 }
 
-/** Available or Unavailable (spec 001 §2, service cards). */
+/** Available or Unavailable, on the service cards. */
 export function AvailabilityBadge({ available, testId }: { available: boolean; testId?: string }) {
   return (
     <Badge variant={available ? 'default' : 'destructive'} data-testid={testId}>
@@ -52,7 +52,7 @@ export const levelBadgeVariant = (level: string): BadgeProps['variant'] =>
 export type DeliveryState = 'delivered' | 'failed' | 'pending' | 'unknown' | 'other';
 
 /**
- * Spec 001 §4: delivered, sent, received mean delivered; failed, undelivered mean failed; pending
+ * Delivered, sent, received mean delivered; failed, undelivered mean failed; pending
  * means pending; missing means unknown. Other provider statuses show as they are.
  */
 export function deliveryStateOf(status: string | null | undefined): DeliveryState {

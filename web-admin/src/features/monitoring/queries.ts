@@ -3,7 +3,7 @@ import { endpointMutation, endpointQuery, invalidateEndpoint } from '@sprout/ui'
 import type { QueryClient } from '@tanstack/react-query';
 
 /**
- * Polling of the monitoring pages, spec 001 §9: metrics 30 s, messages 15 s, API usage 10 s,
+ * Polling of the monitoring pages: metrics 30 s, messages 15 s, API usage 10 s,
  * quality 30 s, service health 30 s, proactive health and predictions 30 s, trends 60 s. Ours:
  * the fallback report every 30 s and the queues panel every 10 s.
  */
@@ -20,10 +20,10 @@ export const MONITORING_REFRESH_MS = {
   queues: 10_000,
 } as const;
 
-/** Thrown when the forced health check fails (spec 001 §8). */
+/** Thrown when the forced health check fails. */
 const FORCE_HEALTH_CHECK_FAILED = 'Failed to force health check';
 
-// Each page's reads take no input (the spec's calls send nothing).
+// Each page's reads take no input (their calls send nothing).
 const polled = <D extends EndpointDefinition>(definition: D, refetchInterval: number) => ({
   ...endpointQuery(definition, {} as EndpointRequest<D>),
   refetchInterval,
@@ -47,7 +47,7 @@ export const trendsQuery = polled(m.trends, MONITORING_REFRESH_MS.trends);
 export const fallbackReportQuery = polled(m.fallback, MONITORING_REFRESH_MS.fallbackReport);
 export const queuesQuery = polled(m.queues, MONITORING_REFRESH_MS.queues);
 
-/** Runs every check now; afterwards the page's data is read again (spec 001 §7). */
+/** Runs every check now; afterwards the page's data is read again. */
 export const forceHealthCheckMutation = (queryClient: QueryClient) =>
   endpointMutation(m.forceHealthCheck, {
     failureMessage: FORCE_HEALTH_CHECK_FAILED,

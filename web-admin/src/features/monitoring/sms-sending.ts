@@ -5,7 +5,7 @@ import { formatTime } from '@sprout/ui';
 
 export const SMS_SENDING_NORMAL = 'Sending: normal';
 export const SMS_SENDING_UNKNOWN = "Sending: not known (sms-gateway's send circuit could not be read)";
-export const SMS_REPLIES_HELD = 'replies are held and will be sent when Twilio recovers';
+const SMS_REPLIES_HELD = 'replies are held and will be sent when Twilio recovers';
 
 export interface SmsSendingView {
   paused: boolean;

@@ -1,4 +1,4 @@
-// The monitoring pages' texts (spec 001 §2, §8) and ours where the spec shows none.
+// The monitoring pages' texts.
 
 export const monitoringTexts = {
   loading: 'Loading...',
@@ -26,7 +26,7 @@ export const monitoringTexts = {
   monitorStateUnknown: "The monitor's last round cannot be read until Redis answers again.",
 } as const;
 
-/** The monitoring dashboard's change texts: fixed, as the spec has them (spec 001 §2). */
+/** The monitoring dashboard's change texts: fixed placeholders, not computed. */
 export const DASHBOARD_CHANGE_TEXTS = {
   activeUsers: '+12% from last week',
   messagesToday: '+8% from yesterday',

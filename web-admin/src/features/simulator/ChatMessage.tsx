@@ -2,7 +2,7 @@ import type { SimulatorMessage } from '@sprout/contracts';
 import { cn, formatDollars, formatNumber, formatTime } from '@sprout/ui';
 import { useState } from 'react';
 
-/** An image that removes itself when it cannot be loaded (spec 001 §8). */
+/** An image that removes itself when it cannot be loaded. */
 function MessageImage({ url }: { url: string }) {
   const [failed, setFailed] = useState(false);
   if (failed) return null;
@@ -20,7 +20,7 @@ function MessageImage({ url }: { url: string }) {
 
 /**
  * One chat bubble: the test user's messages on the right, Sprout's replies on the left, each with
- * its time, tokens and cost (spec 001 §2).
+ * its time, tokens and cost.
  */
 export function ChatMessage({ message, compact = false }: { message: SimulatorMessage; compact?: boolean }) {
   const inbound = message.direction === 'inbound';

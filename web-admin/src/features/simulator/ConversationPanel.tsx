@@ -60,7 +60,7 @@ export function useScrollToNewest(newestKey: string | undefined) {
   return ref;
 }
 
-/** Enter sends, Shift+Enter adds a newline (spec 001 §2). */
+/** Enter sends, Shift+Enter adds a newline. */
 export function sendOnEnter(event: KeyboardEvent<HTMLTextAreaElement>, send: () => void) {
   if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
   event.preventDefault();

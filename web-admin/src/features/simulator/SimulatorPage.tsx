@@ -7,7 +7,7 @@ import { TestUsersPanel } from './TestUsersPanel';
 const USER_PARAM = 'user';
 
 /**
- * The conversation simulator (spec 001 §2), at /admin/ai-simulator and /ai-conversation-simulator:
+ * The conversation simulator, at /admin/ai-simulator and /ai-conversation-simulator:
  * test users on the left, the conversation in the centre, analytics, profile and help on the
  * right. The selected user is kept in the address (?user=...) so a reload keeps it.
  */
@@ -25,7 +25,7 @@ export default function SimulatorPage() {
       { replace: true },
     );
 
-  // Deleting the selected user clears the selection (spec 001 §4).
+  // Deleting the selected user clears the selection.
   const clearIfSelected = (userId: string) =>
     setSearchParams(
       (params) => {

@@ -236,7 +236,7 @@ export function TestUsersPanel({
 }: {
   selectedUserId: string | null;
   onSelect: (userId: string) => void;
-  /** Deleting the selected user clears the selection (spec 001 §4). */
+  /** Deleting the selected user clears the selection. */
   onDeleted: (userId: string) => void;
 }) {
   const { data: users, isPending, isError } = useQuery(testUsersQuery);

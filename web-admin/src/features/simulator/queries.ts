@@ -2,10 +2,10 @@ import { api, endpointPath } from '@sprout/contracts';
 import { endpointMutation, endpointQuery, invalidateEndpoint } from '@sprout/ui';
 import type { QueryClient } from '@tanstack/react-query';
 
-/** The simulator's test users list refreshes every 5 s (spec 001 §9). */
-export const TEST_USERS_REFRESH_MS = 5_000;
-/** The selected test user's conversation refreshes every 2 s (spec 001 §4, §9). */
-export const SIMULATOR_CONVERSATION_REFRESH_MS = 2_000;
+/** The simulator's test users list refreshes every 5 s. */
+const TEST_USERS_REFRESH_MS = 5_000;
+/** The selected test user's conversation refreshes every 2 s. */
+const SIMULATOR_CONVERSATION_REFRESH_MS = 2_000;
 
 export const testUsersQuery = {
   ...endpointQuery(api.simulator.testUsers, {}, { failureMessage: 'Failed to fetch test users' }),

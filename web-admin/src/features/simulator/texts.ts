@@ -1,4 +1,4 @@
-// The simulator's and the mobile chat's texts (spec 001 §2, §5, §8).
+// The simulator's and the mobile chat's texts.
 
 export const simulatorTexts = {
   nameRequired: 'Please enter a test user name',
@@ -14,9 +14,7 @@ export const simulatorTexts = {
   noReply: { title: 'No Reply', description: 'Sprout sent no reply to this message.' },
 } as const;
 
-/** What an image sent without text asks; the server stores the same text. */
-export const IMAGE_ONLY_MESSAGE = 'What can you tell me about this image?';
-/** The content type sent with an image URL (spec 001 §5). */
+/** The content type sent with an image URL. */
 export const IMAGE_CONTENT_TYPE = 'image/jpeg';
 
 /** The model select's value for "answer with the live model" (Radix Select items need a non-empty value). */

@@ -22,7 +22,7 @@ import { CampaignStatusBadge } from './CampaignTable';
 import { surveyTexts } from './texts';
 
 /**
- * A campaign's details (spec 001 "Surveys"): its survey URL, editable, and its deliveries (phone,
+ * A campaign's details: its survey URL, editable, and its deliveries (phone,
  * delivered time, conversation id or 'Pending') in a list that scrolls within 20rem.
  */
 export function CampaignDetailsDialog({

@@ -31,11 +31,11 @@ export function CampaignStatusBadge({ status }: { status: CampaignStatusValue })
   );
 }
 
-/** Pause for a live campaign, Resume for a paused one; scheduled and completed have none (spec 001 §4). */
+/** Pause for a live campaign, Resume for a paused one; scheduled and completed have none. */
 const actionOf = (status: CampaignStatusValue): CampaignAction | null =>
   status === 'live' ? 'pause' : status === 'paused' ? 'start' : null;
 
-/** The campaign table of spec 001 "Surveys". */
+/** The campaign table. */
 export function CampaignTable({
   campaigns,
   busyId,

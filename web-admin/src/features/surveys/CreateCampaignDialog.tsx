@@ -26,7 +26,7 @@ interface Fields {
   targetNewUsers: boolean;
 }
 
-/** Spec 001 §5: the URL pre-filled with a default form link, both audience switches on. */
+/** The URL pre-filled with a default form link, both audience switches on. */
 const INITIAL: Fields = {
   name: '',
   surveyUrl: DEFAULT_SURVEY_URL,

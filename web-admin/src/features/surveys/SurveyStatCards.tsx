@@ -4,8 +4,8 @@ import { CheckCircle2, ClipboardList, PlayCircle, Send } from 'lucide-react';
 import { StatCard } from '../../components/StatCard';
 import { surveyTexts } from './texts';
 
-/** The four cards of spec 001 "Surveys", from the campaign list. */
-export function surveyStats(campaigns: readonly SurveyCampaignDto[]) {
+/** The four survey cards, from the campaign list. */
+function surveyStats(campaigns: readonly SurveyCampaignDto[]) {
   return {
     active: campaigns.filter((c) => c.status === 'live').length,
     total: campaigns.length,

@@ -24,7 +24,7 @@ import { SurveyStatCards } from './SurveyStatCards';
 import { surveyTexts } from './texts';
 
 /**
- * The error toast of a failed campaign call: the thrown text of spec 001 §8 ('Failed to create
+ * The error toast of a failed campaign call: the thrown text ('Failed to create
  * campaign', 'Failed to {action} campaign', 'Failed to update survey URL') and the server's reason.
  */
 function failureToast(error: unknown) {

@@ -11,8 +11,8 @@ import { type QueryClient, queryOptions } from '@tanstack/react-query';
 
 export type CampaignAction = 'pause' | 'start';
 
-/** Spec 001 §9: the campaign list refreshes every 30 s. */
-export const SURVEY_CAMPAIGNS_REFRESH_MS = 30_000;
+/** The campaign list refreshes every 30 s. */
+const SURVEY_CAMPAIGNS_REFRESH_MS = 30_000;
 
 /** Every campaign, newest first. */
 export const surveyCampaignsQuery = {
@@ -36,7 +36,7 @@ export const surveyDeliveriesQuery = (id: string) => {
 };
 
 /**
- * A survey change under the failure text the spec names (§8: 'Failed to create campaign' and so
+ * A survey change under its failure text ('Failed to create campaign' and so
  * on); afterwards the campaign list is read again, and the changed campaign's deliveries.
  */
 export const surveyMutation = <D extends EndpointDefinition>(

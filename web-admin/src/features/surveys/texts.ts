@@ -1,4 +1,4 @@
-// The texts of the Survey campaigns screen (spec 001 "Surveys", §5, §8).
+// The texts of the Survey campaigns screen.
 
 export const surveyTexts = {
   title: 'Survey Campaigns',

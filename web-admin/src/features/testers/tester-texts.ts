@@ -1,4 +1,4 @@
-// Texts, examples and defaults of the message testers (spec 001 §2, §8).
+// Texts, examples and defaults of the message testers.
 
 export interface TesterExample {
   label: string;
@@ -26,7 +26,7 @@ export const PROCESSING_EXAMPLES: readonly TesterExample[] = [
   { label: 'Small talk', message: 'thanks!' },
 ];
 
-/** The input processing tester's context defaults (spec 001 §2). */
+/** The input processing tester's context defaults. */
 export const PROCESSING_CONTEXT_DEFAULTS = {
   region: '94117',
   hardiness_zone: '10a',

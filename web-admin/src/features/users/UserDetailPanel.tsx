@@ -96,7 +96,7 @@ function RateLimitNotice({ limit }: { limit: SenderRateLimit }) {
   );
 }
 
-/** "AI $0.0012 · SMS $0.0166": the spec's cost (the AI's) with what sending cost beside it. */
+/** "AI $0.0012 · SMS $0.0166": the AI's cost with what sending cost beside it. */
 const costsInWords = (ai: number, sms: number): string =>
   `AI ${formatDollars(ai, 4)} · SMS ${formatDollars(sms, 4)}`;
 

@@ -1,6 +1,6 @@
 import type { SentimentLabel } from '@sprout/contracts';
 
-// Engagement levels and sentiment labels of spec 000 §3, §4, §9.
+// Engagement levels and sentiment labels.
 
 export const ENGAGEMENT_MEDIUM_FROM = 5;
 export const ENGAGEMENT_HIGH_FROM = 20;

@@ -14,9 +14,9 @@ import { useTestDataMode } from '../../test-data-mode';
 import { conversationListQuery } from '../messages/queries';
 import type { UserSort } from './user-sorting';
 
-export const USERS_REFRESH_MS = 10_000;
-export const USER_STATS_REFRESH_MS = 30_000;
-export const USER_DETAIL_REFRESH_MS = 5_000;
+const USERS_REFRESH_MS = 10_000;
+const USER_STATS_REFRESH_MS = 30_000;
+const USER_DETAIL_REFRESH_MS = 5_000;
 /** Rows fetched at a time as the table scrolls. */
 const USERS_PAGE_SIZE = 100;
 
@@ -37,8 +37,8 @@ export const userDetailQuery = (id: string) => ({
 });
 
 /**
- * The selected user's conversations for the user panel. The call carries showTestData=false as
- * spec 000 §7 says; the API lists a user's own conversations whatever the flag, so a test user's
+ * The selected user's conversations for the user panel. The call carries showTestData=false;
+ * the API lists a user's own conversations whatever the flag, so a test user's
  * panel shows theirs too.
  */
 export const userConversationsQuery = (userId: string) =>
@@ -58,7 +58,7 @@ export interface UserPage {
 
 type UserListQuery = NonNullable<EndpointRequest<typeof api.users.list>['query']>;
 
-/** A page of users; the body is the spec's bare array, the rest comes in headers. */
+/** A page of users; the body is a bare array, the rest comes in headers. */
 async function getUserPage(query: UserListQuery): Promise<UserPage> {
   const { body: users, headers } = await callEndpointWithHeaders(
     api.users.list,

@@ -1,4 +1,4 @@
-// The spec's texts of the Users screen (spec 000 "User management", §8).
+// The texts of the Users screen.
 
 export const usersTexts = {
   loadingStats: 'Loading...',

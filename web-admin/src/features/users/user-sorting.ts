@@ -1,11 +1,11 @@
 import type { UserSortKey, UserSortOrder } from '@sprout/contracts';
 
-// Sorting of the user table (spec 000 §4): the first click on a column sorts ascending, clicking
+// Sorting of the user table: the first click on a column sorts ascending, clicking
 // the same column again toggles; the default is last message, newest first. The server sorts
-// every user (GET /api/admin/users sort, order); sentiment and engagement in the spec's orders.
+// every user (GET /api/admin/users sort, order); sentiment and engagement by level, not alphabetically.
 
 export type { UserSortKey };
-export type SortDirection = UserSortOrder;
+type SortDirection = UserSortOrder;
 
 export interface UserSort {
   key: UserSortKey;

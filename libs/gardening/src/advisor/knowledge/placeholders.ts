@@ -66,7 +66,7 @@ export interface FillInput {
 }
 
 /** The first option of a regional list that fits the gardener's region and zone, or null. */
-export function regionalText(
+function regionalText(
   options: readonly RegionalOptionData[] | undefined,
   ctx: Pick<AdviceContext, 'regionName' | 'zoneNumber'>,
 ): string | null {
@@ -86,7 +86,7 @@ const nextYear = (d: Date): Date =>
   new Date(Date.UTC(d.getUTCFullYear() + 1, d.getUTCMonth(), d.getUTCDate()));
 
 /** "Mar 29-Apr 12", "Oct 1-4", or one date. */
-export function formatRange(from: Date, to: Date): string {
+function formatRange(from: Date, to: Date): string {
   const a = formatDate(from);
   const b = formatDate(to);
   if (a === b) return a;
@@ -117,7 +117,7 @@ export function isHardyIn(plant: Pick<Plant, 'zones'>, zoneNumber: number | null
 }
 
 /** "a, b, c and d". */
-export function joinNames(names: readonly string[]): string {
+function joinNames(names: readonly string[]): string {
   if (names.length <= 1) return names[0] ?? '';
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] ?? ''}`;
 }

@@ -8,11 +8,7 @@ export const TWO_SEGMENTS = 306;
 export const THREE_SEGMENTS = 459;
 
 /** Whether a part's condition holds for this gardener and question. */
-export function conditionHolds(
-  when: CompiledCondition | null,
-  ctx: AdviceContext,
-  crop: Crop | null,
-): boolean {
+function conditionHolds(when: CompiledCondition | null, ctx: AdviceContext, crop: Crop | null): boolean {
   if (!when) return true;
   const zone = ctx.zoneNumber;
   if (when.season && !when.season.includes(ctx.season)) return false;

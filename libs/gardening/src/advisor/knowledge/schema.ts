@@ -33,7 +33,7 @@ const Text = z
   .regex(/^[\x20-\x7e]*$/, 'plain ASCII only (no curly quotes, long dashes or emoji)');
 
 /** When a part of an answer applies; every field given must hold. */
-export const ConditionSchema = z
+const ConditionSchema = z
   .object({
     season: z.array(Season).min(1).optional(),
     zoneMin: Zone.optional(),
@@ -55,13 +55,13 @@ export type Condition = z.infer<typeof ConditionSchema>;
 
 const Option = z.object({ text: Text, when: ConditionSchema.optional() }).strict();
 /** One sentence (or a few) of an answer: always, under a condition, or the first option that applies. */
-export const PartSchema = z.union([Text, Option, z.object({ oneOf: z.array(Option).min(2) }).strict()]);
+const PartSchema = z.union([Text, Option, z.object({ oneOf: z.array(Option).min(2) }).strict()]);
 export type Part = z.infer<typeof PartSchema>;
 
 /** Answers computed in code from the crop and frost tables. */
-export const COMPUTED_ANSWERS = ['crop-timing', 'crop-indoor', 'crop-grow', 'what-to-plant'] as const;
+const COMPUTED_ANSWERS = ['crop-timing', 'crop-indoor', 'crop-grow', 'what-to-plant'] as const;
 
-export const EntrySchema = z
+const EntrySchema = z
   .object({
     id: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lower-case words joined by hyphens'),
     /** The topic answered; "crop" means the named crop's own topic. Default: the file's topic. */
@@ -108,12 +108,11 @@ export const TopicFileSchema = z
     entries: z.array(EntrySchema).min(1),
   })
   .strict();
-export type TopicFile = z.infer<typeof TopicFileSchema>;
 
 const Weeks = z.tuple([z.number().int(), z.number().int()]).refine(([a, b]) => a <= b, 'from <= to');
 
 /** A crop the advisor can time from frost dates. */
-export const CropSchema = z
+const CropSchema = z
   .object({
     name: Text,
     singular: Text,
@@ -162,7 +161,7 @@ export const CropFileSchema = z
   .strict();
 
 /** A plant answers can recommend, with the zones where it is hardy. */
-export const PlantSchema = z
+const PlantSchema = z
   .object({
     name: Text,
     /** Other names it is written as (for the hardiness check and questions). */

@@ -8,7 +8,7 @@ import { GENERAL, type Hit } from './search';
 export type Decision =
   { kind: 'answer'; hits: [Hit] } | { kind: 'both'; hits: [Hit, Hit] } | { kind: 'clarify'; hits: Hit[] };
 
-export const CONFIDENCE = {
+const CONFIDENCE = {
   /** Below this BM25 score the best entry is a guess. */
   minScore: 4,
   /** Share of the question's content words the best entry must match. */

@@ -32,7 +32,7 @@ export function buildLexicon(texts: Iterable<string>): Lexicon {
 }
 
 /** Optimal string alignment distance, or max + 1 once it is known to exceed max. */
-export function editDistance(a: string, b: string, max: number): number {
+function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev2: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);

@@ -21,12 +21,12 @@ import { stem } from './stem';
 export const GENERAL = 'general';
 
 /** Stands for any crop of crops.json, in crop entries and in questions that name one. */
-export const CROP_TOKEN = 'thecrop';
+const CROP_TOKEN = 'thecrop';
 
 const FIELD_BOOST = { label: 3, keywords: 2.5, symptoms: 2.5, questions: 2, plants: 1.5, answer: 0.4 };
 const SYNONYM_WEIGHT = 0.5;
 /** How much a word carried over from earlier turns counts, relative to the question's own. */
-export const CONTEXT_WEIGHT = 0.35;
+const CONTEXT_WEIGHT = 0.35;
 /** Below this much (summed word weights), a question's own words say too little to stand alone. */
 const VAGUE_WEIGHT = 3;
 const REGION_FIT = 1.4;
@@ -126,7 +126,7 @@ function answerText(entry: Entry): string {
     .replace(/\{[^{}]*\}/g, ' ');
 }
 
-export function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
+function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
   const { irregular, stopwords } = knowledge.language;
   const cropNames = knowledge.crops.map((c) => new RegExp(c.pattern.source, 'g'));
   const withoutCrops = (text: string): string =>
@@ -234,7 +234,7 @@ export function readQuestion(text: string, retriever: Retriever): string {
 }
 
 /** The content stems of a text (stopwords dropped). */
-export function contentStems(text: string, knowledge: AdvisorKnowledge): string[] {
+function contentStems(text: string, knowledge: AdvisorKnowledge): string[] {
   const { irregular, stopwords } = knowledge.language;
   return normalizeText(text)
     .split(' ')
@@ -250,7 +250,7 @@ function wordForms(word: string): Set<string> {
 }
 
 /** A term ("too late to", "prun*", "how often ... water") as a test over a question's words. */
-export function termMatcher(term: string): (words: readonly string[]) => boolean {
+function termMatcher(term: string): (words: readonly string[]) => boolean {
   const steps: Array<{ gap: boolean; test: (w: string) => boolean }> = [];
   let gap = false;
   for (const part of term.trim().split(/\s+/)) {

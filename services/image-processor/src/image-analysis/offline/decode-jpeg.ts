@@ -1,4 +1,4 @@
-import type { Rgb } from './pixels';
+import type { Rgb } from './rgb';
 
 export interface JpegHeader {
   width: number;

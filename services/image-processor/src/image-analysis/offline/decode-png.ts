@@ -1,5 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import type { Rgb } from './pixels';
+import type { Rgb } from './rgb';
 
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 

@@ -1,6 +1,7 @@
 import type { ChatModel, ChatRequest, ChatResult } from '@sprout/llm';
 import { LlmError } from '@sprout/llm';
-import { type ImageReading, type Rgb, readImage } from './pixels';
+import { type ImageReading, readImage } from './pixels';
+import type { Rgb } from './rgb';
 
 export const OFFLINE_IMAGE_MODEL = 'offline-image-analyzer';
 export const OFFLINE_IMAGE_QUESTION = "I can't identify plants offline; what plant is it and what changed?";

@@ -1,11 +1,6 @@
 import { readJpegHeader, sampleJpeg } from './decode-jpeg';
 import { readPngHeader, samplePng } from './decode-png';
-
-export interface Rgb {
-  r: number;
-  g: number;
-  b: number;
-}
+import type { Rgb } from './rgb';
 
 export interface ImageReading {
   format: 'JPEG' | 'PNG' | 'GIF' | 'WebP';

@@ -10,7 +10,7 @@ const ICONS: Record<DeliveryState, { icon: LucideIcon; className: string }> = {
   other: { icon: CircleDot, className: 'text-sky-700' },
 };
 
-/** A message's delivery icon with its tooltip (spec 000 §4); nothing for inbound and test-user messages. */
+/** A message's delivery icon with its tooltip; nothing for inbound and test-user messages. */
 export function DeliveryStatus({ message, className }: { message: DeliveryFields; className?: string }) {
   const indicator = deliveryIndicator(message);
   if (indicator === null) return null;

@@ -1,6 +1,6 @@
 import type { ConversationMessage } from '@sprout/contracts';
 
-// The delivery status rule of spec 000 §4, as data: which icon a message gets and what its tooltip says.
+// The delivery status rule, as data: which icon a message gets and what its tooltip says.
 
 export type DeliveryState = 'delivered' | 'failed' | 'pending' | 'unknown' | 'other';
 

@@ -1,8 +1,2 @@
 export { DeliveryStatus } from './DeliveryStatus';
-export {
-  deliveryIndicator,
-  UNKNOWN_ERROR,
-  type DeliveryFields,
-  type DeliveryIndicator,
-  type DeliveryState,
-} from './delivery-indicator';
+export { deliveryIndicator, UNKNOWN_ERROR, type DeliveryFields } from './delivery-indicator';
