@@ -84,3 +84,21 @@ export {
   type SenderLimitRow,
   type SenderLimitStretch,
 } from './queries/sender-limits';
+export { gardenCalendarCounts, type GardenCalendarCounts } from './garden-calendar/admin-summary';
+export {
+  gardenCalendarSubscribers,
+  type GardenCalendarSubscriberRow,
+} from './garden-calendar/admin-subscribers';
+export {
+  recentCalendarSends,
+  recentWeatherAlerts,
+  scheduledSendsByDay,
+  type CalendarSendRow,
+  type ScheduledDayRow,
+  type WeatherAlertRow,
+} from './garden-calendar/admin-activity';
+export {
+  GARDEN_CALENDAR_PAUSED_SETTING,
+  gardenCalendarPaused,
+  setGardenCalendarPaused,
+} from './garden-calendar/admin-pause';
