@@ -12,12 +12,13 @@ function routeFor(path: string) {
 }
 
 describe('sidebar', () => {
-  it('has the eleven entries of the spec, in order', () => {
+  it('has the twelve entries (the spec’s eleven and Garden Calendar), in order', () => {
     expect(sidebarEntries.map((e) => e.label)).toEqual([
       'Overview',
       'Users',
       'Messages',
       'Surveys',
+      'Garden Calendar',
       'Model Management',
       'Conversation Testing',
       'Message Validation',
