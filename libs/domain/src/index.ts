@@ -10,6 +10,7 @@ export {
   AiModel,
   AwaitingReply,
   BetaSignup,
+  CalendarSend,
   ConsentEvent,
   Conversation,
   LlmCall,
@@ -19,6 +20,7 @@ export {
   SurveyCampaign,
   SurveyDelivery,
   User,
+  WeatherAlert,
 } from './entities';
 export { ALL_MIGRATIONS, InitialSchema1763500000000 } from './migrations';
 export {
