@@ -31,7 +31,7 @@ export {
   type DataSourceConfig,
 } from './data-source';
 export { findOrCreateUserByPhone, isE164, type FindOrCreateUserOptions } from './queries/users';
-export { consentToRecord } from './queries/consent';
+export { consentToRecord, type TipsConsentOptions } from './queries/consent';
 export {
   touchConversation,
   DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS,
@@ -86,3 +86,4 @@ export {
   type SenderLimitRow,
   type SenderLimitStretch,
 } from './queries/sender-limits';
+export * from './garden-calendar';
