@@ -10,6 +10,7 @@ export {
   AiModel,
   AwaitingReply,
   BetaSignup,
+  CalendarSend,
   ConsentEvent,
   Conversation,
   LlmCall,
@@ -19,6 +20,7 @@ export {
   SurveyCampaign,
   SurveyDelivery,
   User,
+  WeatherAlert,
 } from './entities';
 export { ALL_MIGRATIONS, InitialSchema1763500000000 } from './migrations';
 export {
@@ -29,7 +31,7 @@ export {
   type DataSourceConfig,
 } from './data-source';
 export { findOrCreateUserByPhone, isE164, type FindOrCreateUserOptions } from './queries/users';
-export { consentToRecord } from './queries/consent';
+export { consentToRecord, type TipsConsentOptions } from './queries/consent';
 export {
   touchConversation,
   DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS,
@@ -84,6 +86,7 @@ export {
   type SenderLimitRow,
   type SenderLimitStretch,
 } from './queries/sender-limits';
+export * from './garden-calendar';
 export { gardenCalendarCounts, type GardenCalendarCounts } from './garden-calendar/admin-summary';
 export {
   gardenCalendarSubscribers,
@@ -97,8 +100,3 @@ export {
   type ScheduledDayRow,
   type WeatherAlertRow,
 } from './garden-calendar/admin-activity';
-export {
-  GARDEN_CALENDAR_PAUSED_SETTING,
-  gardenCalendarPaused,
-  setGardenCalendarPaused,
-} from './garden-calendar/admin-pause';

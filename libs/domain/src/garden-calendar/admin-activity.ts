@@ -119,7 +119,7 @@ export async function recentWeatherAlerts(db: Db, limit: number): Promise<Weathe
     `SELECT a."id", a."grid_key", a."kind", to_char(a."event_date", 'YYYY-MM-DD') AS event_date,
             a."low_f", a."high_f", a."forecast", a."raised_at",
             (SELECT count(*)::int FROM "calendar_sends" s
-              WHERE s."task_key" = 'alert:' || a."id" AND s."status" = 'sent') AS texts_sent
+              WHERE s."weather_alert_id" = a."id" AND s."status" = 'sent') AS texts_sent
        FROM "weather_alerts" a
       ORDER BY a."raised_at" DESC, a."id"
       LIMIT $1`,

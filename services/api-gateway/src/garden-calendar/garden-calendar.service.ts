@@ -15,7 +15,7 @@ import {
 } from '@sprout/contracts';
 import {
   gardenCalendarCounts,
-  gardenCalendarPaused,
+  isGardenCalendarPaused,
   gardenCalendarSubscribers,
   recentCalendarSends,
   recentWeatherAlerts,
@@ -48,7 +48,7 @@ export class GardenCalendarService {
   async summary(now = new Date()): Promise<GardenCalendarSummary> {
     const [counts, paused] = await Promise.all([
       gardenCalendarCounts(this.dataSource, now, OPT_OUT_AFTER_TIP_DAYS),
-      gardenCalendarPaused(this.dataSource),
+      isGardenCalendarPaused(this.dataSource),
     ]);
     return {
       subscribers: counts.subscribers,

@@ -13,7 +13,7 @@ import type {
 } from '@sprout/contracts';
 import { type InboundRecord, type MessageMedia, consentToRecord, recordInbound } from '@sprout/domain';
 import { CONFIG, JobQueues, JobTimeoutError } from '@sprout/platform';
-import { answerComplianceKeyword } from '@sprout/sms';
+import { answerComplianceKeyword, tipsConfirmationReply } from '@sprout/sms';
 import { DataSource } from 'typeorm';
 import type { ApiGatewayConfig } from '../config';
 import { SIMULATOR_CONFIG, type SimulatorConfig } from './simulator.config';
@@ -74,6 +74,7 @@ export class SimulatorMessagesService {
       this.dataSource,
       { userId: request.userId },
       answerComplianceKeyword(content, this.appConfig.contactEmail),
+      { confirmation: (zip) => tipsConfirmationReply(zip, this.appConfig.gardenTipsPerMonth) },
     );
     const inbound = await recordInbound(this.dataSource, {
       from: { userId: request.userId, testUserOnly: true },

@@ -7,7 +7,7 @@ import {
 } from '@sprout/contracts';
 import { type InboundRecord, consentToRecord, isE164, recordInbound } from '@sprout/domain';
 import { CONFIG, JobQueues } from '@sprout/platform';
-import { answerComplianceKeyword } from '@sprout/sms';
+import { answerComplianceKeyword, tipsConfirmationReply } from '@sprout/sms';
 import { DataSource } from 'typeorm';
 import type { SmsGatewayConfig } from '../config';
 import { locationHintOf, mediaOf } from './twilio-forms';
@@ -55,6 +55,7 @@ export class WebhooksService {
       this.dataSource,
       { phoneNumber: form.From },
       answerComplianceKeyword(form.Body, this.config.contactEmail),
+      { confirmation: (zip) => tipsConfirmationReply(zip, this.config.gardenTipsPerMonth) },
     );
     const record = await recordInbound(this.dataSource, {
       from: { phoneNumber: form.From },

@@ -1,0 +1,3 @@
+export * from './calendar-tips';
+export * from './time-zone';
+export * from './offer';
