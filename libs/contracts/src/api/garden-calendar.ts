@@ -108,7 +108,7 @@ export interface GardenCalendarPreview {
   lastFrost: string | null;
   /** Average first fall frost "MM-DD", or "frost-free". */
   firstFrost: string | null;
-  /** First and last day previewed (YYYY-MM-DD). */
+  /** First and last day previewed (YYYY-MM-DD, both included: 8 weeks). */
   from: string;
   until: string;
   tips: CalendarTipPreview[];
@@ -162,11 +162,31 @@ export const GARDEN_CALENDAR_SUBSCRIBERS_MAX_PAGE_SIZE = 200;
 export const GARDEN_CALENDAR_LIST_DEFAULT_LIMIT = 50;
 export const GARDEN_CALENDAR_LIST_MAX_LIMIT = 500;
 
+const PREVIEW_FROM_INVALID = 'must be a date (YYYY-MM-DD) between 2000 and 2099';
+
+/** A calendar day, checked to exist (no February 30th). */
+const previewFrom = z
+  .string({ error: PREVIEW_FROM_INVALID })
+  .trim()
+  .optional()
+  .transform((value, ctx): string | undefined => {
+    if (value === undefined || value === '') return undefined;
+    const match = /^(20\d{2})-(\d{2})-(\d{2})$/.exec(value);
+    const at = match ? new Date(`${value}T00:00:00Z`) : null;
+    if (at === null || Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== value) {
+      ctx.addIssue({ code: 'custom', message: PREVIEW_FROM_INVALID });
+      return z.NEVER;
+    }
+    return value;
+  });
+
 const PreviewQuery = z.object({
   zip: z
     .string({ error: INVALID_PREVIEW_ZIP })
     .trim()
     .regex(/^\d{5}$/, { error: INVALID_PREVIEW_ZIP }),
+  /** The first day previewed; absent: today in the ZIP's time zone. */
+  from: previewFrom,
 });
 
 const LimitQuery = z.object({

@@ -25,7 +25,7 @@ export class GardenCalendarController {
 
   @Endpoint(api.gardenCalendar.preview)
   preview(@Input() { query }: EndpointInput<typeof api.gardenCalendar.preview>) {
-    return this.calendar.preview(query.zip);
+    return this.calendar.preview(query.zip, query.from);
   }
 
   @Endpoint(api.gardenCalendar.sends)

@@ -28,14 +28,13 @@ import {
   frostDatesFor,
   hardinessZoneForZip,
   localDateOf,
+  localInstant,
   lookupZip,
   timeZoneForZip,
 } from '@sprout/gardening';
 import { CONFIG, maskPhoneNumbers } from '@sprout/platform';
 import { DataSource } from 'typeorm';
 import type { ApiGatewayConfig } from '../config';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The garden calendar as the console sees it: figures, lists, a ZIP's preview and the pause switch. */
 @Injectable()
@@ -94,27 +93,31 @@ export class GardenCalendarService {
     };
   }
 
-  /** What the calendar would send a gardener in `zip` over the coming weeks; 400 for a ZIP it cannot time. */
-  preview(zip: string, now = new Date()): GardenCalendarPreview {
+  /**
+   * What the calendar would send a gardener in `zip` for 8 weeks from `from` (a local date; today
+   * there when absent); 400 for a ZIP it cannot time.
+   */
+  preview(zip: string, from: string | undefined, now = new Date()): GardenCalendarPreview {
     const place = lookupZip(zip);
-    const zone = hardinessZoneForZip(zip)?.zone ?? null;
     const frost = frostDatesFor({ zipCode: zip });
     const timeZone = timeZoneForZip(zip);
     if (place === null || frost === null || timeZone === null) {
       throw new BadRequestException(unknownPreviewZip(zip));
     }
-    const until = new Date(now.getTime() + CALENDAR_PREVIEW_WEEKS * 7 * DAY_MS);
-    const from = localDateOf(now, timeZone);
+    const first = from ?? localDateOf(now, timeZone);
+    const last = addDaysToDate(first, CALENDAR_PREVIEW_WEEKS * 7 - 1);
+    // Noon: a local day's instant that no daylight-saving change moves to another day.
+    const noonOf = (date: string) => localInstant(date, 12 * 60, timeZone);
     return {
       zipCode: zip,
       place: `${place.city}, ${place.state}`,
-      zone,
+      zone: hardinessZoneForZip(zip)?.zone ?? null,
       timeZone,
       lastFrost: frost.lastSpringFrost,
       firstFrost: frost.firstFallFrost,
-      from,
-      until: addDaysToDate(from, CALENDAR_PREVIEW_WEEKS * 7),
-      tips: calendarTipsFor({ zipCode: zip, from: now, until }),
+      from: first,
+      until: last,
+      tips: calendarTipsFor({ zipCode: zip, from: noonOf(first), until: noonOf(last) }),
     };
   }
 

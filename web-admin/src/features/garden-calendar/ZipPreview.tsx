@@ -107,12 +107,17 @@ function PreviewTips({ preview }: { preview: GardenCalendarPreview }) {
 export function ZipPreview() {
   const id = useId();
   const [typed, setTyped] = useState('');
-  const [zip, setZip] = useState<string | null>(null);
-  const preview = useQuery({ ...calendarPreviewQuery(zip ?? ''), enabled: zip !== null });
+  const [typedFrom, setTypedFrom] = useState('');
+  const [asked, setAsked] = useState<{ zip: string; from: string } | null>(null);
+  const preview = useQuery({
+    ...calendarPreviewQuery(asked?.zip ?? '', asked?.from ?? ''),
+    enabled: asked !== null,
+  });
+  const busy = asked !== null && preview.isFetching;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setZip(typed.trim());
+    setAsked({ zip: typed.trim(), from: typedFrom });
   };
 
   return (
@@ -133,11 +138,22 @@ export function ZipPreview() {
               data-testid="preview-zip"
             />
           </div>
-          <Button type="submit" disabled={typed.trim() === '' || (zip !== null && preview.isFetching)}>
-            {zip !== null && preview.isFetching ? t.previewing : t.previewButton}
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor={`${id}-from`}>{t.previewFromLabel}</Label>
+            <Input
+              id={`${id}-from`}
+              type="date"
+              value={typedFrom}
+              onChange={(event) => setTypedFrom(event.target.value)}
+              className="w-40"
+              data-testid="preview-from"
+            />
+          </div>
+          <Button type="submit" disabled={typed.trim() === '' || busy}>
+            {busy ? t.previewing : t.previewButton}
           </Button>
         </form>
-        {zip !== null &&
+        {asked !== null &&
           (preview.isError ? (
             <FailureNotice>{serverMessage(preview.error, t.previewFailed)}</FailureNotice>
           ) : preview.data !== undefined ? (

@@ -35,9 +35,13 @@ export const calendarAlertsQuery = {
   refetchInterval: CALENDAR_REFRESH_MS,
 };
 
-/** A ZIP's preview: asked for when the admin submits the form, kept while they look at others. */
-export const calendarPreviewQuery = (zip: string) =>
-  endpointQuery(api.gardenCalendar.preview, { query: { zip } }, { failureMessage: t.previewFailed });
+/** A ZIP's preview from a day (empty: today there): asked for when the admin submits the form. */
+export const calendarPreviewQuery = (zip: string, from: string) =>
+  endpointQuery(
+    api.gardenCalendar.preview,
+    { query: from === '' ? { zip } : { zip, from } },
+    { failureMessage: t.previewFailed },
+  );
 
 /** The pause switch; the summary is read again afterwards. */
 export const calendarPauseMutation = (queryClient: QueryClient) =>
