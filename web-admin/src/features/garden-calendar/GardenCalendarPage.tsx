@@ -46,11 +46,9 @@ export default function GardenCalendarPage() {
         )}
         <UpcomingCard />
         <ZipPreview />
-        <div className="grid gap-6 xl:grid-cols-2">
-          <SubscribersCard />
-          <AlertsCard />
-        </div>
+        <SubscribersCard />
         <SendsCard />
+        <AlertsCard />
       </div>
     </>
   );
