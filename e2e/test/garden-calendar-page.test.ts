@@ -155,6 +155,7 @@ describe('the Garden Calendar screen', () => {
     const confirm = page.getByRole('alertdialog');
     await confirm.waitFor();
     expect(await confirm.getByRole('heading').innerText()).toBe('Pause all tips?');
+    expect(await confirm.innerText()).toContain('those due meanwhile are skipped, not sent later');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'hidden' });
     expect(await toggle.getAttribute('aria-checked')).toBe('false');
@@ -164,13 +165,13 @@ describe('the Garden Calendar screen', () => {
     await confirm.getByRole('button', { name: 'Pause tips' }).click();
     expect(await toastWithTitle(page, 'Tips paused')).toEqual({
       title: 'Tips paused',
-      description: 'No tip goes out until you resume.',
+      description: 'No tip or alert goes out until you resume.',
       destructive: false,
     });
     await page.getByTestId('stat-tips-state-value').getByText('Paused').waitFor();
     expect(await toggle.getAttribute('aria-checked')).toBe('true');
     expect(await page.getByTestId('calendar-pause-state').innerText()).toBe(
-      'Tips are paused: none go out until you resume.',
+      'Paused: no tip or alert goes out until you resume.',
     );
     expect(await pausedSetting()).toBe(true);
 

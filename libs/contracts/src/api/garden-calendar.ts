@@ -30,7 +30,7 @@ export interface GardenCalendarSummary {
   declined: number;
   /** Subscribed once, then sent TIPS OFF (or STOP). */
   unsubscribed: number;
-  /** Every tip is held while true. */
+  /** While true no tip or alert is planned or sent (those due are skipped). */
   paused: boolean;
   /**
    * Share (0 to 1) of users who got at least one tip and sent TIPS OFF or STOP within
@@ -260,7 +260,7 @@ export const gardenCalendarApi = {
     path: `${BASE}/pause`,
     access: 'admin',
     tag: TAG,
-    summary: 'Pause all tips (true) or let them go out again (false)',
+    summary: 'Pause all tips and alerts (true: those due are skipped) or let them go out again (false)',
     body: GardenCalendarPauseRequest,
     answer: answer<GardenCalendarPauseResponse>('Whether tips are paused now'),
   }),

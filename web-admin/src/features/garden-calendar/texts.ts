@@ -28,17 +28,17 @@ export const calendarTexts = {
   previewing: 'Previewing...',
   noTipsInPreview: 'No tips fall in these 8 weeks for this ZIP.',
   pauseLabel: 'Pause all tips',
-  pausedState: 'Tips are paused: none go out until you resume.',
-  runningState: 'Tips go out on schedule.',
+  pausedState: 'Paused: no tip or alert goes out until you resume.',
+  runningState: 'Tips and alerts go out on schedule.',
   pauseConfirmTitle: 'Pause all tips?',
   pauseConfirmDescription:
-    'No subscriber gets a tip until you resume. Replies to gardeners’ texts are not affected.',
+    'No tip or weather alert goes out while paused: those due meanwhile are skipped, not sent later. Replies to gardeners’ texts are not affected.',
   pauseConfirm: 'Pause tips',
   pausing: 'Pausing...',
   pausedToast: 'Tips paused',
   resumedToast: 'Tips resumed',
-  pausedToastDescription: 'No tip goes out until you resume.',
-  resumedToastDescription: 'Tips go out on schedule again.',
+  pausedToastDescription: 'No tip or alert goes out until you resume.',
+  resumedToastDescription: 'Tips and alerts go out on schedule again.',
 } as const;
 
 export const KIND_LABELS = {
