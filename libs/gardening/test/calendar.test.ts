@@ -1,5 +1,9 @@
 import {
   calendarTipsFor,
+  heatThresholdF,
+  sendTimeFor,
+  tenderSeasonAt,
+  weatherAlertText,
   isGsm7,
   localDateOf,
   localInstant,
@@ -177,5 +181,50 @@ describe('tipsOfferFor', () => {
         replyText: 'Water deeply once a week.',
       }),
     ).toBeNull();
+  });
+});
+
+describe('weather alerts and send times', () => {
+  it('knows the tender season: between the frost dates, all year where it never freezes', () => {
+    expect(tenderSeasonAt('97201', new Date('2027-04-20T18:00:00Z'))).toBe(true);
+    expect(tenderSeasonAt('97201', new Date('2027-01-10T18:00:00Z'))).toBe(false);
+    expect(tenderSeasonAt('55401', new Date('2027-04-20T18:00:00Z'))).toBe(false);
+    expect(tenderSeasonAt('96813', new Date('2027-01-10T18:00:00Z'))).toBe(true);
+    expect(tenderSeasonAt('00000', new Date('2027-04-20T18:00:00Z'))).toBe(false);
+  });
+
+  it('puts the heat line higher where summers are hot', () => {
+    expect(heatThresholdF('7a')).toBe(95);
+    expect(heatThresholdF('9b')).toBe(100);
+    expect(heatThresholdF(null)).toBe(95);
+  });
+
+  it('writes alerts within two GSM-7 segments with the stop line', () => {
+    const freeze = weatherAlertText({ kind: 'freeze', temperatureF: 29, when: 'Tuesday Night' });
+    expect(freeze).toMatch(
+      /^Sprout: Frost alert: the National Weather Service forecasts a low of 29F on Tuesday night\./,
+    );
+    const heat = weatherAlertText({ kind: 'heat', temperatureF: 104, when: 'Today' });
+    expect(heat).toContain('high of 104F today.');
+    for (const text of [freeze, heat]) {
+      expect(fitsTwoSegments(text)).toBe(true);
+      expect(text.endsWith(`\n${TIPS_STOP_LINE}`)).toBe(true);
+    }
+  });
+
+  it('sends at the planned minute, now if that passed in daytime, else the next morning', () => {
+    const la = 'America/Los_Angeles';
+    // Planned 10:30 on Jan 17; at 08:00 it waits for 10:30.
+    expect(sendTimeFor('2027-01-17', 630, la, new Date('2027-01-17T16:00:00Z')).toISOString()).toBe(
+      '2027-01-17T18:30:00.000Z',
+    );
+    // At 14:00 the same day it goes now.
+    expect(sendTimeFor('2027-01-17', 630, la, new Date('2027-01-17T22:00:00Z')).toISOString()).toBe(
+      '2027-01-17T22:00:00.000Z',
+    );
+    // At 21:00 it waits for 10:30 the next day.
+    expect(sendTimeFor('2027-01-17', 630, la, new Date('2027-01-18T05:00:00Z')).toISOString()).toBe(
+      '2027-01-18T18:30:00.000Z',
+    );
   });
 });

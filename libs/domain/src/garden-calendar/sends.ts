@@ -49,6 +49,16 @@ export async function recentInboundTexts(db: Db, userId: string, limit: number):
   return rows.map((r) => r.content);
 }
 
+/** Which of these task keys a user has a row for already (planned, sent, skipped or cancelled). */
+export async function plannedTaskKeys(db: Db, userId: string, keys: readonly string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await managerOf(db).query<{ task_key: string }[]>(
+    `SELECT task_key FROM calendar_sends WHERE user_id = $1 AND task_key = ANY($2::varchar[])`,
+    [userId, keys],
+  );
+  return new Set(rows.map((r) => r.task_key));
+}
+
 /** Tips of a user counted against the monthly cap: scheduled or sent in [from, until). */
 export async function tipsCountedBetween(db: Db, userId: string, from: Date, until: Date): Promise<number> {
   const rows = await managerOf(db).query<{ n: number }[]>(

@@ -1,4 +1,5 @@
 import { CROPS, type CropTiming, findCrop } from '../advisor/crops';
+import { normalizeText } from '../advisor/knowledge/terms';
 import { frostDatesFor } from '../places/frost';
 import { hardinessZoneForZip } from '../places/hardiness';
 import { type StateRegion, regionForState } from '../places/states';
@@ -309,4 +310,16 @@ export function calendarTipsFor(input: CalendarTipsInput): CalendarTip[] {
       date: t.date,
       text: tipText(t.body),
     }));
+}
+
+/** The crops named in a gardener's texts (crops.json names), in the order first met. */
+export function cropsNamedIn(texts: readonly string[]): string[] {
+  const names: string[] = [];
+  for (const text of texts) {
+    const normalized = normalizeText(text);
+    for (const crop of CROPS) {
+      if (!names.includes(crop.name) && crop.pattern.test(normalized)) names.push(crop.name);
+    }
+  }
+  return names;
 }
