@@ -160,39 +160,39 @@ describe('GET summary', () => {
     // a: a tip, then STOP 2 days later (counts); b: a tip, TIPS OFF 10 days later (does not);
     // c: a tip and nothing; d: only an alert, then TIPS OFF (not tipped: not in the rate).
     await send({
-      userId: a!.id,
+      userId: a.id,
       key: 'tomatoes:start-indoors:2027',
       status: 'sent',
       sentAt: new Date(now - 5 * DAY),
     });
     await send({
-      userId: b!.id,
+      userId: b.id,
       key: 'kale:start-indoors:2027',
       status: 'sent',
       sentAt: new Date(now - 20 * DAY),
     });
     await send({
-      userId: c!.id,
+      userId: c.id,
       key: 'garlic:plant-garlic:2026',
       status: 'sent',
       sentAt: new Date(now - 40 * DAY),
     });
     await send({
-      userId: c!.id,
+      userId: c.id,
       key: 'peas:sow:2027',
       status: 'scheduled',
       scheduledFor: new Date(now + DAY),
     });
     await send({
-      userId: d!.id,
+      userId: d.id,
       kind: 'frost_alert',
       key: 'alert:x',
       status: 'sent',
       sentAt: new Date(now - DAY),
     });
-    await consent(a!.id, 'opt_out', new Date(now - 3 * DAY));
-    await consent(b!.id, 'tips_opt_out', new Date(now - 10 * DAY));
-    await consent(d!.id, 'tips_opt_out', new Date(now - HOUR));
+    await consent(a.id, 'opt_out', new Date(now - 3 * DAY));
+    await consent(b.id, 'tips_opt_out', new Date(now - 10 * DAY));
+    await consent(d.id, 'tips_opt_out', new Date(now - HOUR));
 
     const summary = (await get(`${BASE}/summary`)).json<GardenCalendarSummary>();
     expect(summary).toEqual({
