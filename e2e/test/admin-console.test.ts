@@ -205,7 +205,7 @@ describe('dashboard', () => {
 });
 
 describe('console shell', () => {
-  it('has the eleven sidebar entries in order, each leading to a page', async () => {
+  it('has the twelve sidebar entries in order, each leading to a page', async () => {
     // Proactive Monitoring answers 503 until the monitor has reported: here it has, quietly.
     await reportQuietMonitor(stack.redis);
     await signIn();
@@ -217,6 +217,7 @@ describe('console shell', () => {
       'Users',
       'Messages',
       'Surveys',
+      'Garden Calendar',
       'Model Management',
       'Conversation Testing',
       'Message Validation',

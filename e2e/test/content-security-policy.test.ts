@@ -72,6 +72,7 @@ it('serves the console, signed in, with no violation', async () => {
     '/admin/users',
     '/admin/messages',
     '/admin/surveys',
+    '/admin/garden-calendar',
     '/admin/model-management',
     '/admin/image-monitoring',
     '/admin/ai-simulator',

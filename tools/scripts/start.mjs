@@ -25,6 +25,7 @@ const SERVICES = [
   { name: 'monitor', port: 3005 },
 ];
 const SANDBOX_PORT = 3010;
+const FAKE_NWS_PORT = 3012;
 const EDGE_METRICS_PORT = 8081;
 // Only the edge listens where the user chose (EDGE_HOST, default every interface, as before);
 // the services, the sandbox and the edge's metrics stay on loopback, so a service's own port
@@ -102,11 +103,14 @@ async function main() {
   // this script need them.
   const port = Number(process.env.PORT || 8080);
   const sandbox = !process.env.TWILIO_ACCOUNT_SID || !process.env.TWILIO_AUTH_TOKEN;
+  // The sandbox also forecasts the weather (mild) unless NWS_BASE_URL names a weather service.
+  const fakeNws = sandbox && !process.env.NWS_BASE_URL;
   reservations = await reserveStackPorts([
     { name: 'edge', port, fixed: true, hint: 'stop what uses it or run with PORT=<another port>' },
     ...SERVICES.map((service) => ({ name: service.name, port: service.port })),
     { name: 'edge-metrics', port: EDGE_METRICS_PORT },
     ...(sandbox ? [{ name: 'fake-twilio', port: SANDBOX_PORT }] : []),
+    ...(fakeNws ? [{ name: 'fake-nws', port: FAKE_NWS_PORT }] : []),
   ]);
   const ports = reservations.ports;
 
@@ -187,6 +191,19 @@ async function main() {
       TWILIO_API_BASE_URL: `http://127.0.0.1:${fakePort}`,
     });
     sandboxInfo = { fakeTwilioUrl: `http://127.0.0.1:${fakePort}`, publicBaseUrl, phoneNumber };
+  }
+  if (fakeNws) {
+    const nwsPath = path.join(ROOT, 'libs/testing/dist/fakes/fake-nws.main.js');
+    if (!fs.existsSync(nwsPath)) throw new StackError(`the NWS sandbox is missing: ${nwsPath} (did the build run?)`);
+    await reservations.release('fake-nws');
+    const nws = startChild('fake-nws', process.execPath, [nwsPath], {
+      env: { ...process.env, FAKE_NWS_PORT: String(ports['fake-nws']), FAKE_NWS_HOST: LOOPBACK },
+      index: SERVICES.length + 1,
+      width,
+    });
+    children.push(nws);
+    // survey-scheduler's frost and heat checks ask it instead of api.weather.gov.
+    serviceEnv.NWS_BASE_URL = `http://127.0.0.1:${ports['fake-nws']}`;
   }
 
   t = Date.now();

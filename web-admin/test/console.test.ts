@@ -12,12 +12,13 @@ function routeFor(path: string) {
 }
 
 describe('sidebar', () => {
-  it('has its eleven entries, in order', () => {
+  it('has its twelve entries (Garden Calendar after the eleven of the console), in order', () => {
     expect(sidebarEntries.map((e) => e.label)).toEqual([
       'Overview',
       'Users',
       'Messages',
       'Surveys',
+      'Garden Calendar',
       'Model Management',
       'Conversation Testing',
       'Message Validation',

@@ -19,6 +19,9 @@ export const QUEUE_NAMES = [
   'survey.lifecycle',
   'monitor.health',
   'monitor.predict',
+  'calendar.plan',
+  'calendar.send',
+  'calendar.weather',
 ] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
@@ -76,6 +79,12 @@ export const jobSchemas = {
   'survey.lifecycle': z.object({ campaignId: entityId.optional() }),
   'monitor.health': z.object({}),
   'monitor.predict': z.object({}),
+  /** survey-scheduler's scheduled planning of subscribers' tips for the next 14 days. */
+  'calendar.plan': z.object({}),
+  /** survey-scheduler's scheduled look at garden calendar texts now due. */
+  'calendar.send': z.object({}),
+  /** survey-scheduler's scheduled check of the NWS forecast at subscribers' grids. */
+  'calendar.weather': z.object({}),
 } as const satisfies Record<QueueName, z.ZodType>;
 
 export type JobSchemas = typeof jobSchemas;
@@ -220,6 +229,31 @@ export const jobResultSchemas = {
     predictions: predictionsResult,
     system: systemResult,
   }),
+  'calendar.plan': z.object({
+    /** Subscribers planned for (with a known ZIP). */
+    subscribers: count,
+    /** Tips newly scheduled, and those recorded skipped as over the monthly cap. */
+    scheduled: count,
+    capped: count,
+    /** Paused from the console: nothing planned. */
+    paused: z.boolean(),
+  }),
+  'calendar.send': z.object({
+    sent: count,
+    /** Skipped (paused, stale) or cancelled (opted out, tips off) at send time. */
+    skipped: count,
+    cancelled: count,
+    /** Due but outside the user's daytime: left for later. */
+    later: count,
+  }),
+  'calendar.weather': z.object({
+    /** NWS grids whose forecast was read, and those the NWS did not answer (tried again next run). */
+    grids: count,
+    failed: count,
+    /** Alerts newly raised, and texts scheduled for them. */
+    alerts: count,
+    texts: count,
+  }),
 } as const satisfies Record<QueueName, z.ZodType>;
 
 export type JobResultSchemas = typeof jobResultSchemas;
@@ -363,6 +397,31 @@ export const jobDefinitions: { [Q in QueueName]: JobDefinition<Q> } = {
     queue: 'monitor.predict',
     schema: jobSchemas['monitor.predict'],
     result: jobResultSchemas['monitor.predict'],
+    attempts: 1,
+    backoffMs: 1_000,
+    retention: shortRetention,
+  },
+  // Job schedulers add these; each run is idempotent and a failed one is the next run's to redo.
+  'calendar.plan': {
+    queue: 'calendar.plan',
+    schema: jobSchemas['calendar.plan'],
+    result: jobResultSchemas['calendar.plan'],
+    attempts: 1,
+    backoffMs: 1_000,
+    retention: shortRetention,
+  },
+  'calendar.send': {
+    queue: 'calendar.send',
+    schema: jobSchemas['calendar.send'],
+    result: jobResultSchemas['calendar.send'],
+    attempts: 1,
+    backoffMs: 1_000,
+    retention: shortRetention,
+  },
+  'calendar.weather': {
+    queue: 'calendar.weather',
+    schema: jobSchemas['calendar.weather'],
+    result: jobResultSchemas['calendar.weather'],
     attempts: 1,
     backoffMs: 1_000,
     retention: shortRetention,

@@ -12,6 +12,7 @@ export const webPages = {
     '/admin/users',
     '/admin/messages',
     '/admin/surveys',
+    '/admin/garden-calendar',
     '/admin/model-management',
     '/admin/ai-simulator',
     '/admin/validation-test',

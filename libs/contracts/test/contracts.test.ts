@@ -26,6 +26,9 @@ const samples = {
   'conversation.summarize': { conversationId: id },
   'survey.lifecycle': {},
   'monitor.health': {},
+  'calendar.plan': {},
+  'calendar.send': {},
+  'calendar.weather': {},
   'monitor.predict': {},
 } as const;
 
@@ -54,6 +57,9 @@ const resultSamples: { [Q in QueueName]: JobResult<Q> } = {
     transitions: [{ campaignId: id, from: 'scheduled', to: 'live' }],
     newlyTargeted: 4,
   },
+  'calendar.plan': { subscribers: 3, scheduled: 5, capped: 1, paused: false },
+  'calendar.send': { sent: 2, skipped: 0, cancelled: 1, later: 4 },
+  'calendar.weather': { grids: 2, failed: 1, alerts: 1, texts: 3 },
   'monitor.health': {
     overallHealth: 'healthy',
     timestamp: at,

@@ -10,6 +10,7 @@ export {
   AiModel,
   AwaitingReply,
   BetaSignup,
+  CalendarSend,
   ConsentEvent,
   Conversation,
   LlmCall,
@@ -19,6 +20,7 @@ export {
   SurveyCampaign,
   SurveyDelivery,
   User,
+  WeatherAlert,
 } from './entities';
 export { ALL_MIGRATIONS, InitialSchema1763500000000 } from './migrations';
 export {
@@ -29,7 +31,7 @@ export {
   type DataSourceConfig,
 } from './data-source';
 export { findOrCreateUserByPhone, isE164, type FindOrCreateUserOptions } from './users/users';
-export { consentToRecord } from './consent/consent';
+export { consentToRecord, type TipsConsentOptions } from './consent/consent';
 export {
   touchConversation,
   DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS,
@@ -297,3 +299,18 @@ export { allAiModels } from './models/model-rows';
 export { claimDueSurvey, markSurveyDelivered, type DueSurvey } from './surveys/reply-surveys';
 export { simulatorReply, type SimulatorReplyRow } from './messages/simulator-messages';
 export type { Db } from './db';
+// garden calendar
+export * from './garden-calendar';
+export { gardenCalendarCounts, type GardenCalendarCounts } from './garden-calendar/admin-summary';
+export {
+  gardenCalendarSubscribers,
+  type GardenCalendarSubscriberRow,
+} from './garden-calendar/admin-subscribers';
+export {
+  recentCalendarSends,
+  recentWeatherAlerts,
+  scheduledSendsByDay,
+  type CalendarSendRow,
+  type ScheduledDayRow,
+  type WeatherAlertRow,
+} from './garden-calendar/admin-activity';

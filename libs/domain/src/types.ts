@@ -26,6 +26,7 @@ export const MESSAGE_KINDS = [
   'survey',
   'command',
   'system',
+  'calendar',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
@@ -52,9 +53,35 @@ export type LlmPurpose = (typeof LLM_PURPOSES)[number];
 export const CAMPAIGN_STATUSES = ['live', 'scheduled', 'completed', 'paused'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
-/** maybe_opt_out: a text that may have asked to stop, answered by asking for STOP; it changes nothing. */
-export const CONSENT_EVENT_TYPES = ['opt_out', 'opt_in', 'help', 'maybe_opt_out'] as const;
+/**
+ * maybe_opt_out: a text that may have asked to stop, answered by asking for STOP; it changes nothing.
+ * tips_opt_in / tips_opt_out: TIPS and TIPS OFF (garden calendar tips only; conversations go on);
+ * tips_decline: "no" right after the one-time offer of tips.
+ */
+export const CONSENT_EVENT_TYPES = [
+  'opt_out',
+  'opt_in',
+  'help',
+  'maybe_opt_out',
+  'tips_opt_in',
+  'tips_opt_out',
+  'tips_decline',
+] as const;
 export type ConsentEventType = (typeof CONSENT_EVENT_TYPES)[number];
+
+/** Where a user stands with garden calendar tips (users.tips_status). */
+export const TIPS_STATUSES = ['none', 'offered', 'subscribed', 'declined', 'unsubscribed'] as const;
+export type TipsStatus = (typeof TIPS_STATUSES)[number];
+
+/** What a calendar send is: a dated tip, or a text about a forecast freeze or heat extreme. */
+export const CALENDAR_SEND_KINDS = ['tip', 'frost_alert', 'heat_alert'] as const;
+export type CalendarSendKind = (typeof CALENDAR_SEND_KINDS)[number];
+
+export const CALENDAR_SEND_STATUSES = ['scheduled', 'sent', 'skipped', 'cancelled'] as const;
+export type CalendarSendStatus = (typeof CALENDAR_SEND_STATUSES)[number];
+
+export const WEATHER_ALERT_KINDS = ['freeze', 'heat'] as const;
+export type WeatherAlertKind = (typeof WEATHER_ALERT_KINDS)[number];
 
 export const CONSENT_SOURCES = ['sms', 'web', 'provider'] as const;
 export type ConsentSource = (typeof CONSENT_SOURCES)[number];

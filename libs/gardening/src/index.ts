@@ -30,6 +30,9 @@ export * from './advisor/advise-offline';
 export { CROPS, type CropTiming } from './advisor/crops';
 export { gardenerMessages, type ConversationTurn } from './advisor/followup';
 
+// The garden calendar: dated tips, time zones, the tips offer
+export * from './calendar';
+
 // SMS text helpers
 export * from './text/gsm7';
 export { formatMonthDay } from './text/dates';

@@ -5,12 +5,14 @@ import {
   consentToRecord,
   recordInbound,
 } from '@sprout/domain';
-import { type ComplianceAnswer, answerComplianceKeyword } from './keywords';
+import { type ComplianceAnswer, answerComplianceKeyword, tipsConfirmationReply } from './keywords';
 
 /** A text received (the SMS webhook, the console's simulator), before its keyword is read. */
 export type ReceivedText = Omit<InboundMessageInput, 'consent' | 'awaitingReply'> & {
   /** Where HELP's answer sends people. */
   contactEmail: string;
+  /** The monthly cap of garden tips, named in TIPS' confirmation. */
+  tipsPerMonth: number;
 };
 
 export interface ReceivedTextRecord {
@@ -32,8 +34,15 @@ export interface ReceivedTextRecord {
  * what is owed) and says which job comes next. Null when `from.userId` names no (test) user.
  */
 export async function receiveText(db: Db, text: ReceivedText): Promise<ReceivedTextRecord | null> {
-  const { contactEmail, ...input } = text;
-  const keyword = await consentToRecord(db, input.from, answerComplianceKeyword(input.content, contactEmail));
+  const { contactEmail, tipsPerMonth, ...input } = text;
+  const keyword = await consentToRecord(
+    db,
+    input.from,
+    answerComplianceKeyword(input.content, contactEmail),
+    {
+      confirmation: (zip) => tipsConfirmationReply(zip, tipsPerMonth),
+    },
+  );
   const record = await recordInbound(db, { ...input, consent: keyword, awaitingReply: true });
   if (record === null) return null;
   const next =

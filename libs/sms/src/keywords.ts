@@ -31,8 +31,14 @@
 // Spanish texts are confirmed in Spanish; every other language in English.
 import { type SmsEncoding, analyzeSms } from './segments';
 
-/** opt_out / opt_in / help as carriers define them; maybe_opt_out: asked to reply STOP, nothing changes. */
-export type ComplianceKeyword = 'opt_out' | 'opt_in' | 'help' | 'maybe_opt_out';
+/**
+ * opt_out / opt_in / help as carriers define them; maybe_opt_out: asked to reply STOP, nothing
+ * changes. tips_opt_in / tips_opt_out: TIPS and TIPS OFF, garden calendar tips only (STOP still ends
+ * everything). tips_decline: a bare "no" that declines the offer of tips only when it follows one
+ * (the recorder decides, from the user's tips status); anywhere else it is an ordinary text.
+ */
+export type ComplianceKeyword =
+  'opt_out' | 'opt_in' | 'help' | 'maybe_opt_out' | 'tips_opt_in' | 'tips_opt_out' | 'tips_decline';
 
 /** The language of a confirmation: Spanish for a text in Spanish, English for every other. */
 export type ConfirmationLanguage = 'en' | 'es';
@@ -244,6 +250,27 @@ addKeywords(SPANISH_OPT_OUT_KEYWORDS, 'opt_out', 'es');
 addKeywords(OPT_IN_KEYWORDS, 'opt_in', 'en');
 addKeywords(HELP_KEYWORDS, 'help', 'en');
 
+// Tips keywords, on the folded words. Read before the opt-out intent: "STOP TIPS" ends tips only.
+const TIPS_ON = new RegExp(
+  String.raw`^(?:(?:yes|yeah|yep|ok|okay|sure|please|pls) )*` +
+    String.raw`(?:(?:start|send|send me|sign me up for|sign up for|subscribe|subscribe me to|turn on|i want|id like|give me) )?` +
+    String.raw`(?:(?:the|my|garden|gardening|some) )*tips?(?: (?:on|please|pls|plz|yes|thanks|thank you|ok))*$`,
+);
+const TIPS_OFF = new RegExp(
+  String.raw`^(?:(?:please|pls) )?(?:stop|end|cancel|quit|pause|no|nomore|turn off|unsubscribe|unsubscribe from|optout of|unsubscribe me from)` +
+    String.raw`(?: (?:the|my|sending|sending me|me|your|these|those|garden|gardening))* tips?(?: (?:please|pls|plz|thanks|thank you|now))*$` +
+    String.raw`|^(?:(?:garden|gardening|the) )?tips? (?:off|stop|nomore|no)(?: (?:please|pls|plz|thanks|thank you))*$`,
+);
+const TIPS_DECLINE =
+  /^(?:no|nope|nah|no thanks|no thank you|no thx|not now|not interested|notinterested|nty|pass)$/;
+
+const tipsKeywordOf = (folded: FoldedText): ComplianceKeyword | null => {
+  const text = folded.text;
+  if (TIPS_OFF.test(text)) return 'tips_opt_out';
+  if (TIPS_ON.test(text)) return 'tips_opt_in';
+  return TIPS_DECLINE.test(text) ? 'tips_decline' : null;
+};
+
 type ClauseKind = 'opt-out' | 'enough' | 'chatter' | 'other';
 
 const clauseKind = (words: string[]): ClauseKind => {
@@ -299,15 +326,22 @@ const readKeyword = (text: string): KeywordReading | null => {
   if (folded.words.length === 0) return null;
   const whole = KEYWORDS.get(folded.words.join(''));
   if (whole !== undefined) return { ...whole, keyword: folded.words.join('').toUpperCase() };
+  const tips = tipsKeywordOf(folded);
+  if (tips !== null) return { type: tips, language: 'en', keyword: folded.text.toUpperCase().slice(0, 32) };
   const type = intentOf(folded);
   if (type === null) return null;
   const language = folded.words.some((w) => SPANISH_WORDS.has(w)) ? 'es' : 'en';
   return { type, language, keyword: folded.text.toUpperCase().slice(0, 32) };
 };
 
-/** The compliance keyword a text is, or asks for (opt-out by intent, or maybe one), or null. */
+/**
+ * The compliance keyword a text is, or asks for (opt-out by intent, or maybe one), or null. A bare
+ * "no" is not one here: whether it declines the offer of tips depends on the user (see
+ * ComplianceKeyword), and where it does not it is answered like any text.
+ */
 export function parseComplianceKeyword(text: string): ComplianceKeyword | null {
-  return readKeyword(text)?.type ?? null;
+  const type = readKeyword(text)?.type ?? null;
+  return type === 'tips_decline' ? null : type;
 }
 
 /** The program name carriers expect at the start of compliance answers. */
@@ -344,8 +378,27 @@ export const complianceConfirmation = (
         `${PROGRAM_NAME}: gardening advice by text for your region and season. Text a question anytime. ` +
         `Reply STOP to opt out, START to opt back in. Msg & data rates may apply. Help: ${contactEmail}`
       );
+    case 'tips_opt_in':
+      return tipsConfirmation(null, null);
+    case 'tips_opt_out':
+      return (
+        `${PROGRAM_NAME}: Garden tips are off: no more tips or frost alerts. Text a garden question anytime. ` +
+        'Reply TIPS to turn them back on, STOP to end all texts.'
+      );
+    case 'tips_decline':
+      return `${PROGRAM_NAME}: OK, no tips. Text a garden question anytime.`;
   }
 };
+
+/**
+ * The answer to TIPS: what the gardener signed up for (their ZIP and the most tips a month, when
+ * known) and how to stop. GSM-7, two segments at most.
+ */
+export const tipsConfirmation = (zipCode: string | null, perMonth: number | null): string =>
+  `${PROGRAM_NAME}: You're subscribed to ${PROGRAM_NAME} garden tips${zipCode === null ? '' : ` for ${zipCode}`}: ` +
+  `${perMonth === null ? 'a few' : `up to ${perMonth}`} a month, timed to your frost dates, plus frost and heat alerts. ` +
+  (zipCode === null ? 'Text us your ZIP code so we can time them. ' : '') +
+  'Msg & data rates may apply. Reply TIPS OFF to stop tips, STOP to end all texts.';
 
 /** A compliance keyword read from a text, with the answer it gets. */
 export interface ComplianceAnswer {
@@ -364,3 +417,13 @@ export function answerComplianceKeyword(text: string, contactEmail: string): Com
   const { encoding, segments } = analyzeSms(content);
   return { ...reading, reply: { content, encoding, segments } };
 }
+
+/** tipsConfirmation as the recorder stores it: the text with its encoding and segments. */
+export const tipsConfirmationReply = (
+  zipCode: string | null,
+  perMonth: number,
+): { content: string; encoding: SmsEncoding; segments: number } => {
+  const content = tipsConfirmation(zipCode, perMonth);
+  const { encoding, segments } = analyzeSms(content);
+  return { content, encoding, segments };
+};

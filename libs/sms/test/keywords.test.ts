@@ -256,3 +256,54 @@ describe('opt-out as people say it', () => {
     expect(answerComplianceKeyword('enough', 'x@y.z')?.keyword).toBe('ENOUGH');
   });
 });
+
+describe('garden tips keywords', () => {
+  it.each([
+    'TIPS',
+    'tips',
+    'Tip',
+    'TIPS ON',
+    'START TIPS',
+    'tips please',
+    'Tips, please!',
+    'yes tips',
+    'send me tips',
+    'sign me up for garden tips',
+  ])('%s subscribes to tips', (text) => {
+    expect(parseComplianceKeyword(text)).toBe('tips_opt_in');
+  });
+
+  it.each([
+    'TIPS OFF',
+    'tips off please',
+    'STOP TIPS',
+    'NO TIPS',
+    'no more tips',
+    'stop sending me tips',
+    'cancel tips',
+    'Unsubscribe from tips',
+  ])('%s stops tips only', (text) => {
+    expect(parseComplianceKeyword(text)).toBe('tips_opt_out');
+  });
+
+  it('leaves STOP, questions about tips and a bare no as they were', () => {
+    expect(parseComplianceKeyword('STOP')).toBe('opt_out');
+    expect(parseComplianceKeyword('stop sending me texts')).toBe('opt_out');
+    expect(parseComplianceKeyword('any tips for growing tomatoes?')).toBeNull();
+    expect(parseComplianceKeyword('Can you send me tips on pruning?')).toBeNull();
+    // Whether "no" declines the offer depends on the user: the recorder decides, the pipeline never sees a keyword.
+    expect(parseComplianceKeyword('no thanks')).toBeNull();
+    expect(answerComplianceKeyword('NO THANKS', 'help@example.com')?.type).toBe('tips_decline');
+    expect(answerComplianceKeyword('no, my tomatoes are wilting', 'help@example.com')).toBeNull();
+  });
+
+  it('confirms in at most two GSM-7 segments, with how to stop tips and everything', () => {
+    for (const text of ['TIPS', 'TIPS OFF', 'no']) {
+      const answer = answerComplianceKeyword(text, 'help@example.com');
+      expect(answer?.reply.encoding).toBe('GSM-7');
+      expect(answer!.reply.segments).toBeLessThanOrEqual(2);
+    }
+    const on = answerComplianceKeyword('TIPS', 'help@example.com')!.reply.content;
+    expect(on).toContain('Reply TIPS OFF to stop tips, STOP to end all texts');
+  });
+});

@@ -9,6 +9,7 @@ import { CommonModule } from './common/common.module';
 import type { ApiGatewayConfig } from './config';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { DeliveryCheckModule } from './delivery-check/delivery-check.module';
+import { GardenCalendarModule } from './garden-calendar/garden-calendar.module';
 import { GardeningToolsModule } from './gardening-tools/gardening-tools.module';
 import { ImagesModule } from './images/images.module';
 import { ModelsModule } from './models/models.module';
@@ -40,6 +41,7 @@ export class AppModule {
         GardeningToolsModule,
         SimulatorModule,
         SurveysModule,
+        GardenCalendarModule,
         ImagesModule,
         MonitoringModule,
         WebModule,

@@ -5,6 +5,7 @@ import {
   coreConfigFields,
   defineConfig,
   field,
+  gardenTipsPerMonthField,
   gardeningConfigFields,
   integerSchema,
   loadConfig,
@@ -33,6 +34,8 @@ const apiGatewayConfig = defineConfig({
   ),
   ...adminConfigFields,
   ...webConfigFields,
+  /** Said in the TIPS confirmation the simulator records. */
+  gardenTipsPerMonth: gardenTipsPerMonthField,
   ...gardeningConfigFields,
   /** Model management reads the provider's model list with this key (none: our price table's). */
   ...openAiConfigFields,

@@ -5,6 +5,7 @@ import {
   coreConfigFields,
   defineConfig,
   field,
+  gardenTipsPerMonthField,
   integerSchema,
   numberSchema,
   portField,
@@ -58,6 +59,8 @@ export const smsGatewayConfig = defineConfig({
   ...twilioConfigFields,
   /** A gap longer than this opens a new conversation for the next inbound message. */
   conversationIdleTimeoutMs: conversationIdleTimeoutField,
+  /** Said in the TIPS confirmation. */
+  gardenTipsPerMonth: gardenTipsPerMonthField,
   /**
    * Account-wide cap on outbound jobs started per second (every sender together). Per-number
    * pacing below is what matches the carriers; this only bounds the calls on the Twilio account.

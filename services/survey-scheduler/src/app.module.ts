@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { PlatformModule } from '@sprout/platform';
 import { SERVICE_NAME, type SurveySchedulerConfig } from './config';
+import { CalendarModule } from './calendar/calendar.module';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
 
 @Module({})
@@ -13,9 +14,13 @@ export class AppModule {
         PlatformModule.forRoot({
           name: SERVICE_NAME,
           config,
-          workers: { owns: ['survey.lifecycle'], concurrency: config.surveyLifecycleConcurrency },
+          workers: {
+            owns: ['survey.lifecycle', 'calendar.plan', 'calendar.send', 'calendar.weather'],
+            concurrency: config.surveyLifecycleConcurrency,
+          },
         }),
         LifecycleModule,
+        CalendarModule,
       ],
     };
   }

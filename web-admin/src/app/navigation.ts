@@ -9,6 +9,7 @@ import {
   MapPin,
   MessagesSquare,
   ClipboardList,
+  CalendarDays,
   ShieldCheck,
   Users,
 } from 'lucide-react';
@@ -25,6 +26,7 @@ export const sidebarEntries: readonly NavEntry[] = [
   { label: 'Users', path: '/admin/users', icon: Users },
   { label: 'Messages', path: '/admin/messages', icon: MessagesSquare },
   { label: 'Surveys', path: '/admin/surveys', icon: ClipboardList },
+  { label: 'Garden Calendar', path: '/admin/garden-calendar', icon: CalendarDays },
   { label: 'Model Management', path: '/admin/model-management', icon: Cpu },
   { label: 'Conversation Testing', path: '/admin/ai-simulator', icon: FlaskConical },
   { label: 'Message Validation', path: '/admin/validation-test', icon: ShieldCheck },

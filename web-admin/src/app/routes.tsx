@@ -1,6 +1,7 @@
 import type { RouteObject } from 'react-router';
 import { AdminLayout } from './AdminLayout';
 import DashboardPage from '../features/dashboard/DashboardPage';
+import GardenCalendarPage from '../features/garden-calendar/GardenCalendarPage';
 import ImageMonitoringPage from '../features/images/ImageMonitoringPage';
 import LoginPage from '../features/auth/LoginPage';
 import MobileConversationPage from '../features/mobile-chat/MobileConversationPage';
@@ -29,6 +30,7 @@ export const routes: RouteObject[] = [
       { path: '/admin/users', element: <UsersPage /> },
       { path: '/admin/messages', element: <MessagesPage /> },
       { path: '/admin/surveys', element: <SurveysPage /> },
+      { path: '/admin/garden-calendar', element: <GardenCalendarPage /> },
       { path: '/admin/location-test', element: <AdminLocationTestPage /> },
       { path: '/admin/validation-test', element: <ValidationTestPage /> },
       { path: '/admin/input-processing', element: <InputProcessingPage /> },

@@ -6,6 +6,7 @@
 import { listEndpoints } from '../http/endpoint';
 import { authApi } from './auth';
 import { dashboardApi } from './dashboard';
+import { gardenCalendarApi } from './garden-calendar';
 import { imagesApi } from './images';
 import { messagesApi } from './messages';
 import { modelsApi } from './models';
@@ -29,6 +30,7 @@ export * from './images';
 export * from './simulator';
 export * from './monitoring';
 export * from './testers';
+export * from './garden-calendar';
 export * from './webhooks';
 
 export const api = {
@@ -41,6 +43,7 @@ export const api = {
   messages: messagesApi,
   models: modelsApi,
   surveys: surveysApi,
+  gardenCalendar: gardenCalendarApi,
   simulator: simulatorApi,
   images: imagesApi,
   monitoring: monitoringApi,

@@ -3,6 +3,7 @@ import { AdminUser } from './admin-user.entity';
 import { AiModel } from './ai-model.entity';
 import { AwaitingReply } from './awaiting-reply.entity';
 import { BetaSignup } from './beta-signup.entity';
+import { CalendarSend } from './calendar-send.entity';
 import { ConsentEvent } from './consent-event.entity';
 import { Conversation } from './conversation.entity';
 import { LlmCall } from './llm-call.entity';
@@ -12,6 +13,7 @@ import { Setting } from './setting.entity';
 import { SurveyCampaign } from './survey-campaign.entity';
 import { SurveyDelivery } from './survey-delivery.entity';
 import { User } from './user.entity';
+import { WeatherAlert } from './weather-alert.entity';
 
 export {
   AdminSession,
@@ -19,6 +21,7 @@ export {
   AiModel,
   AwaitingReply,
   BetaSignup,
+  CalendarSend,
   ConsentEvent,
   Conversation,
   LlmCall,
@@ -28,6 +31,7 @@ export {
   SurveyCampaign,
   SurveyDelivery,
   User,
+  WeatherAlert,
 };
 
 export const ALL_ENTITIES = [
@@ -45,4 +49,6 @@ export const ALL_ENTITIES = [
   AwaitingReply,
   SenderLimit,
   Setting,
+  WeatherAlert,
+  CalendarSend,
 ];

@@ -10,12 +10,14 @@ import {
 } from 'typeorm';
 import { inList } from '../sql';
 import { moneyColumn } from '../transformers';
-import { SENTIMENTS, type Sentiment, type UserProfile } from '../types';
+import { SENTIMENTS, type Sentiment, TIPS_STATUSES, type TipsStatus, type UserProfile } from '../types';
 
 @Entity({ name: 'users' })
 @Unique('uq_users_phone_number', ['phoneNumber'])
 @Check('chk_users_profile_completion_score', '"profile_completion_score" BETWEEN 0 AND 100')
 @Check('chk_users_average_sentiment', inList('average_sentiment', SENTIMENTS))
+@Check('chk_users_tips_status', inList('tips_status', TIPS_STATUSES))
+@Index('idx_users_tips_subscribed', { synchronize: false }) // (id) WHERE tips_status = 'subscribed'
 @Index('idx_users_last_message_at', { synchronize: false }) // (last_message_at DESC)
 @Index('idx_users_created_at', ['createdAt'])
 @Index('idx_users_is_test_user_last_message_at', ['isTestUser', 'lastMessageAt'])
@@ -84,6 +86,13 @@ export class User {
 
   @Column({ name: 'opted_out_at', type: 'timestamptz', nullable: true })
   optedOutAt!: Date | null;
+
+  /** Garden calendar tips: TIPS subscribes, TIPS OFF or STOP unsubscribes (kept by a consent_events trigger). */
+  @Column({ name: 'tips_status', type: 'varchar', default: 'none' })
+  tipsStatus!: TipsStatus;
+
+  @Column({ name: 'tips_status_at', type: 'timestamptz', nullable: true })
+  tipsStatusAt!: Date | null;
 
   @Column({ name: 'is_test_user', type: 'boolean', default: false })
   isTestUser!: boolean;

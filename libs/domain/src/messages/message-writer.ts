@@ -93,6 +93,8 @@ export type UserChanges = Partial<
     | 'profile'
     | 'profileCompletionScore'
     | 'averageSentiment'
+    | 'tipsStatus'
+    | 'tipsStatusAt'
   >
 >;
 

@@ -17,6 +17,7 @@ import { ConversationSearchVocabulary1797000000000 } from './1797000000000-Conve
 import { AwaitingReplies1797100000000 } from './1797100000000-AwaitingReplies';
 import { MaybeOptOutConsent1797200000000 } from './1797200000000-MaybeOptOutConsent';
 import { SenderLimitsAndSmsCost1797300000000 } from './1797300000000-SenderLimitsAndSmsCost';
+import { GardenCalendar1797400000000 } from './1797400000000-GardenCalendar';
 
 export { InitialSchema1763500000000 };
 
@@ -40,4 +41,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   AwaitingReplies1797100000000,
   MaybeOptOutConsent1797200000000,
   SenderLimitsAndSmsCost1797300000000,
+  GardenCalendar1797400000000,
 ];

@@ -3,15 +3,15 @@
 -- Each writer adds to its own shard (its backend pid mod 32), so concurrent writers do not queue
 -- on one row. The row triggers are deferred constraint triggers: they run at commit, so a writer
 -- holds a counter row's lock only while it commits. TRUNCATE clears the table's metrics.
--- Metrics: messages_inbound, messages_reply (outbound except surveys), messages_proactive
--- (outbound surveys), messages_failed (failed or undelivered; totals only), users (by
--- created_at), conversations (totals only). rollup_rebuild() (its own file) recomputes them.
+-- Metrics: messages_inbound, messages_reply (outbound except surveys and calendar texts),
+-- messages_proactive (outbound surveys and garden calendar texts), messages_failed (failed or
+-- undelivered; totals only), users (by created_at), conversations (totals only). rollup_rebuild() (its own file) recomputes them.
 
 CREATE OR REPLACE FUNCTION rollup_message_metric(direction varchar, kind varchar)
 RETURNS varchar LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $function$
 SELECT CASE
   WHEN direction = 'inbound' THEN 'messages_inbound'
-  WHEN kind = 'survey' THEN 'messages_proactive'
+  WHEN kind IN ('survey', 'calendar') THEN 'messages_proactive'
   ELSE 'messages_reply'
 END
 $function$;

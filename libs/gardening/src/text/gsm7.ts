@@ -81,3 +81,10 @@ export function fitToLength(text: string, maxChars: number): string {
   const space = cut.lastIndexOf(' ');
   return `${(space > 0 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '')}...`;
 }
+
+/** Septets `text` takes in GSM-7 (extension-table characters take two); assumes isGsm7(text). */
+export function gsm7Length(text: string): number {
+  let septets = 0;
+  for (const ch of text) septets += GSM7_EXTENDED.includes(ch) ? 2 : 1;
+  return septets;
+}

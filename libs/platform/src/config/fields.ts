@@ -247,6 +247,12 @@ export const webConfigFields = {
   webAdminDist: field('WEB_ADMIN_DIST', stringSchema(path.join(repoRoot, 'web-admin', 'dist'))),
 };
 
+/**
+ * The most garden calendar tips a subscriber gets in a calendar month of their own time zone
+ * (survey-scheduler holds to it; the TIPS confirmation says it). Weather alerts are not counted.
+ */
+export const gardenTipsPerMonthField = field('GARDEN_TIPS_PER_MONTH', integerSchema(4, 1, 31));
+
 export const gardeningConfigFields = {
   /** A USDA ZIP-code zone CSV that replaces the table shipped in libs/gardening; unset: the shipped one. */
   hardinessZonesPath: field('HARDINESS_ZONES_PATH', optionalStringSchema()),

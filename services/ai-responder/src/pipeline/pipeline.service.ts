@@ -26,6 +26,7 @@ import {
   preloadZoneTable,
   processMessage,
   templateReplyFor,
+  tipsOfferFor,
 } from '@sprout/gardening';
 import { CONFIG, type Job, JobQueues, UnrecoverableError } from '@sprout/platform';
 import { analyzeSms, parseComplianceKeyword } from '@sprout/sms';
@@ -368,7 +369,25 @@ export class PipelineService implements OnModuleInit {
     if (mayAsk && !alreadyAsks) extras.push(this.location.question);
     const surveyLine = survey === null ? null : surveyLineOf(survey.surveyUrl);
     if (surveyLine !== null) extras.push(surveyLine);
+    // The one-time offer of garden tips, when the conversation is about a crop with a task ahead
+    // (a survey link due goes alone: it is not kept waiting for the offer).
+    const tipsOffer =
+      draft.kind === 'reply' &&
+      surveyLine === null &&
+      draft.answer !== null &&
+      draft.answer.tier !== 'minimal'
+        ? tipsOfferFor({
+            tipsStatus: user.tipsStatus,
+            optedOut: user.optedOut,
+            zipCode: location.zipCode ?? null,
+            inboundText: inbound.content,
+            replyText: draft.body,
+            now,
+          })
+        : null;
+    if (tipsOffer !== null) extras.push(tipsOffer);
     const composed = composeReply(draft.body, extras, this.config.smsMaxSegments);
+    const offered = tipsOffer !== null && composed.included.includes(tipsOffer);
     const asked = mayAsk && (alreadyAsks || composed.included.includes(this.location.question));
     const { encoding, segments } = analyzeSms(composed.text);
     const answer = draft.answer;
@@ -411,6 +430,7 @@ export class PipelineService implements OnModuleInit {
           profile,
           profileCompletionScore: this.profile.completionScore(location, profile),
           averageSentiment: rollup.userSentiment,
+          ...(offered ? { tipsStatus: 'offered' as const, tipsStatusAt: now } : {}),
         },
         // A reply reopens a conversation summarised in the meantime; the summary is re-scheduled.
         conversation: {

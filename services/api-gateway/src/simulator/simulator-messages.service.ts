@@ -73,6 +73,7 @@ export class SimulatorMessagesService {
       media,
       idleTimeoutMs: this.config.conversationIdleTimeoutMs,
       contactEmail: this.appConfig.contactEmail,
+      tipsPerMonth: this.appConfig.gardenTipsPerMonth,
     });
     if (received === null) throw new NotFoundException(TEST_USER_NOT_FOUND);
     const inbound = received.record;

@@ -51,6 +51,7 @@ export class WebhooksService {
       locationHint: locationHintOf(form),
       idleTimeoutMs: this.config.conversationIdleTimeoutMs,
       contactEmail: this.config.contactEmail,
+      tipsPerMonth: this.config.gardenTipsPerMonth,
     });
     if (received === null) throw new Error(`Inbound ${form.MessageSid} was not recorded`);
 

@@ -5,23 +5,11 @@ import {
   responseTimeBarPercent,
   type TrendPoint,
 } from '@sprout/contracts';
-import {
-  Badge,
-  Button,
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  cn,
-  formatRelativeTime,
-  formatTime,
-  LoadingText,
-  serverMessage,
-} from '@sprout/ui';
+import { Badge, Button, cn, formatRelativeTime, formatTime, LoadingText, serverMessage } from '@sprout/ui';
 import { CircleCheck, RefreshCw, TrendingUp } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { PageHeader } from '../../components/PageHeader';
+import { SectionCard } from '../../components/SectionCard';
 import { FailureNotice } from '../../components/StatCard';
 import { api } from '@sprout/contracts';
 import { endpointMutation } from '@sprout/ui';
@@ -34,30 +22,6 @@ const STATUS_VARIANT = { normal: 'default', warning: 'secondary', critical: 'des
 
 /** A query's failure as the page shows it: the server's own message (the monitor not reporting). */
 const failureText = (error: Error): string => serverMessage(error, error.message);
-
-function Section({
-  title,
-  description,
-  testId,
-  children,
-}: {
-  title: string;
-  description?: string;
-  testId: string;
-  children: ReactNode;
-}) {
-  return (
-    <Card data-testid={testId}>
-      <CardHeader>
-        <CardTitle asChild>
-          <h2>{title}</h2>
-        </CardTitle>
-        {description !== undefined && <CardDescription>{description}</CardDescription>}
-      </CardHeader>
-      <CardContent>{children}</CardContent>
-    </Card>
-  );
-}
 
 function SystemStatus({ system }: { system: ProactiveSystemHealth }) {
   const { metrics } = system;
@@ -204,7 +168,7 @@ function TrendSections() {
     );
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <Section
+      <SectionCard
         title="Response Time Trend"
         description="Average reply time per 5 minutes, last hour"
         testId="response-trend"
@@ -218,8 +182,8 @@ function TrendSections() {
             text={(value) => `${value.toFixed(1)}s`}
           />
         ))}
-      </Section>
-      <Section
+      </SectionCard>
+      <SectionCard
         title="Error Rate Trend"
         description="Failed messages and model calls per 5 minutes, last hour"
         testId="error-trend"
@@ -233,7 +197,7 @@ function TrendSections() {
             text={(value) => `${value.toFixed(1)}%`}
           />
         ))}
-      </Section>
+      </SectionCard>
     </div>
   );
 }
@@ -267,17 +231,17 @@ export default function ProactiveMonitoringPage() {
         </Button>
       </PageHeader>
       <div className="flex flex-col gap-6">
-        <Section title="Active Predictions" testId="active-predictions-section">
+        <SectionCard title="Active Predictions" testId="active-predictions-section">
           <Predictions />
-        </Section>
+        </SectionCard>
         <TrendSections />
         <div className="grid gap-6 lg:grid-cols-2">
-          <Section title="System Status" testId="system-status-section">
+          <SectionCard title="System Status" testId="system-status-section">
             {systemBody((value) => (
               <SystemStatus system={value} />
             ))}
-          </Section>
-          <Section
+          </SectionCard>
+          <SectionCard
             title="Resource Utilization"
             description="Memory of the monitor service, in MB"
             testId="resources-section"
@@ -285,7 +249,7 @@ export default function ProactiveMonitoringPage() {
             {systemBody((value) => (
               <Resources system={value} />
             ))}
-          </Section>
+          </SectionCard>
         </div>
       </div>
     </>

@@ -94,3 +94,52 @@ export function compileTerms(
   const sources = expandTerms(terms, vocabulary).map(termSource);
   return new RegExp(`(?<![a-z0-9])(?:${sources.join('|')})(?![a-z0-9])`);
 }
+
+/** The words a term can start with, so most terms can be ruled out without running their pattern. */
+export interface TermPrefilter {
+  /** Exact first words (with their plurals). */
+  words: Set<string>;
+  /** First-word prefixes ("prun" for "prun*"). */
+  prefixes: string[];
+  /** Some term cannot be prefiltered (a "re:" term): always run the pattern. */
+  always: boolean;
+}
+
+/** The prefilter of a group of (expanded) terms. */
+export function termPrefilter(terms: readonly string[]): TermPrefilter {
+  const filter: TermPrefilter = { words: new Set(), prefixes: [], always: false };
+  for (const term of terms) {
+    if (term.startsWith('re:')) {
+      filter.always = true;
+      continue;
+    }
+    const first =
+      term
+        .trim()
+        .split(/\s+/)
+        .find((t) => t !== '...') ?? '';
+    const star = first.endsWith('*');
+    const word = normalizeText(star ? first.slice(0, -1) : first).split(' ')[0] ?? '';
+    if (word === '') {
+      filter.always = true;
+    } else if (star) {
+      filter.prefixes.push(word);
+    } else {
+      filter.words.add(word);
+      filter.words.add(`${word}s`);
+      filter.words.add(`${word}es`);
+      if (/[^aeiou]y$/.test(word)) filter.words.add(`${word.slice(0, -1)}ies`);
+    }
+  }
+  return filter;
+}
+
+/** Whether any of the question's words can start a term of the group. */
+export function mayMatch(filter: TermPrefilter, words: readonly string[]): boolean {
+  if (filter.always) return true;
+  for (const word of words) {
+    if (filter.words.has(word)) return true;
+    for (const prefix of filter.prefixes) if (word.startsWith(prefix)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,2 @@
+export * from './sends';
+export * from './weather';
