@@ -10,7 +10,11 @@ const ROOT = path.resolve(__dirname, '../..');
 const swcrc = JSON.parse(fs.readFileSync(path.join(ROOT, '.swcrc'), 'utf8'));
 const LIBS = /^@sprout\/(platform|domain|contracts|gardening|llm|sms|ui|testing)$/;
 // Light entries of a library (package.json exports), for code that must not load all of it.
-const SUBPATHS = { '@sprout/platform/security-headers': 'libs/platform/src/http/security-headers.ts' };
+const SUBPATHS = {
+  '@sprout/platform/security-headers': 'libs/platform/src/http/security-headers.ts',
+  // The edge is a service, but the drills run it in-process from its package entry.
+  '@sprout/edge': 'services/edge/src/index.ts',
+};
 
 let registered = false;
 

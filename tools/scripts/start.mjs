@@ -205,7 +205,7 @@ async function main() {
   }
 
   const { createEdge, createEdgeMetricsServer } = createRequire(import.meta.url)(
-    path.join(ROOT, 'tools/dist/edge.js'),
+    path.join(ROOT, 'services/edge/dist/index.js'),
   );
   const portOf = (name) => SERVICES.find((s) => s.name === name).actualPort;
   edge = createEdge({

@@ -1,5 +1,4 @@
-// @sprout/tools: the pieces of the local stack other code may reuse (the edge, the demo seed).
-export { createEdge, forwardedHeaders, upstreamFor, type EdgeOptions, type EdgeUpstream } from './edge';
+// @sprout/tools: the pieces of the local stack other code may reuse (the demo seed).
 export {
   DEMO_SEEDED_SETTING,
   isDemoSeeded,

@@ -77,7 +77,7 @@ describe('docker-compose.yml', () => {
       expect(at(s, 'depends_on.migrate.condition')).toBe('service_completed_successfully');
     });
     expect(at(service('migrate'), 'command')).toEqual(['node', 'tools/dist/migrate.js']);
-    expect(at(service('edge'), 'command')).toEqual(['node', 'tools/dist/edge.main.js']);
+    expect(at(service('edge'), 'command')).toEqual(['node', 'services/edge/dist/main.js']);
     expect(at(service('edge'), 'environment.SMS_GATEWAY_URL')).toBe('http://sms-gateway:3001');
   });
 
@@ -85,7 +85,7 @@ describe('docker-compose.yml', () => {
     const entries: Record<string, string> = {
       'tools/dist/migrate.js': 'tools/src/migrate.ts',
       'tools/dist/seed.js': 'tools/src/seed.ts',
-      'tools/dist/edge.main.js': 'tools/src/edge.main.ts',
+      'services/edge/dist/main.js': 'services/edge/src/main.ts',
       'libs/testing/dist/fakes/fake-twilio.main.js': 'libs/testing/src/fakes/fake-twilio.main.ts',
     };
     for (const name of SERVICES) entries[`services/${name}/dist/main.js`] = `services/${name}/src/main.ts`;

@@ -15,7 +15,7 @@ import {
   createTestDatabase,
   createTestRedis,
 } from '@sprout/testing';
-import { createApp } from '../../services/sms-gateway/src/app';
+import { createApp } from '../../sms-gateway/src/app';
 import { type Edge, createEdge } from '../src/edge';
 import { edgeMetric, until } from './edge-support';
 
