@@ -1,8 +1,8 @@
 # One image for every Sprout process; docker-compose.yml and k8s/ pick the command per service:
 #   node services/<service>/dist/main.js   (api-gateway, sms-gateway, ai-responder, survey-scheduler,
 #                                           image-processor, monitor, edge: the one-origin edge)
-#   node tools/dist/migrate.js             (migrations, one-shot)
-#   node tools/dist/seed.js --users N      (demo data, one-shot)
+#   node tools/dist/stack/migrate.js       (migrations, one-shot)
+#   node tools/dist/seed/main.js --users N (demo data, one-shot)
 #   node libs/testing/dist/fakes/fake-twilio.main.js   (the SMS sandbox)
 # It builds with BuildKit and with the legacy builder, with nothing fetched but the base image and
 # the npm packages (no syntax line: that would download a Dockerfile frontend image).

@@ -15,15 +15,11 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
 import { runMigrations } from '@sprout/domain';
-import { createServiceApp } from '@sprout/platform';
 import { Redis } from 'ioredis';
-import { MessagesModule } from '../../services/api-gateway/src/messages/messages.module';
-import { UsersModule } from '../../services/api-gateway/src/users/users.module';
-import { AppModule, SERVICE_NAME } from '../../services/api-gateway/src/app.module';
-import { loadApiGatewayConfig } from '../../services/api-gateway/src/config';
 import { USER_SORT_KEYS, type UserSortKey, type UserSortOrder } from '@sprout/contracts';
 import { USER_SORTS, encodeUserCursor, keyTextSql } from '../../services/api-gateway/src/users/user-sorts';
-import { readSeedState, seed, sizeFor, type SeedSize, type SeedState } from './admin-seed';
+import { readSeedState, seed, sizeFor, type SeedSize, type SeedState } from '../seed/bulk';
+import { startApiGateway } from './api-gateway';
 
 const ROOT = path.resolve(__dirname, '../..');
 const HOUR = 60 * 60 * 1000;
@@ -927,42 +923,11 @@ export const main = async (argv: string[]): Promise<void> => {
   if (options.seedOnly) return;
 
   const prefix = `bench-${randomBytes(4).toString('hex')}`;
-  const password = randomBytes(12).toString('base64url');
-  const config = loadApiGatewayConfig({
-    databaseUrl,
-    redisUrl,
-    bullmqPrefix: prefix,
-    logLevel: 'warn',
-    host: '127.0.0.1',
-    adminUsername: 'bench-admin',
-    adminPassword: password,
-  });
-  // AppModule plus the two admin modules (Nest imports a module once, so this also works once
-  // AppModule imports them itself).
-  const service = await createServiceApp({
-    module: {
-      module: class AdminBenchRoot {},
-      imports: [AppModule.forRoot(config), UsersModule, MessagesModule],
-    },
-    name: SERVICE_NAME,
-    config,
-    listenPort: 0,
-  });
+  const gateway = await startApiGateway({ databaseUrl, redisUrl, bullmqPrefix: prefix });
   const naiveClient = new Client({ connectionString: databaseUrl, application_name: 'sprout-bench-naive' });
   let worker: LoadWorker | undefined;
   try {
-    const baseUrl = service.url;
-    if (baseUrl === undefined) throw new Error('api-gateway did not listen');
-    const login = await fetch(`${baseUrl}/api/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'bench-admin', password }),
-    });
-    const cookie = (login.headers.getSetCookie().find((c) => c.startsWith('sprout_session=')) ?? '').split(
-      ';',
-    )[0];
-    if (login.status !== 200 || !cookie)
-      throw new Error(`login failed: ${login.status} ${await login.text()}`);
+    const { baseUrl, cookie } = gateway;
     log(`api-gateway on ${baseUrl}, signed in`);
 
     await naiveClient.connect();
@@ -1028,7 +993,7 @@ export const main = async (argv: string[]): Promise<void> => {
   } finally {
     await worker?.close();
     await naiveClient.end().catch(() => undefined);
-    await service.close();
+    await gateway.close();
     // The session and counters this run left under its own prefix.
     const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
     try {
