@@ -1,5 +1,5 @@
 // The Messages screen's conversation list (GET /api/admin/conversations) on the admin bench's data
-// (admin-seed.ts: by default 1M users, 2M conversations, 10M messages): the first page, deep pages
+// (tools/seed/bulk.ts: by default 1M users, 2M conversations, 10M messages): the first page, deep pages
 // reached by cursor (keyset), and searches (first pages and pages deep in their matches), each
 // polled by concurrent clients (HTTP, in load-worker.mjs's thread, so they do not share the
 // gateway's event loop); then single requests of the costliest searches, for what a rare one costs.
