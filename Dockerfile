@@ -1,9 +1,8 @@
 # One image for every Sprout process; docker-compose.yml and k8s/ pick the command per service:
 #   node services/<service>/dist/main.js   (api-gateway, sms-gateway, ai-responder, survey-scheduler,
-#                                           image-processor, monitor)
-#   node tools/dist/migrate.js             (migrations, one-shot)
-#   node tools/dist/seed.js --users N      (demo data, one-shot)
-#   node tools/dist/edge.main.js           (the one-origin edge)
+#                                           image-processor, monitor, edge: the one-origin edge)
+#   node tools/dist/stack/migrate.js       (migrations, one-shot)
+#   node tools/dist/seed/main.js --users N (demo data, one-shot)
 #   node libs/testing/dist/fakes/fake-twilio.main.js   (the SMS sandbox)
 # It builds with BuildKit and with the legacy builder, with nothing fetched but the base image and
 # the npm packages (no syntax line: that would download a Dockerfile frontend image).
@@ -30,6 +29,7 @@ COPY services/ai-responder/package.json services/ai-responder/
 COPY services/survey-scheduler/package.json services/survey-scheduler/
 COPY services/image-processor/package.json services/image-processor/
 COPY services/monitor/package.json services/monitor/
+COPY services/edge/package.json services/edge/
 COPY web-public/package.json web-public/
 COPY web-admin/package.json web-admin/
 COPY tools/package.json tools/
@@ -50,8 +50,8 @@ ENV NX_DAEMON=false NX_NO_CLOUD=true
 COPY . .
 RUN npx nx run-many -t build --outputStyle=static
 
-# --- prune: what runs in the image, with production dependencies only. The services, tools
-# (migrate, seed, edge) and the SMS sandbox (libs/testing) stay workspaces; the web apps are
+# --- prune: what runs in the image, with production dependencies only. The services (the edge
+# among them), tools (migrate, seed) and the SMS sandbox (libs/testing) stay workspaces; the web apps are
 # served from their dist folders and e2e never runs here, so their packages (React, Radix, the
 # icons) go. Type declarations and node_modules' source maps are never loaded at run time.
 FROM build AS prune

@@ -29,6 +29,7 @@ module.exports = (projectDir) => ({
   transformIgnorePatterns: ['/node_modules/(?!(eld)/)'],
   moduleNameMapper: {
     '^@sprout/testing/browser$': path.join(root, 'libs/testing/src/browser/index.ts'),
+    '^@sprout/edge$': path.join(root, 'services/edge/src/index.ts'),
     '^@sprout/platform/security-headers$': path.join(root, 'libs/platform/src/http/security-headers.ts'),
     '^@sprout/(platform|domain|contracts|gardening|llm|sms|ui|testing)$': path.join(
       root,

@@ -182,11 +182,12 @@ describe('the SMS path across services', () => {
 
   it('npm run sms: texts the stack with a signed webhook and prints the reply', async () => {
     const phone = '+15415550164';
-    const script = path.resolve(__dirname, '..', '..', 'tools', 'scripts', 'sms.mjs');
+    const tools = path.resolve(__dirname, '..', '..', 'tools');
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [
-        script,
+        path.join(tools, 'stack', 'run.mjs'),
+        path.join(tools, 'stack', 'sms-cli.ts'),
         '--from',
         phone,
         '--url',

@@ -15,15 +15,18 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
 import { USER_SORTS, keyTextSql, runMigrations } from '@sprout/domain';
-import { createServiceApp } from '@sprout/platform';
 import { Redis } from 'ioredis';
-import { MessagesModule } from '../../services/api-gateway/src/messages/messages.module';
-import { UsersModule } from '../../services/api-gateway/src/users/users.module';
-import { AppModule, SERVICE_NAME } from '../../services/api-gateway/src/app.module';
-import { loadApiGatewayConfig } from '../../services/api-gateway/src/config';
-import { USER_SORT_KEYS, type UserSortKey, type UserSortOrder } from '@sprout/contracts';
+import { USER_SORT_KEYS, api, type UserSortKey, type UserSortOrder } from '@sprout/contracts';
 import { encodeUserCursor } from '../../services/api-gateway/src/users/user-sorts';
-import { readSeedState, seed, sizeFor, type SeedSize, type SeedState } from './admin-seed';
+import {
+  databaseUrl as urlOf,
+  readSeedState,
+  seed,
+  sizeFor,
+  type SeedSize,
+  type SeedState,
+} from '../seed/bulk';
+import { startApiGateway } from './api-gateway';
 
 const ROOT = path.resolve(__dirname, '../..');
 const HOUR = 60 * 60 * 1000;
@@ -76,12 +79,6 @@ const parseOptions = (argv: string[]): Options => {
 
 const log = (message: string): void => {
   process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
-};
-
-const withDatabaseName = (adminUrl: string, database: string): string => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -879,10 +876,11 @@ const table = (results: ScenarioResult[]): string => {
   return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 };
 
-export const main = async (argv: string[]): Promise<void> => {
-  const options = parseOptions(argv);
-  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** The seeded database (seeded first when missing, of another size or --reseed), migrated. */
+async function prepareDatabase(
+  options: Options,
+  adminUrl: string,
+): Promise<{ state: SeedState; databaseUrl: string }> {
   const size = sizeFor(options.scale);
 
   let state: SeedState | null = options.reseed ? null : await readSeedState(adminUrl, options.database);
@@ -905,7 +903,7 @@ export const main = async (argv: string[]): Promise<void> => {
         `note: seeded ${ageDays.toFixed(1)} days ago, so "today" and "last 24 h" hold less data; --reseed refreshes`,
       );
   }
-  const databaseUrl = withDatabaseName(adminUrl, options.database);
+  const databaseUrl = urlOf(adminUrl, options.database);
   // The schema may have gained migrations since the seed (they run on top of the data); as after
   // the seed, statistics and the visibility map are then brought up to date, as autovacuum would.
   const applied = await runMigrations(databaseUrl);
@@ -924,61 +922,62 @@ export const main = async (argv: string[]): Promise<void> => {
       await client.end();
     }
   }
+  return { state, databaseUrl };
+}
+
+/** Removes the session and counters a run left in Redis under its own prefix. */
+async function removeRunKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The fixed cost of any admin request (routing, session check in Redis, no database), for context. */
+async function measureFloors(
+  worker: LoadWorker,
+  options: Options,
+): Promise<{ floor: ReturnType<typeof summarize>; probe: ReturnType<typeof summarize> }> {
+  const floorJobs = Array.from({ length: options.requests }, () => ({ url: api.auth.status.path }));
+  await worker.run('http', options.concurrency, floorJobs.slice(0, 40));
+  const floor = summarize((await worker.run('http', options.concurrency, floorJobs)).latencies);
+  log(
+    `floor (GET ${api.auth.status.path}, no database): p50 ${round(floor.p50)} ms p95 ${round(floor.p95)} ms`,
+  );
+  const probeJobs = Array.from({ length: options.requests }, () => ({ url: '/health/live' }));
+  const probe = summarize((await worker.run('http', options.concurrency, probeJobs)).latencies);
+  log(`no session (GET /health/live): p50 ${round(probe.p50)} ms p95 ${round(probe.p95)} ms`);
+  return { floor, probe };
+}
+
+export const main = async (argv: string[]): Promise<void> => {
+  const options = parseOptions(argv);
+  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const { state, databaseUrl } = await prepareDatabase(options, adminUrl);
   if (options.seedOnly) return;
 
   const prefix = `bench-${randomBytes(4).toString('hex')}`;
-  const password = randomBytes(12).toString('base64url');
-  const config = loadApiGatewayConfig({
-    databaseUrl,
-    redisUrl,
-    bullmqPrefix: prefix,
-    logLevel: 'warn',
-    host: '127.0.0.1',
-    adminUsername: 'bench-admin',
-    adminPassword: password,
-  });
-  // AppModule plus the two admin modules (Nest imports a module once, so this also works once
-  // AppModule imports them itself).
-  const service = await createServiceApp({
-    module: {
-      module: class AdminBenchRoot {},
-      imports: [AppModule.forRoot(config), UsersModule, MessagesModule],
-    },
-    name: SERVICE_NAME,
-    config,
-    listenPort: 0,
-  });
+  const gateway = await startApiGateway({ databaseUrl, redisUrl, bullmqPrefix: prefix });
   const naiveClient = new Client({ connectionString: databaseUrl, application_name: 'sprout-bench-naive' });
   let worker: LoadWorker | undefined;
   try {
-    const baseUrl = service.url;
-    if (baseUrl === undefined) throw new Error('api-gateway did not listen');
-    const login = await fetch(`${baseUrl}/api/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'bench-admin', password }),
-    });
-    const cookie = (login.headers.getSetCookie().find((c) => c.startsWith('sprout_session=')) ?? '').split(
-      ';',
-    )[0];
-    if (login.status !== 200 || !cookie)
-      throw new Error(`login failed: ${login.status} ${await login.text()}`);
+    const { baseUrl, cookie } = gateway;
     log(`api-gateway on ${baseUrl}, signed in`);
 
     await naiveClient.connect();
     const samples = await sampleParameters(naiveClient);
     worker = new LoadWorker({ baseUrl, cookie, databaseUrl, concurrency: options.concurrency });
 
-    // The fixed cost of any admin request (routing, session check in Redis, no database), for context.
-    const floorJobs = Array.from({ length: options.requests }, () => ({ url: '/api/admin/auth-status' }));
-    await worker.run('http', options.concurrency, floorJobs.slice(0, 40));
-    const floor = summarize((await worker.run('http', options.concurrency, floorJobs)).latencies);
-    log(
-      `floor (GET /api/admin/auth-status, no database): p50 ${round(floor.p50)} ms p95 ${round(floor.p95)} ms`,
-    );
-    const probeJobs = Array.from({ length: options.requests }, () => ({ url: '/health/live' }));
-    const probe = summarize((await worker.run('http', options.concurrency, probeJobs)).latencies);
-    log(`no session (GET /health/live): p50 ${round(probe.p50)} ms p95 ${round(probe.p95)} ms`);
+    const { floor, probe } = await measureFloors(worker, options);
 
     const loadBefore = os.loadavg()[0] ?? 0;
     const results: ScenarioResult[] = [];
@@ -1028,19 +1027,7 @@ export const main = async (argv: string[]): Promise<void> => {
   } finally {
     await worker?.close();
     await naiveClient.end().catch(() => undefined);
-    await service.close();
-    // The session and counters this run left under its own prefix.
-    const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    try {
-      await redis.connect();
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-        if (keys.length > 0) await redis.del(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-    } finally {
-      redis.disconnect();
-    }
+    await gateway.close();
+    await removeRunKeys(redisUrl, prefix);
   }
 };

@@ -1,5 +1,5 @@
 // The Messages screen's conversation list (GET /api/admin/conversations) on the admin bench's data
-// (admin-seed.ts: by default 1M users, 2M conversations, 10M messages): the first page, deep pages
+// (tools/seed/bulk.ts: by default 1M users, 2M conversations, 10M messages): the first page, deep pages
 // reached by cursor (keyset), and searches (first pages and pages deep in their matches), each
 // polled by concurrent clients (HTTP, in load-worker.mjs's thread, so they do not share the
 // gateway's event loop); then single requests of the costliest searches, for what a rare one costs.
@@ -14,12 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
+import { api } from '@sprout/contracts';
 import { runMigrations } from '@sprout/domain';
-import { createServiceApp } from '@sprout/platform';
-import { MessagesModule } from '../../services/api-gateway/src/messages/messages.module';
-import { AppModule, SERVICE_NAME } from '../../services/api-gateway/src/app.module';
-import { loadApiGatewayConfig } from '../../services/api-gateway/src/config';
-import { readSeedState, seed, sizeFor } from './admin-seed';
+import { type SeedState, databaseUrl as urlOf, readSeedState, seed, sizeFor } from '../seed/bulk';
+import { startApiGateway } from './api-gateway';
 
 const ROOT = path.resolve(__dirname, '../..');
 const P95_TARGET_MS = 50;
@@ -58,12 +56,6 @@ const parseOptions = (argv: string[]): Options => {
 };
 
 const log = (message: string): void => console.log(`[bench:conversations] ${message}`);
-
-const withDatabaseName = (adminUrl: string, database: string): string => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-};
 
 interface RunResult {
   latencies: number[];
@@ -130,13 +122,18 @@ interface CaseResult {
 const LIST = '/api/admin/conversations?limit=20&showTestData=false';
 const q = (search: string): string => `&search=${encodeURIComponent(search)}`;
 
-export const main = async (argv: string[]): Promise<void> => {
-  const options = parseOptions(argv);
-  const loadAtStart = os.loadavg().map(round);
-  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const size = sizeFor(options.scale);
+type GetJson = (url: string) => Promise<{ conversations: unknown[]; pagination: Record<string, unknown> }>;
+interface BenchCase {
+  name: string;
+  urls: string[];
+}
 
+/** The seeded database (seeded first when missing or of another size), migrated. */
+async function prepareDatabase(
+  options: Options,
+  adminUrl: string,
+): Promise<{ state: SeedState; databaseUrl: string; db: Client }> {
+  const size = sizeFor(options.scale);
   let state = await readSeedState(adminUrl, options.database);
   if (state && state.size.conversations !== size.conversations) state = null;
   if (state === null) {
@@ -147,7 +144,7 @@ export const main = async (argv: string[]): Promise<void> => {
   } else {
     log(`reusing ${options.database} seeded ${state.seededAt.toISOString()} (${JSON.stringify(state.size)})`);
   }
-  const databaseUrl = withDatabaseName(adminUrl, options.database);
+  const databaseUrl = urlOf(adminUrl, options.database);
   const applied = await runMigrations(databaseUrl);
   const db = new Client({ connectionString: databaseUrl, application_name: 'sprout-bench-conversations' });
   await db.connect();
@@ -155,160 +152,165 @@ export const main = async (argv: string[]): Promise<void> => {
     log(`migrated (${applied.join(', ')}): VACUUM (ANALYZE) conversations`);
     await db.query('VACUUM (ANALYZE) conversations');
   }
+  return { state, databaseUrl, db };
+}
 
-  const password = randomBytes(12).toString('base64url');
-  const config = loadApiGatewayConfig({
+/** The measured requests: browsing at every depth and searches of every kind. */
+async function benchCases(db: Client, only: string | undefined): Promise<BenchCase[]> {
+  // Cursors spread over the whole list: rows at random depths (a row's cursor starts the page after it).
+  const cursorOf = "(extract(epoch FROM last_message_at) * 1000000)::bigint || '_' || id";
+  const sampleCursors = async (where: string, count: number): Promise<string[]> => {
+    const rows = await db.query<{ cursor: string }>(
+      `SELECT ${cursorOf} AS cursor FROM conversations TABLESAMPLE SYSTEM (1) REPEATABLE (7)
+        WHERE NOT is_test_user ${where} LIMIT ${count}`,
+    );
+    return rows.rows.map((r) => r.cursor);
+  };
+  const deep = await sampleCursors('', 100);
+  const oldest = await db.query<{ cursor: string }>(
+    `SELECT ${cursorOf} AS cursor FROM conversations WHERE NOT is_test_user
+      ORDER BY last_message_at, id OFFSET 30 LIMIT 1`,
+  );
+  const deepSearch = await sampleCursors(`AND search_text LIKE '%tomatoes%'`, 100);
+
+  const allCases: BenchCase[] = [
+    // The floor: an authenticated request that reads nothing (routing, session check, loopback HTTP).
+    { name: 'floor: auth-status (reads nothing)', urls: [api.auth.status.path] },
+    { name: 'first page (browse)', urls: [`${LIST}&page=1`] },
+    {
+      name: 'deep pages by cursor (browse, random depths)',
+      urls: deep.map((c) => `${LIST}&page=2&cursor=${c}`),
+    },
+    {
+      name: 'last pages by cursor (browse)',
+      urls: oldest.rows.map((r) => `${LIST}&page=2&cursor=${r.cursor}`),
+    },
+    { name: 'search, common word: tomatoes', urls: [`${LIST}${q('tomatoes')}`] },
+    {
+      name: 'search tomatoes, deep pages by cursor',
+      urls: deepSearch.map((c) => `${LIST}${q('tomatoes')}&page=2&cursor=${c}`),
+    },
+    { name: 'search, two words: tomatoes alaska', urls: [`${LIST}${q('tomatoes alaska')}`] },
+    {
+      name: 'search, three words: blueberries garlic alaska',
+      urls: [`${LIST}${q('blueberries garlic alaska')}`],
+    },
+    // Common words rare together: the word index (one posting list per word).
+    { name: 'search, two words: garlic blueberries', urls: [`${LIST}${q('garlic blueberries')}`] },
+    {
+      name: 'search, four words: tomatoes garlic blueberries alaska',
+      urls: [`${LIST}${q('tomatoes garlic blueberries alaska')}`],
+    },
+    { name: 'search, parts of words: blueber garl alask', urls: [`${LIST}${q('blueber garl alask')}`] },
+    { name: 'search, no match: zucchini', urls: [`${LIST}${q('zucchini')}`] },
+    { name: 'search, phone prefix: +1907', urls: [`${LIST}${q('+1907')}`] },
+    { name: 'search, phone digits: 5550123', urls: [`${LIST}${q('5550123')}`] },
+  ];
+  return allCases.filter((c, i) => i === 0 || only === undefined || c.name.includes(only));
+}
+
+/** Each case warmed up, then `requests` requests from `concurrency` clients. */
+async function measureCases(worker: LoadWorker, cases: BenchCase[], options: Options): Promise<CaseResult[]> {
+  const results: CaseResult[] = [];
+  for (const c of cases) {
+    const jobs = (n: number): string[] =>
+      Array.from({ length: n }, (_, i) => c.urls[i % c.urls.length] ?? LIST);
+    await worker.run(options.concurrency, jobs(WARM_UP_REQUESTS));
+    const run = await worker.run(options.concurrency, jobs(options.requests));
+    const sorted = [...run.latencies].sort((a, b) => a - b);
+    const errors = run.errors.length;
+    const result: CaseResult = {
+      name: c.name,
+      p50: round(quantile(sorted, 0.5)),
+      p95: round(quantile(sorted, 0.95)),
+      max: round(sorted.at(-1) ?? NaN),
+      n: sorted.length,
+      errors,
+      ...(run.errors[0] ? { firstError: run.errors[0] } : {}),
+      meetsTarget: errors === 0 && quantile(sorted, 0.95) < P95_TARGET_MS,
+    };
+    results.push(result);
+    log(
+      `${c.name}: p50 ${result.p50} ms, p95 ${result.p95} ms, max ${result.max} ms${errors ? `, ${errors} errors` : ''}`,
+    );
+  }
+  return results;
+}
+
+/** What the answers say (totals, estimates) for the searches measured. */
+async function readAnswers(getJson: GetJson): Promise<Record<string, unknown>> {
+  const answers: Record<string, unknown> = {};
+  for (const search of [
+    'tomatoes',
+    'tomatoes alaska',
+    'blueberries garlic alaska',
+    'garlic blueberries',
+    'tomatoes garlic blueberries alaska',
+    'blueber garl alask',
+    '+1907',
+    '5550123',
+  ]) {
+    const { pagination } = await getJson(`${LIST}${q(search)}`);
+    answers[search] = { total: pagination.total, totalIsExact: pagination.totalIsExact };
+  }
+  answers.browse = (await getJson(LIST)).pagination;
+  return answers;
+}
+
+/** Single requests of the costliest searches: words too short for the trigram index walk every conversation. */
+async function timeCostliestSearches(getJson: GetJson): Promise<Array<{ name: string; ms: number }>> {
+  const single: Array<{ name: string; ms: number }> = [];
+  for (const [name, url] of [
+    ['short word, no match: qz (walks every conversation)', `${LIST}${q('qz')}`],
+    ['short word, common: ee', `${LIST}${q('ee')}`],
+    ['phone digits, no match: 0000000', `${LIST}${q('0000000')}`],
+  ] as const) {
+    const times: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const started = performance.now();
+      await getJson(url);
+      times.push(performance.now() - started);
+    }
+    single.push({ name, ms: round(Math.min(...times)) });
+    log(`${name}: best of 3 ${round(Math.min(...times))} ms`);
+  }
+  return single;
+}
+
+function writeReport(options: Options, report: Record<string, unknown>, loadAtStart: number[]): void {
+  const dir = path.join(ROOT, 'bench-results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = options.only === undefined ? 'conversations.json' : 'conversations-partial.json';
+  fs.writeFileSync(path.join(dir, file), `${JSON.stringify(report, null, 2)}\n`);
+  log(
+    `wrote bench-results/${file}; load average at start ${loadAtStart.join(' ')}, now ${os.loadavg().map(round).join(' ')}`,
+  );
+}
+
+export const main = async (argv: string[]): Promise<void> => {
+  const options = parseOptions(argv);
+  const loadAtStart = os.loadavg().map(round);
+  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const { state, databaseUrl, db } = await prepareDatabase(options, adminUrl);
+  const gateway = await startApiGateway({
     databaseUrl,
     redisUrl,
     bullmqPrefix: `bench-${randomBytes(4).toString('hex')}`,
-    logLevel: 'warn',
-    host: '127.0.0.1',
-    adminUsername: 'bench-admin',
-    adminPassword: password,
-  });
-  const service = await createServiceApp({
-    module: {
-      module: class ConversationsBenchRoot {},
-      imports: [AppModule.forRoot(config), MessagesModule],
-    },
-    name: SERVICE_NAME,
-    config,
-    listenPort: 0,
   });
   let worker: LoadWorker | undefined;
   try {
-    const baseUrl = service.url;
-    if (baseUrl === undefined) throw new Error('api-gateway did not listen');
-    const login = await fetch(`${baseUrl}/api/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'bench-admin', password }),
-    });
-    const cookie = (login.headers.getSetCookie().find((c) => c.startsWith('sprout_session=')) ?? '').split(
-      ';',
-    )[0];
-    if (login.status !== 200 || !cookie)
-      throw new Error(`login failed: ${login.status} ${await login.text()}`);
-    const getJson = async (
-      url: string,
-    ): Promise<{ conversations: unknown[]; pagination: Record<string, unknown> }> => {
+    const { baseUrl, cookie } = gateway;
+    const getJson: GetJson = async (url) => {
       const res = await fetch(`${baseUrl}${url}`, { headers: { cookie } });
       if (res.status !== 200) throw new Error(`${res.status} ${url}: ${await res.text()}`);
-      return (await res.json()) as { conversations: unknown[]; pagination: Record<string, unknown> };
+      return (await res.json()) as Awaited<ReturnType<GetJson>>;
     };
-
-    // Cursors spread over the whole list: rows at random depths (a row's cursor starts the page after it).
-    const cursorOf = "(extract(epoch FROM last_message_at) * 1000000)::bigint || '_' || id";
-    const sampleCursors = async (where: string, values: unknown[], count: number): Promise<string[]> => {
-      const rows = await db.query<{ cursor: string }>(
-        `SELECT ${cursorOf} AS cursor FROM conversations TABLESAMPLE SYSTEM (1) REPEATABLE (7)
-          WHERE NOT is_test_user ${where} LIMIT ${count}`,
-        values,
-      );
-      return rows.rows.map((r) => r.cursor);
-    };
-    const deep = await sampleCursors('', [], 100);
-    const oldest = await db.query<{ cursor: string }>(
-      `SELECT ${cursorOf} AS cursor FROM conversations WHERE NOT is_test_user
-        ORDER BY last_message_at, id OFFSET 30 LIMIT 1`,
-    );
-    const deepSearch = await sampleCursors(`AND search_text LIKE '%tomatoes%'`, [], 100);
-
-    const allCases: Array<{ name: string; urls: string[] }> = [
-      // The floor: an authenticated request that reads nothing (routing, session check, loopback HTTP).
-      { name: 'floor: auth-status (reads nothing)', urls: ['/api/admin/auth-status'] },
-      { name: 'first page (browse)', urls: [`${LIST}&page=1`] },
-      {
-        name: 'deep pages by cursor (browse, random depths)',
-        urls: deep.map((c) => `${LIST}&page=2&cursor=${c}`),
-      },
-      {
-        name: 'last pages by cursor (browse)',
-        urls: oldest.rows.map((r) => `${LIST}&page=2&cursor=${r.cursor}`),
-      },
-      { name: 'search, common word: tomatoes', urls: [`${LIST}${q('tomatoes')}`] },
-      {
-        name: 'search tomatoes, deep pages by cursor',
-        urls: deepSearch.map((c) => `${LIST}${q('tomatoes')}&page=2&cursor=${c}`),
-      },
-      { name: 'search, two words: tomatoes alaska', urls: [`${LIST}${q('tomatoes alaska')}`] },
-      {
-        name: 'search, three words: blueberries garlic alaska',
-        urls: [`${LIST}${q('blueberries garlic alaska')}`],
-      },
-      // Common words rare together: the word index (one posting list per word).
-      { name: 'search, two words: garlic blueberries', urls: [`${LIST}${q('garlic blueberries')}`] },
-      {
-        name: 'search, four words: tomatoes garlic blueberries alaska',
-        urls: [`${LIST}${q('tomatoes garlic blueberries alaska')}`],
-      },
-      { name: 'search, parts of words: blueber garl alask', urls: [`${LIST}${q('blueber garl alask')}`] },
-      { name: 'search, no match: zucchini', urls: [`${LIST}${q('zucchini')}`] },
-      { name: 'search, phone prefix: +1907', urls: [`${LIST}${q('+1907')}`] },
-      { name: 'search, phone digits: 5550123', urls: [`${LIST}${q('5550123')}`] },
-    ];
-
-    const cases = allCases.filter(
-      (c, i) => i === 0 || options.only === undefined || c.name.includes(options.only),
-    );
+    const cases = await benchCases(db, options.only);
     worker = new LoadWorker({ baseUrl, cookie, databaseUrl, concurrency: options.concurrency });
-    const results: CaseResult[] = [];
-    for (const c of cases) {
-      const jobs = (n: number): string[] =>
-        Array.from({ length: n }, (_, i) => c.urls[i % c.urls.length] ?? LIST);
-      await worker.run(options.concurrency, jobs(WARM_UP_REQUESTS));
-      const run = await worker.run(options.concurrency, jobs(options.requests));
-      const sorted = [...run.latencies].sort((a, b) => a - b);
-      const errors = run.errors.length;
-      const result: CaseResult = {
-        name: c.name,
-        p50: round(quantile(sorted, 0.5)),
-        p95: round(quantile(sorted, 0.95)),
-        max: round(sorted.at(-1) ?? NaN),
-        n: sorted.length,
-        errors,
-        ...(run.errors[0] ? { firstError: run.errors[0] } : {}),
-        meetsTarget: errors === 0 && quantile(sorted, 0.95) < P95_TARGET_MS,
-      };
-      results.push(result);
-      log(
-        `${c.name}: p50 ${result.p50} ms, p95 ${result.p95} ms, max ${result.max} ms${errors ? `, ${errors} errors` : ''}`,
-      );
-    }
-
-    // What the answers say (totals, estimates), and single requests of the costliest searches:
-    // words too short for the trigram index that match nothing walk every conversation.
-    const answers: Record<string, unknown> = {};
-    for (const search of [
-      'tomatoes',
-      'tomatoes alaska',
-      'blueberries garlic alaska',
-      'garlic blueberries',
-      'tomatoes garlic blueberries alaska',
-      'blueber garl alask',
-      '+1907',
-      '5550123',
-    ]) {
-      const { pagination } = await getJson(`${LIST}${q(search)}`);
-      answers[search] = { total: pagination.total, totalIsExact: pagination.totalIsExact };
-    }
-    answers.browse = (await getJson(LIST)).pagination;
-    const single: Array<{ name: string; ms: number }> = [];
-    for (const [name, url] of [
-      ['short word, no match: qz (walks every conversation)', `${LIST}${q('qz')}`],
-      ['short word, common: ee', `${LIST}${q('ee')}`],
-      ['phone digits, no match: 0000000', `${LIST}${q('0000000')}`],
-    ] as const) {
-      const times: number[] = [];
-      for (let i = 0; i < 3; i += 1) {
-        const started = performance.now();
-        await getJson(url);
-        times.push(performance.now() - started);
-      }
-      single.push({ name, ms: round(Math.min(...times)) });
-      log(`${name}: best of 3 ${round(Math.min(...times))} ms`);
-    }
-
+    const results = await measureCases(worker, cases, options);
+    const answers = await readAnswers(getJson);
+    const single = await timeCostliestSearches(getJson);
     const report = {
       database: options.database,
       seededAt: state.seededAt.toISOString(),
@@ -325,17 +327,11 @@ export const main = async (argv: string[]): Promise<void> => {
       answers,
       single,
     };
-    const dir = path.join(ROOT, 'bench-results');
-    fs.mkdirSync(dir, { recursive: true });
-    const file = options.only === undefined ? 'conversations.json' : 'conversations-partial.json';
-    fs.writeFileSync(path.join(dir, file), `${JSON.stringify(report, null, 2)}\n`);
-    log(
-      `wrote bench-results/${file}; load average at start ${loadAtStart.join(' ')}, now ${os.loadavg().map(round).join(' ')}`,
-    );
+    writeReport(options, report, loadAtStart);
     if (results.some((r) => !r.meetsTarget)) process.exitCode = 1;
   } finally {
     await worker?.close();
-    await service.close();
+    await gateway.close();
     await db.end();
   }
 };

@@ -8,7 +8,7 @@ import { Session } from 'node:inspector/promises';
 import { summariseProfile } from './pipeline-profile.mjs';
 
 const require = createRequire(import.meta.url);
-require('./ts-loader.cjs').register();
+require('../stack/lib/ts-loader.cjs').register();
 
 const which = process.argv[2];
 const modules = {

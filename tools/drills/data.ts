@@ -12,6 +12,7 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { runMigrations } from '@sprout/domain';
 import { createTestDatabase } from '@sprout/testing';
+import { databaseUrl as urlOf } from '../seed/bulk';
 
 export type DataMode = 'private' | 'shared';
 
@@ -42,12 +43,6 @@ export async function freePort(): Promise<number> {
     });
   });
 }
-
-const withDatabase = (url: string, database: string): string => {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-};
 
 function findOnPath(name: string): string | null {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
@@ -237,7 +232,7 @@ async function startPrivate(log: (message: string) => void): Promise<DataService
     await admin.connect();
     await admin.query('CREATE DATABASE sprout_drills');
     await admin.end();
-    const databaseUrl = withDatabase(adminUrl, 'sprout_drills');
+    const databaseUrl = urlOf(adminUrl, 'sprout_drills');
     await runMigrations(databaseUrl);
     log(`private postgres ${path.basename(path.dirname(pgBin))} on 127.0.0.1:${pgPort} (${dir})`);
 

@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fictionalPhoneAt } from '../seed/phones';
 import { type DataMode, findPostgresBin } from './data';
 import { DrillStack, OUR_NUMBER, type ServiceProcess } from './stack';
 
@@ -111,8 +112,8 @@ interface LoadResult {
 const sidOf = (drillIndex: number, i: number): string =>
   `SM${drillIndex.toString(16).padStart(2, '0')}${i.toString(16).padStart(6, '0')}${'0'.repeat(24)}`;
 
-const phoneOf = (drillIndex: number, i: number): string =>
-  `+1${200 + drillIndex}55${String(i).padStart(5, '0')}`;
+// Each drill texts from a block of ten area codes of its own: up to 1,000 fictional numbers.
+const phoneOf = (drillIndex: number, i: number): string => fictionalPhoneAt(i, 200 + drillIndex * 10, 10);
 
 async function sendLoad(ctx: DrillContext, plan: LoadPlan): Promise<LoadResult> {
   const { stack } = ctx;
@@ -829,9 +830,12 @@ function parseOptions(argv: string[]): DrillOptions | 'list' | 'help' {
   const data = flags.get('data') ?? (privateAvailable ? 'private' : 'shared');
   if (data !== 'private' && data !== 'shared') throw new Error('--data must be private or shared');
   const out = flags.get('out') ?? path.join(ROOT, 'bench-results', 'drills.md');
+  const messages = Math.round(number('messages', quick ? 60 : 300));
+  if (messages > 1000)
+    throw new Error('--messages must be at most 1000 (a drill has 1,000 fictional numbers)');
   return {
     quick,
-    messages: Math.round(number('messages', quick ? 60 : 300)),
+    messages,
     rate: number('rate', 20),
     outageSeconds: number('outage', quick ? 60 : 600),
     modelFailureSeconds: number('model-failure', quick ? 15 : 60),

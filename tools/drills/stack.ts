@@ -8,7 +8,7 @@ import path from 'node:path';
 import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { FakeOpenAI, FakeTwilio } from '@sprout/testing';
-import { type Edge, createEdge } from '../src/edge';
+import { type Edge, createEdge } from '@sprout/edge';
 import { type DataMode, type DataServices, freePort, startDataServices } from './data';
 import { Balancer } from './balancer';
 import { FaultProxy } from './fault-proxy';
