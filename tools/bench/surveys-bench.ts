@@ -20,7 +20,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { Client, Pool } from 'pg';
-import { claimDueSurvey, markSurveyDelivered, runMigrations } from '@sprout/domain';
+import { claimDueSurvey, markSurveyDelivered } from '@sprout/domain';
 import { EntityManager } from 'typeorm';
 import { databaseUrl as urlOf, seedUsersOnly } from '../seed/bulk';
 import { startApiGateway } from './api-gateway';
