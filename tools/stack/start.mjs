@@ -197,7 +197,8 @@ async function main() {
   }
   if (fakeNws) {
     const nwsPath = path.join(ROOT, 'libs/testing/dist/fakes/fake-nws.main.js');
-    if (!fs.existsSync(nwsPath)) throw new StackError(`the NWS sandbox is missing: ${nwsPath} (did the build run?)`);
+    if (!fs.existsSync(nwsPath))
+      throw new StackError(`the NWS sandbox is missing: ${nwsPath} (did the build run?)`);
     await reservations.release('fake-nws');
     const nws = startChild('fake-nws', process.execPath, [nwsPath], {
       env: { ...process.env, FAKE_NWS_PORT: String(ports['fake-nws']), FAKE_NWS_HOST: LOOPBACK },

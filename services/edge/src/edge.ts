@@ -40,7 +40,7 @@ export type Edge = http.Server & { readonly metrics: Registry; readonly spool: W
 export type EdgeUpstream = 'api-gateway' | 'sms-gateway';
 
 /** Every service's body limit (libs/platform bootstrap): a larger body is refused here, whole. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Past this much of a refused body the client's connection is cut instead of read to its end. */
 const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
 const DEFAULT_RETRY_BUDGET_MS = 12_000;
@@ -139,7 +139,7 @@ export function isInternalPath(url: string): boolean {
 }
 
 /** A Twilio webhook the edge may send again: sms-gateway stores it once per MessageSid. */
-export function isRetryableWebhook(method: string | undefined, url: string): boolean {
+function isRetryableWebhook(method: string | undefined, url: string): boolean {
   const pathname = url.split('?')[0] ?? '';
   return method === 'POST' && pathname.startsWith('/webhooks/twilio/');
 }
@@ -149,7 +149,7 @@ export function isRetryableWebhook(method: string | undefined, url: string): boo
  * in canonical form (nothing encoded or dotted that could reach another route). Never an admin
  * or API request.
  */
-export function isSpoolableWebhook(req: http.IncomingMessage): boolean {
+function isSpoolableWebhook(req: http.IncomingMessage): boolean {
   const url = req.url ?? '';
   const pathname = url.split('?')[0] ?? '';
   return (

@@ -2,8 +2,6 @@ import { advisorKnowledge } from './knowledge/load';
 import { normalizeText } from './knowledge/terms';
 import type { Crop } from './knowledge/types';
 
-export type { WeekRange } from './knowledge/types';
-
 /** Planting timing for one crop, relative to the average frost dates (data/advisor/crops.json). */
 export type CropTiming = Crop;
 

@@ -32,7 +32,7 @@ import { healthScoreOf, usageAlerts } from './usage-rules';
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 /** Latencies listed in the API usage answer (the newest, shown oldest first). */
-export const RESPONSE_TIMES_SHOWN = 20;
+const RESPONSE_TIMES_SHOWN = 20;
 
 const round = (value: number, decimals: number): number => {
   const factor = 10 ** decimals;

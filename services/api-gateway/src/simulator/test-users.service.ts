@@ -29,15 +29,14 @@ import { DataSource } from 'typeorm';
  * Test users get numbers in +1 555 010-0000 .. +1 555 010-9999: area code 555 is not assigned to
  * any real subscriber, so a simulated user can never be mistaken for (or texted as) a real one.
  */
-export const TEST_USER_PHONE_PREFIX = '+1555010';
+const TEST_USER_PHONE_PREFIX = '+1555010';
 const TEST_USER_PHONE_SLOTS = 10_000;
 const RANDOM_PHONE_ATTEMPTS = 8;
 
-export const testUserPhone = (slot: number): string =>
-  `${TEST_USER_PHONE_PREFIX}${String(slot).padStart(4, '0')}`;
+const testUserPhone = (slot: number): string => `${TEST_USER_PHONE_PREFIX}${String(slot).padStart(4, '0')}`;
 
 /** The conversation view shows at most this many of the newest messages. */
-export const CONVERSATION_MESSAGE_LIMIT = 500;
+const CONVERSATION_MESSAGE_LIMIT = 500;
 
 export const TEST_USER_NOT_FOUND = 'Test user not found.';
 
@@ -58,7 +57,7 @@ const toTestUser = (row: TestUserRow): TestUserDto => ({
 const text = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() !== '' ? value : null;
 
-export const profileOf = (row: UserProfileRow): UserProfileDto => {
+const profileOf = (row: UserProfileRow): UserProfileDto => {
   const profile = row.profile ?? {};
   const preferences = profile.preferences;
   return {
@@ -86,7 +85,7 @@ export const toSimulatorMessage = (row: SimulatorMessageRow): SimulatorMessage =
 });
 
 // simulator-messages.service reads its replies with these.
-export { SIMULATOR_MESSAGE_COLUMNS, type SimulatorMessageRow };
+export { type SimulatorMessageRow };
 
 /** The simulator's test users: listing, creating and deleting them, and reading their conversation. */
 @Injectable()

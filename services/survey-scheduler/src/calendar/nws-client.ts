@@ -19,7 +19,7 @@ export interface NwsPeriod {
 }
 
 /** The NWS did not answer usefully (down, slow, an error status, a body of another shape). */
-export class NwsUnavailableError extends Error {}
+class NwsUnavailableError extends Error {}
 
 /** A point's grid changes only when NWS redraws its grids: a week is safe. */
 const POINT_TTL_MS = 7 * 24 * 60 * 60 * 1000;

@@ -24,7 +24,7 @@ import { DataSource } from 'typeorm';
 import type { SurveySchedulerConfig } from '../config';
 
 /** Tips are planned this many days ahead (the console's "next 14 days"). */
-export const PLAN_DAYS = 14;
+const PLAN_DAYS = 14;
 /** Subscribers planned per page (one short transaction each). */
 const PAGE = 500;
 /** The texts read for the crops a gardener talks about. */

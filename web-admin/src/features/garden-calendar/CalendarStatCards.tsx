@@ -5,7 +5,7 @@ import { StatCard } from '../../components/StatCard';
 import { calendarTexts as t } from './texts';
 
 /** "4.2%": the opt-out rate after tips, one decimal. */
-export const percentText = (share: number): string => `${(share * 100).toFixed(1)}%`;
+const percentText = (share: number): string => `${(share * 100).toFixed(1)}%`;
 
 export function CalendarStatCards({ summary }: { summary: GardenCalendarSummary | undefined }) {
   const value = (n: number | undefined) => (n === undefined ? t.loading : formatNumber(n));

@@ -13,7 +13,7 @@ const KIND_COLORS: Record<Kind, string> = {
 /** Round steps for a count axis: the smallest that splits the tallest bar into at most 4. */
 const COUNT_STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000];
 
-export function countAxis(tallest: number): { ticks: number[]; top: number } {
+function countAxis(tallest: number): { ticks: number[]; top: number } {
   const step =
     COUNT_STEPS.find((candidate) => tallest / candidate <= 4) ?? Math.ceil(tallest / 4 / 10_000) * 10_000;
   const steps = Math.max(1, Math.ceil(tallest / step));

@@ -31,7 +31,7 @@ const frostDay = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeri
 const dayText = (date: string): string => calendarDay.format(new Date(`${date}T00:00:00Z`));
 
 /** 'Mar 14' of an average frost date "03-14"; 'Frost-free' as such. */
-export const frostText = (monthDay: string | null): string => {
+const frostText = (monthDay: string | null): string => {
   if (monthDay === null) return '—';
   if (!/^\d{2}-\d{2}$/.test(monthDay)) return 'Frost-free';
   return frostDay.format(new Date(`2001-${monthDay}T00:00:00Z`));

@@ -4,7 +4,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { calendarTexts as t } from './texts';
 
 /** The screen's figures refresh every minute: sends and alerts happen on a schedule, not by the second. */
-export const CALENDAR_REFRESH_MS = 60_000;
+const CALENDAR_REFRESH_MS = 60_000;
 
 export const SUBSCRIBERS_PAGE_SIZE = 25;
 

@@ -23,16 +23,7 @@ import type { AdvisorKnowledge, CompiledCondition, CompiledPart, Crop, Entry, Pl
  */
 export const ADVISOR_DATA_DIR = path.join(__dirname, '..', '..', '..', 'data', 'advisor');
 
-export type {
-  AdvisorKnowledge,
-  CompiledCondition,
-  CompiledOption,
-  CompiledPart,
-  Crop,
-  Entry,
-  Language,
-  Plant,
-} from './types';
+export type { AdvisorKnowledge, CompiledCondition, CompiledPart, Crop, Entry, Plant } from './types';
 
 /** Why a data file is not valid: the file, the place in it and the problem. */
 export class AdvisorDataError extends Error {

@@ -135,7 +135,7 @@ export function termPrefilter(terms: readonly string[]): TermPrefilter {
 }
 
 /** Whether any of the question's words can start a term of the group. */
-export function mayMatch(filter: TermPrefilter, words: readonly string[]): boolean {
+function mayMatch(filter: TermPrefilter, words: readonly string[]): boolean {
   if (filter.always) return true;
   for (const word of words) {
     if (filter.words.has(word)) return true;

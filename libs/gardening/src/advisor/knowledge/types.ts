@@ -21,7 +21,7 @@ export interface CompiledCondition extends Omit<Condition, 'asked' | 'notAsked'>
   asked?: RegExp;
   notAsked?: RegExp;
 }
-export interface CompiledOption {
+interface CompiledOption {
   text: string;
   when: CompiledCondition | null;
 }
@@ -63,7 +63,7 @@ export interface Plant extends PlantData {
 }
 
 /** How gardeners write (language.json), for the question reader. */
-export interface Language {
+interface Language {
   shorthand: ReadonlyMap<string, string>;
   irregular: ReadonlyMap<string, string>;
   stopwords: ReadonlySet<string>;
