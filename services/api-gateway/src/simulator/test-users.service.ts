@@ -10,7 +10,6 @@ import type {
   UserProfileDto,
 } from '@sprout/contracts';
 import {
-  SIMULATOR_MESSAGE_COLUMNS,
   type SimulatorMessageRow,
   type TestUserRow,
   type UserProfileRow,
