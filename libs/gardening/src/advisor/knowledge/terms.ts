@@ -133,13 +133,3 @@ export function termPrefilter(terms: readonly string[]): TermPrefilter {
   }
   return filter;
 }
-
-/** Whether any of the question's words can start a term of the group. */
-function mayMatch(filter: TermPrefilter, words: readonly string[]): boolean {
-  if (filter.always) return true;
-  for (const word of words) {
-    if (filter.words.has(word)) return true;
-    for (const prefix of filter.prefixes) if (word.startsWith(prefix)) return true;
-  }
-  return false;
-}
