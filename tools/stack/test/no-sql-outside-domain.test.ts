@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { RuleTester } from 'eslint';
+import { type Rule, RuleTester } from 'eslint';
 import tseslint from 'typescript-eslint';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const rule = require('../eslint-rules/no-sql-outside-domain.cjs') as import('eslint').Rule.RuleModule;
+// The rule is CommonJS because eslint.config.mjs loads it as it is, without a build.
+const rule = createRequire(__filename)('../eslint-rules/no-sql-outside-domain.cjs') as Rule.RuleModule;
 
 const root = path.resolve(__dirname, '../../..');
 
