@@ -1,6 +1,7 @@
 // Every way the pipeline settles a text removes its awaiting_replies row, so the inbound sweep
 // never redrives a text that was answered or deliberately left unanswered.
 import { AwaitingReply, User } from '@sprout/domain';
+import { answerComplianceKeyword } from '@sprout/sms';
 import { PipelineService } from '../src/pipeline/pipeline.service';
 import { type Harness, newPhone, startHarness, storeInbound } from './harness';
 
@@ -41,8 +42,11 @@ describe('reply pipeline and the awaiting-replies outbox', () => {
   });
 
   it('settles a keyword that reached it (keywords are answered where they are recorded)', async () => {
-    const help = await storeInbound(h.db, 'HELP');
-    expect(await awaiting(help.id)).toBe(true);
+    const help = await storeInbound(h.db, 'HELP', {
+      consent: answerComplianceKeyword('HELP', 'help@sprout.example') ?? undefined,
+    });
+    // Left behind as by a worker from before the outbox.
+    await h.db.dataSource.getRepository(AwaitingReply).insert({ messageId: help.id, queue: 'sms.inbound' });
     expect(await pipeline().reply(help.id)).toEqual({ outcome: 'already-replied', replyMessageId: null });
     expect(await awaiting(help.id)).toBe(false);
   });

@@ -97,7 +97,10 @@ describe('reply pipeline (no OpenAI key)', () => {
       .update({ id: first.userId }, { optedOut: true, optedOutAt: new Date() });
     expect(await pipeline().reply(first.id)).toEqual({ outcome: 'opted-out', replyMessageId: null });
 
-    const help = await storeInbound(h.db, 'HELP');
+    // Recorded as the intake records a keyword: applied and confirmed with the message.
+    const help = await storeInbound(h.db, 'HELP', {
+      consent: answerComplianceKeyword('HELP', 'help@sprout.example') ?? undefined,
+    });
     expect(await pipeline().reply(help.id)).toEqual({ outcome: 'already-replied', replyMessageId: null });
     const ids = [replyIdFor(first.id), replyIdFor(help.id)];
     expect(await h.db.dataSource.getRepository(Message).countBy(ids.map((id) => ({ id })))).toBe(0);

@@ -48,6 +48,32 @@ const SKIPPED_TYPES = new Set<ValidationResult['responseType']>([
   'location_reply',
 ]);
 
+/** The context's ZIP (its region field may hold one, as the tester's "region or ZIP" does) and region name. */
+const placeOf = (context: ProcessingContext): { zipInput: string; regionName: string } => {
+  const regionInput = context.region?.trim() ?? '';
+  const zipInput = context.zip_code?.trim() || (/^\d{5}(?:-\d{4})?$/.test(regionInput) ? regionInput : '');
+  return { zipInput, regionName: zipInput && zipInput === regionInput ? '' : regionInput };
+};
+
+/** The validation `processMessage` starts with: it reads the location and the conversation, never the profile. */
+export function validateInContext(
+  text: string,
+  context: ProcessingContext = {},
+  now: Date = new Date(),
+): ValidationResult {
+  const { zipInput, regionName } = placeOf(context);
+  return validateMessage(
+    text ?? '',
+    {
+      zip_code: zipInput || null,
+      region: regionName || null,
+      hardiness_zone: context.hardiness_zone ?? null,
+      conversation: context.conversation ?? null,
+    },
+    now,
+  );
+}
+
 /**
  * Prepares an inbound message for the model (spec 001 "input processing"): validates it (unless
  * `validated` gives its validation) and, for a question worth answering, appends a bracketed context suffix with the location (a ZIP also gives
@@ -67,21 +93,8 @@ export function processMessage(
   const original = text ?? '';
   const normalized = normalizeText(original);
   const words = wordCount(original);
-  const regionInput = context.region?.trim() ?? '';
-  const zipInput = context.zip_code?.trim() || (/^\d{5}(?:-\d{4})?$/.test(regionInput) ? regionInput : '');
-  const regionName = zipInput && zipInput === regionInput ? '' : regionInput;
-  const validation =
-    validated ??
-    validateMessage(
-      original,
-      {
-        zip_code: zipInput || null,
-        region: regionName || null,
-        hardiness_zone: context.hardiness_zone ?? null,
-        conversation: context.conversation ?? null,
-      },
-      now,
-    );
+  const { zipInput, regionName } = placeOf(context);
+  const validation = validated ?? validateInContext(original, context, now);
 
   const skip =
     normalized === '' ||

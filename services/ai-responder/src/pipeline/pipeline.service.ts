@@ -27,9 +27,10 @@ import {
   processMessage,
   templateReplyFor,
   tipsOfferFor,
+  validateInContext,
 } from '@sprout/gardening';
 import { CONFIG, type Job, JobQueues, UnrecoverableError } from '@sprout/platform';
-import { analyzeSms, parseComplianceKeyword } from '@sprout/sms';
+import { analyzeSms } from '@sprout/sms';
 import { WaitingChildrenError } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { type Answer, AnsweringService } from '../answering/answering.service';
@@ -170,15 +171,10 @@ export class PipelineService implements OnModuleInit {
       return { outcome: 'already-replied', replyMessageId: replyId };
     }
     if (user.optedOut) return { outcome: 'opted-out', replyMessageId: null };
-    const keyword = parseComplianceKeyword(inbound.content);
-    if (keyword !== null) {
-      // Keywords are answered where they are recorded (sms-gateway, the simulator); the model never sees them.
-      this.logger.warn(
-        `Inbound ${inbound.id} is a consent keyword (${keyword}); it is answered where recorded`,
-      );
-      return keyword === 'opt_out'
-        ? { outcome: 'opted-out', replyMessageId: null }
-        : { outcome: 'already-replied', replyMessageId: null };
+    if (inbound.kind === 'consent') {
+      // The intake read it as a keyword and answered it where it recorded it; the model never sees it.
+      this.logger.warn(`Inbound ${inbound.id} is a consent keyword; it was answered where recorded`);
+      return { outcome: 'already-replied', replyMessageId: null };
     }
     // Before any paid call (image analysis included). Test users (the simulator) are not limited.
     if (!user.isTestUser && !inbound.isTestUser) {
@@ -253,9 +249,10 @@ export class PipelineService implements OnModuleInit {
       conversation: gardenerMessages(history.turns),
     });
 
+    // Validation reads where the gardener is and the conversation, not the profile: read once here,
+    // again only if this text changes where they are.
     const first = contextOf(known, user.profile);
-    const checked = processMessage(text, first, now);
-    const validation = checked.validation;
+    const validation = validateInContext(text, first, now);
     const responseType: ValidationResponseType =
       hasMedia && !BLOCKING_WITH_MEDIA.has(validation.responseType)
         ? 'gardening_question'
@@ -289,18 +286,14 @@ export class PipelineService implements OnModuleInit {
         : { ...draft, kind: 'validation', body: template, reading: null };
     }
 
-    // Step 5: input processing with what this message taught us: the step-4 result when it taught
-    // nothing that changes it; else processed again, validated again only when the text changed
-    // where the gardener is (validation reads the location, not the profile).
+    // Step 5: input processing, once, with what this message taught us (its location and profile).
     const profile = learned;
     const context = contextOf(location, profile);
     const sameLocation =
       context.zip_code === first.zip_code &&
       context.region === first.region &&
       context.hardiness_zone === first.hardiness_zone;
-    const processed = sameJson(context, first)
-      ? checked
-      : processMessage(text, context, now, sameLocation ? validation : undefined);
+    const processed = processMessage(text, context, now, sameLocation ? validation : undefined);
     const gardener: GardenerContext = {
       ...location,
       locationRefused: user.locationRefused || reading.refused,
