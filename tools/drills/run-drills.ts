@@ -627,6 +627,10 @@ const DRILLS: Drill[] = [
           return `${first.label} SIGKILLed, ${second.label} left alone`;
         },
         settleMs: settleFor(ctx),
+        // The dead replica's jobs go back to the queue only once their locks lapse (BullMQ's
+        // lockDuration, 30 s) and the survivor's stalled-job check runs (every 30 s): up to a minute
+        // in which nothing may move, which is not a stuck path.
+        stallFrom: Date.now() + (ctx.options.messages / ctx.options.rate) * 1000 + 60_000,
       });
       // Back to one replica (the first) for the drills after this one.
       await stack.startService('ai-responder', 0);
