@@ -30,6 +30,12 @@ export const IntColumn = typed('int');
 export const BooleanColumn = typed('boolean');
 export const TimestampColumn = typed('timestamptz');
 
+/** A count that starts at zero. */
+export const CountColumn = (name: string): PropertyDecorator => IntColumn(name, { default: 0 });
+
+/** Whether the row is a test user's (copied onto their rows so the console can keep test traffic apart). */
+export const TestUserColumn = (): PropertyDecorator => BooleanColumn('is_test_user', { default: false });
+
 /** Money: numeric(14,6), read back as a number. */
 export const MoneyColumn = (name: string, more: More = {}): PropertyDecorator =>
   Column({ name, type: 'numeric', precision: 14, scale: 6, transformer: numericTransformer, ...more });

@@ -2,10 +2,10 @@ import { Check, Entity, Index, type Relation } from 'typeorm';
 import { inList } from '../sql';
 import { SENTIMENTS, type Sentiment } from '../types';
 import {
-  BooleanColumn,
+  CountColumn,
   IdColumn,
-  IntColumn,
   Reference,
+  TestUserColumn,
   TextColumn,
   TimestampColumn,
   VarcharColumn,
@@ -39,7 +39,7 @@ export class Conversation {
   @TimestampColumn('ended_at', { nullable: true })
   endedAt!: Date | null;
 
-  @IntColumn('message_count', { default: 0 })
+  @CountColumn('message_count')
   messageCount!: number;
 
   @VarcharColumn('sentiment', { nullable: true })
@@ -66,7 +66,7 @@ export class Conversation {
   @VarcharColumn('model_used', { nullable: true })
   modelUsed!: string | null;
 
-  @BooleanColumn('is_test_user', { default: false })
+  @TestUserColumn()
   isTestUser!: boolean;
 
   /** Lower-cased summary, region and topics for the console's search; the database fills it (trigger). */

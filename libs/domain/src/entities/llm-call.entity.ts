@@ -2,12 +2,13 @@ import { Check, Entity, Index, type Relation } from 'typeorm';
 import { inList } from '../sql';
 import { LLM_PURPOSES, LLM_TIERS, type LlmPurpose, type LlmTier } from '../types';
 import {
-  BooleanColumn,
+  CountColumn,
   CreatedAtColumn,
   IdColumn,
   IntColumn,
   MoneyColumn,
   Reference,
+  TestUserColumn,
   TextColumn,
   VarcharColumn,
 } from './columns';
@@ -48,13 +49,13 @@ export class LlmCall {
   @VarcharColumn('model', { nullable: true })
   model!: string | null;
 
-  @IntColumn('prompt_tokens', { default: 0 })
+  @CountColumn('prompt_tokens')
   promptTokens!: number;
 
-  @IntColumn('completion_tokens', { default: 0 })
+  @CountColumn('completion_tokens')
   completionTokens!: number;
 
-  @IntColumn('total_tokens', { default: 0 })
+  @CountColumn('total_tokens')
   totalTokens!: number;
 
   @MoneyColumn('cost', { default: 0 })
@@ -69,7 +70,7 @@ export class LlmCall {
   @TextColumn('error', { nullable: true })
   error!: string | null;
 
-  @BooleanColumn('is_test_user', { default: false })
+  @TestUserColumn()
   isTestUser!: boolean;
 
   @CreatedAtColumn()

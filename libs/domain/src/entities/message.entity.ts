@@ -16,11 +16,13 @@ import {
 } from '../types';
 import {
   BooleanColumn,
+  CountColumn,
   CreatedAtColumn,
   IdColumn,
   IntColumn,
   MoneyColumn,
   Reference,
+  TestUserColumn,
   TextColumn,
   TimestampColumn,
   UpdatedAtColumn,
@@ -109,7 +111,7 @@ export class Message {
   @MoneyColumn('sms_cost', { nullable: true })
   smsCost!: number | null;
 
-  @IntColumn('token_usage', { default: 0 })
+  @CountColumn('token_usage')
   tokenUsage!: number;
 
   @VarcharColumn('model_used', { nullable: true })
@@ -124,7 +126,7 @@ export class Message {
   @TextColumn('topics', { array: true, default: () => "'{}'" })
   topics!: string[];
 
-  @BooleanColumn('is_test_user', { default: false })
+  @TestUserColumn()
   isTestUser!: boolean;
 
   @VarcharColumn('kind', { default: 'reply' })

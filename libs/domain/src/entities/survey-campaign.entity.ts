@@ -3,9 +3,9 @@ import { inList } from '../sql';
 import { CAMPAIGN_STATUSES, type CampaignStatus } from '../types';
 import {
   BooleanColumn,
+  CountColumn,
   CreatedAtColumn,
   IdColumn,
-  IntColumn,
   TextColumn,
   TimestampColumn,
   VarcharColumn,
@@ -36,10 +36,10 @@ export class SurveyCampaign {
   createdAt!: Date;
 
   /** Plus the rows of survey_campaign_delivered_shards (replies count there, see the migration). */
-  @IntColumn('delivered_count', { default: 0 })
+  @CountColumn('delivered_count')
   deliveredCount!: number;
 
-  @IntColumn('total_target_users', { default: 0 })
+  @CountColumn('total_target_users')
   totalTargetUsers!: number;
 
   @BooleanColumn('target_new_users', { default: true })

@@ -3,10 +3,12 @@ import { inList } from '../sql';
 import { SENTIMENTS, type Sentiment, TIPS_STATUSES, type TipsStatus, type UserProfile } from '../types';
 import {
   BooleanColumn,
+  CountColumn,
   CreatedAtColumn,
   IdColumn,
   IntColumn,
   MoneyColumn,
+  TestUserColumn,
   TimestampColumn,
   UpdatedAtColumn,
   VarcharColumn,
@@ -94,7 +96,7 @@ export class User {
   @TimestampColumn('tips_status_at', { nullable: true })
   tipsStatusAt!: Date | null;
 
-  @BooleanColumn('is_test_user', { default: false })
+  @TestUserColumn()
   isTestUser!: boolean;
 
   @VarcharColumn('test_user_name', { nullable: true })
@@ -104,10 +106,10 @@ export class User {
   testUserModel!: string | null;
 
   // Denormalised counters maintained by the reply pipeline so admin lists need no aggregation.
-  @IntColumn('total_messages', { default: 0 })
+  @CountColumn('total_messages')
   totalMessages!: number;
 
-  @IntColumn('total_tokens', { default: 0 })
+  @CountColumn('total_tokens')
   totalTokens!: number;
 
   @MoneyColumn('total_cost', { default: 0 })
