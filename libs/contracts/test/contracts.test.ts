@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   BetaSignupRequest,
+  CreateTestUserRequest,
   TestDataQuery,
   api,
   QUEUE_NAMES,
@@ -190,6 +191,23 @@ describe('API request schemas', () => {
     expect(
       SimulatorMessageRequest.safeParse({ userId: id, imageUrl: 'https://example.com/leaf.jpg' }).success,
     ).toBe(true);
+  });
+
+  it('read a blank test user model or image type as none and refuse one of the wrong form', () => {
+    const model = (testUserModel: unknown) =>
+      CreateTestUserRequest.safeParse({ testUserName: 'Ann', testUserModel });
+    const type = (contentType: unknown) =>
+      SimulatorMessageRequest.safeParse({ userId: id, messageContent: 'hi', contentType });
+    for (const blank of [undefined, null, '', '  ']) {
+      expect(model(blank).data?.testUserModel).toBeNull();
+      expect(type(blank).data?.contentType).toBeNull();
+    }
+    expect(model(' gpt-4o-mini ').data?.testUserModel).toBe('gpt-4o-mini');
+    expect(type('image/png').data?.contentType).toBe('image/png');
+    expect(model('gpt 4o').error?.issues[0]?.message).toBe('must be a model name such as gpt-4o-mini');
+    expect(type('text/html').error?.issues[0]?.message).toBe('must be an image type such as image/jpeg');
+    expect(model(`m${'x'.repeat(100)}`).error?.issues[0]?.message).toBe('must be at most 100 characters');
+    expect(type(42).error?.issues[0]?.message).toBe('must be text');
   });
 });
 

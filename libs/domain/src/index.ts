@@ -3,25 +3,7 @@ import 'reflect-metadata';
 
 export * from './types';
 export { numericTransformer } from './transformers';
-export {
-  ALL_ENTITIES,
-  AdminSession,
-  AdminUser,
-  AiModel,
-  AwaitingReply,
-  BetaSignup,
-  CalendarSend,
-  ConsentEvent,
-  Conversation,
-  LlmCall,
-  Message,
-  SenderLimit,
-  Setting,
-  SurveyCampaign,
-  SurveyDelivery,
-  User,
-  WeatherAlert,
-} from './entities';
+export * from './entities';
 export { ALL_MIGRATIONS, InitialSchema1763500000000 } from './migrations';
 export {
   buildDataSourceOptions,

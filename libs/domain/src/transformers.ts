@@ -5,11 +5,3 @@ export const numericTransformer: ValueTransformer = {
   to: (value: number | null | undefined) => value,
   from: (value: string | number | null): number | null => (value === null ? null : Number(value)),
 };
-
-/** Shared column options for money: numeric(14,6), read back as number. */
-export const moneyColumn = {
-  type: 'numeric',
-  precision: 14,
-  scale: 6,
-  transformer: numericTransformer,
-} as const;

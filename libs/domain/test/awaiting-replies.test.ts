@@ -1,7 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@sprout/testing';
 import {
   AwaitingReply,
-  type InboundConsent,
   type InboundMessageInput,
   Message,
   awaitingRepliesBetween,
@@ -12,18 +11,9 @@ import {
   replyIdFor,
   settleAwaitingReply,
 } from '@sprout/domain';
+import { HELP, STOP } from './consents';
 
 const IDLE = 6 * 60 * 60 * 1000;
-const STOP: InboundConsent = {
-  type: 'opt_out',
-  keyword: 'STOP',
-  reply: { content: "Sprout: You're unsubscribed.", encoding: 'GSM-7', segments: 1 },
-};
-const HELP: InboundConsent = {
-  type: 'help',
-  keyword: 'HELP',
-  reply: { content: 'Sprout: gardening advice by text.', encoding: 'GSM-7', segments: 1 },
-};
 
 // The awaiting-replies outbox: written by record_inbound() only when the caller owes an answer,
 // settled by the reply's statement, by settleAwaitingReply and, for a keyword's confirmation, by

@@ -2,32 +2,16 @@ import { createTestDatabase, type TestDatabase } from '@sprout/testing';
 import {
   ConsentEvent,
   Conversation,
-  type InboundConsent,
   Message,
   User,
   recordInbound,
   recordOutbound,
   replyIdFor,
 } from '@sprout/domain';
+import { HELP, START, STOP } from './consents';
 
 const HOUR = 60 * 60 * 1000;
 const IDLE = 6 * HOUR;
-
-const STOP: InboundConsent = {
-  type: 'opt_out',
-  keyword: 'STOP',
-  reply: { content: "Sprout: You're unsubscribed.", encoding: 'GSM-7', segments: 1 },
-};
-const START: InboundConsent = {
-  type: 'opt_in',
-  keyword: 'START',
-  reply: { content: "Sprout: You're subscribed.", encoding: 'GSM-7', segments: 1 },
-};
-const HELP: InboundConsent = {
-  type: 'help',
-  keyword: 'HELP',
-  reply: { content: 'Sprout: gardening advice by text.', encoding: 'GSM-7', segments: 1 },
-};
 
 describe('message writer', () => {
   let db: TestDatabase;
@@ -59,6 +43,8 @@ describe('message writer', () => {
   const message = (id: string) => ds().getRepository(Message).findOneByOrFail({ id });
   const user = (id: string) => ds().getRepository(User).findOneByOrFail({ id });
   const conversation = (id: string) => ds().getRepository(Conversation).findOneByOrFail({ id });
+  const endConversation = (id: string) =>
+    ds().getRepository(Conversation).update({ id }, { endedAt: new Date() });
 
   /** Every counter of the user and their conversations equals what their messages add up to. */
   const expectCountersAgree = async (userId: string): Promise<void> => {
@@ -157,7 +143,7 @@ describe('message writer', () => {
     it('opens a new conversation when the latest one has ended, even within the timeout', async () => {
       const phone = nextPhone();
       const first = await inbound(phone, 'one');
-      await ds().getRepository(Conversation).update({ id: first.conversationId }, { endedAt: new Date() });
+      await endConversation(first.conversationId);
       const second = await inbound(phone, 'two');
       expect(second.conversationId).not.toBe(first.conversationId);
       await expectCountersAgree(first.userId);
@@ -445,7 +431,7 @@ describe('message writer', () => {
     it('reopens a conversation that ended in the meantime, and a later inbound continues it', async () => {
       const phone = nextPhone();
       const question = await inbound(phone, 'Why are my tomato leaves curling?');
-      await ds().getRepository(Conversation).update({ id: question.conversationId }, { endedAt: new Date() });
+      await endConversation(question.conversationId);
       await recordOutbound(ds(), {
         userId: question.userId,
         conversationId: question.conversationId,

@@ -1,6 +1,13 @@
 import OpenAI from 'openai';
 import { type ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { type ChatMessage, type ChatModel, type ChatRequest, type ChatResult, LlmError } from './types';
+import {
+  type ChatMessage,
+  type ChatModel,
+  type ChatRequest,
+  type ChatResult,
+  type ChatTextPart,
+  LlmError,
+} from './types';
 
 export interface OpenAiChatModelOptions {
   apiKey: string;
@@ -15,24 +22,19 @@ function acceptsTemperature(model: string): boolean {
   return !/^(gpt-5|o\d)/i.test(model);
 }
 
+/** System and assistant messages carry text only: their image parts are dropped. */
+function textOnly(content: ChatMessage['content']): string | ChatTextPart[] {
+  return typeof content === 'string'
+    ? content
+    : content.flatMap((part) => (part.type === 'text' ? [part] : []));
+}
+
 function toOpenAiMessage(message: ChatMessage): ChatCompletionMessageParam {
   switch (message.role) {
     case 'system':
-      return {
-        role: 'system',
-        content:
-          typeof message.content === 'string'
-            ? message.content
-            : message.content.flatMap((part) => (part.type === 'text' ? [part] : [])),
-      };
+      return { role: 'system', content: textOnly(message.content) };
     case 'assistant':
-      return {
-        role: 'assistant',
-        content:
-          typeof message.content === 'string'
-            ? message.content
-            : message.content.flatMap((part) => (part.type === 'text' ? [part] : [])),
-      };
+      return { role: 'assistant', content: textOnly(message.content) };
     case 'user':
       return { role: 'user', content: message.content };
   }

@@ -88,6 +88,29 @@ describe('OpenAiChatModel against the fake OpenAI', () => {
     ]);
   });
 
+  it('sends only the text parts of system and assistant messages', async () => {
+    fake.replyWith('ok');
+    const parts = [
+      { type: 'text' as const, text: 'Earlier:' },
+      { type: 'image_url' as const, image_url: { url: 'https://example.com/leaf.jpg' } },
+      { type: 'text' as const, text: 'a leaf.' },
+    ];
+    await model.complete({
+      model: 'gpt-4o-mini',
+      messages: [
+        { role: 'system', content: parts },
+        { role: 'assistant', content: parts },
+        { role: 'user', content: 'And now?' },
+      ],
+      timeoutMs: 5_000,
+    });
+    const texts = [
+      { type: 'text', text: 'Earlier:' },
+      { type: 'text', text: 'a leaf.' },
+    ];
+    expect(fake.completions[0]?.messages.map((m) => m.content)).toEqual([texts, texts, 'And now?']);
+  });
+
   it('classifies 429 as a retryable rate limit, without SDK retries', async () => {
     fake.failNext({ status: 429 });
     const error = await llmError(model.complete(request));

@@ -132,6 +132,18 @@ function toNumber(value: unknown): number | undefined {
   return undefined;
 }
 
+/** A message Twilio knows: queued until it says more; segments counted from `body` when it does not say. */
+function sendResultOf(
+  message: { sid: string; status: string; numSegments: string },
+  body: string,
+): SmsSendResult {
+  return {
+    providerSid: message.sid,
+    status: parseDeliveryStatus(message.status) ?? 'queued',
+    segments: toNumber(message.numSegments) ?? analyzeSms(body).segments,
+  };
+}
+
 function errorText(value: unknown): string {
   return value instanceof Error ? value.message : String(value);
 }
@@ -200,11 +212,7 @@ export class TwilioSmsProvider implements SmsProvider {
         ...(mediaUrls.length > 0 ? { mediaUrl: mediaUrls } : {}),
         ...(request.statusCallbackUrl ? { statusCallback: request.statusCallbackUrl } : {}),
       });
-      return {
-        providerSid: message.sid,
-        status: parseDeliveryStatus(message.status) ?? 'queued',
-        segments: toNumber(message.numSegments) ?? analyzeSms(request.body).segments,
-      };
+      return sendResultOf(message, request.body);
     } catch (error) {
       throw toSmsSendError(error);
     }
@@ -225,11 +233,7 @@ export class TwilioSmsProvider implements SmsProvider {
         .filter((m) => m.dateCreated >= query.since && comparableBody(m.body ?? '') === wanted)
         .sort((a, b) => a.dateCreated.getTime() - b.dateCreated.getTime())[0];
       if (match === undefined) return null;
-      return {
-        providerSid: match.sid,
-        status: parseDeliveryStatus(match.status) ?? 'queued',
-        segments: toNumber(match.numSegments) ?? analyzeSms(query.body).segments,
-      };
+      return sendResultOf(match, query.body);
     } catch (error) {
       throw toSmsSendError(error);
     }

@@ -140,6 +140,25 @@ describe('TwilioSmsProvider against the fake Twilio', () => {
     expect(result.segments).toBe(2);
   });
 
+  it('finds a message it sent by recipient, sender and body (punctuation aside), not one sent before `since`', async () => {
+    const since = new Date(Date.now() - 1_000);
+    const sent = await provider.send({ to: TO, from: FROM, body: `Plant garlic now. ${'x'.repeat(200)}` });
+    await expect(
+      provider.findSent({ to: TO, from: FROM, body: `Plant garlic, now! ${'x'.repeat(200)}`, since }),
+    ).resolves.toMatchObject({ providerSid: sent.providerSid, segments: 2 });
+    await expect(
+      provider.findSent({ to: TO, from: FROM, body: 'Something else', since }),
+    ).resolves.toBeNull();
+    await expect(
+      provider.findSent({
+        to: TO,
+        from: FROM,
+        body: 'Plant garlic now.',
+        since: new Date(Date.now() + 60_000),
+      }),
+    ).resolves.toBeNull();
+  });
+
   it('reports an undelivered message with its error code', async () => {
     fake.nextOutcome({ status: 'undelivered', errorCode: 30003 });
     const { providerSid } = await provider.send({

@@ -26,6 +26,15 @@ export const SIMULATOR_MESSAGE_REQUIRED = 'Please select a user and enter a mess
 
 const JSON_OBJECT = { error: 'The body must be a JSON object' };
 
+/** Optional text of at most 100 characters that is blank or matches `pattern`; absent or blank is null. */
+const blankOrMatching = (pattern: RegExp, error: string) =>
+  textField('must be text')
+    .trim()
+    .max(100, { error: 'must be at most 100 characters' })
+    .refine((value) => value === '' || pattern.test(value), { error })
+    .nullish()
+    .transform((value) => value || null);
+
 /** POST /api/simulator/test-user */
 export const CreateTestUserRequest = z.object(
   {
@@ -35,14 +44,7 @@ export const CreateTestUserRequest = z.object(
       .min(1, { error: TEST_USER_NAME_REQUIRED })
       .max(100, { error: 'must be at most 100 characters' }),
     /** Absent, null or blank: the user is answered by the live model. */
-    testUserModel: textField('must be text')
-      .trim()
-      .max(100, { error: 'must be at most 100 characters' })
-      .refine((model) => model === '' || MODEL_NAME_PATTERN.test(model), {
-        error: 'must be a model name such as gpt-4o-mini',
-      })
-      .nullish()
-      .transform((model) => model || null),
+    testUserModel: blankOrMatching(MODEL_NAME_PATTERN, 'must be a model name such as gpt-4o-mini'),
   },
   JSON_OBJECT,
 );
@@ -105,14 +107,7 @@ export const SimulatorMessageRequest = z
         .refine(isStorableText, { error: UNSTORABLE_TEXT })
         .nullish(),
       /** The image's content type; absent or blank: image/jpeg. */
-      contentType: textField('must be text')
-        .trim()
-        .max(100, { error: 'must be at most 100 characters' })
-        .refine((type) => type === '' || IMAGE_CONTENT_TYPE_PATTERN.test(type), {
-          error: 'must be an image type such as image/jpeg',
-        })
-        .nullish()
-        .transform((type) => type || null),
+      contentType: blankOrMatching(IMAGE_CONTENT_TYPE_PATTERN, 'must be an image type such as image/jpeg'),
     },
     JSON_OBJECT,
   )

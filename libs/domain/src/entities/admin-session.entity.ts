@@ -1,4 +1,5 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Entity, Index, PrimaryColumn, type Relation } from 'typeorm';
+import { Reference, TimestampColumn } from './columns';
 import { AdminUser } from './admin-user.entity';
 
 /**
@@ -14,23 +15,20 @@ export class AdminSession {
   @PrimaryColumn({ name: 'token_hash', type: 'varchar', primaryKeyConstraintName: 'pk_admin_sessions' })
   tokenHash!: string;
 
-  @Column({ name: 'admin_user_id', type: 'uuid' })
+  @Reference('admin_sessions', () => AdminUser)
   adminUserId!: string;
-
-  @ManyToOne(() => AdminUser, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'admin_user_id', foreignKeyConstraintName: 'fk_admin_sessions_admin_user_id' })
   adminUser?: Relation<AdminUser>;
 
-  @Column({ name: 'created_at', type: 'timestamptz' })
+  @TimestampColumn('created_at')
   createdAt!: Date;
 
   /** Last use that slid the idle timeout (updated at most every tenth of the idle timeout). */
-  @Column({ name: 'last_seen_at', type: 'timestamptz' })
+  @TimestampColumn('last_seen_at')
   lastSeenAt!: Date;
 
-  @Column({ name: 'idle_expires_at', type: 'timestamptz' })
+  @TimestampColumn('idle_expires_at')
   idleExpiresAt!: Date;
 
-  @Column({ name: 'expires_at', type: 'timestamptz' })
+  @TimestampColumn('expires_at')
   expiresAt!: Date;
 }

@@ -1,20 +1,21 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Entity, Unique } from 'typeorm';
+import { CreatedAtColumn, IdColumn, TimestampColumn, VarcharColumn } from './columns';
 
 @Entity({ name: 'admin_users' })
 @Unique('uq_admin_users_username', ['username'])
 export class AdminUser {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_admin_users' })
+  @IdColumn('admin_users')
   id!: string;
 
-  @Column({ name: 'username', type: 'varchar' })
+  @VarcharColumn('username')
   username!: string;
 
-  @Column({ name: 'password_hash', type: 'varchar' })
+  @VarcharColumn('password_hash')
   passwordHash!: string;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ name: 'last_login_at', type: 'timestamptz', nullable: true })
+  @TimestampColumn('last_login_at', { nullable: true })
   lastLoginAt!: Date | null;
 }

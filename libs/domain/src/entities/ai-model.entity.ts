@@ -1,14 +1,13 @@
+import { Check, Entity, Index, Unique } from 'typeorm';
 import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-  Unique,
-  UpdateDateColumn,
-} from 'typeorm';
-import { moneyColumn } from '../transformers';
+  BooleanColumn,
+  CreatedAtColumn,
+  IdColumn,
+  IntColumn,
+  MoneyColumn,
+  UpdatedAtColumn,
+  VarcharColumn,
+} from './columns';
 
 @Entity({ name: 'ai_models' })
 @Unique('uq_ai_models_name', ['name'])
@@ -20,43 +19,43 @@ import { moneyColumn } from '../transformers';
 @Index('uq_ai_models_single_live', ['isLive'], { unique: true, where: '"is_live" = true' })
 @Index('uq_ai_models_single_fallback', ['isFallback'], { unique: true, where: '"is_fallback" = true' })
 export class AiModel {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_ai_models' })
+  @IdColumn('ai_models')
   id!: string;
 
   /** Provider model name, e.g. gpt-4o-mini. */
-  @Column({ name: 'name', type: 'varchar' })
+  @VarcharColumn('name')
   name!: string;
 
-  @Column({ name: 'display_name', type: 'varchar', nullable: true })
+  @VarcharColumn('display_name', { nullable: true })
   displayName!: string | null;
 
-  @Column({ name: 'input_price_per_million', ...moneyColumn, default: 0 })
+  @MoneyColumn('input_price_per_million', { default: 0 })
   inputPricePerMillion!: number;
 
-  @Column({ name: 'output_price_per_million', ...moneyColumn, default: 0 })
+  @MoneyColumn('output_price_per_million', { default: 0 })
   outputPricePerMillion!: number;
 
-  @Column({ name: 'max_tokens', type: 'int', default: 4096 })
+  @IntColumn('max_tokens', { default: 4096 })
   maxTokens!: number;
 
-  @Column({ name: 'is_active', type: 'boolean', default: true })
+  @BooleanColumn('is_active', { default: true })
   isActive!: boolean;
 
   /** Removing a model only hides it. */
-  @Column({ name: 'is_visible', type: 'boolean', default: true })
+  @BooleanColumn('is_visible', { default: true })
   isVisible!: boolean;
 
   /** The primary model; at most one row (partial unique index). */
-  @Column({ name: 'is_live', type: 'boolean', default: false })
+  @BooleanColumn('is_live', { default: false })
   isLive!: boolean;
 
   /** At most one row (partial unique index). */
-  @Column({ name: 'is_fallback', type: 'boolean', default: false })
+  @BooleanColumn('is_fallback', { default: false })
   isFallback!: boolean;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

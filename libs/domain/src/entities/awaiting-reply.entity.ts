@@ -1,6 +1,7 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import { inList } from '../sql';
 import { AWAITING_REPLY_QUEUES, type AwaitingReplyQueue } from '../types';
+import { TimestampColumn, VarcharColumn } from './columns';
 import { Message } from './message.entity';
 
 /**
@@ -20,17 +21,17 @@ export class AwaitingReply {
   @JoinColumn({ name: 'message_id', foreignKeyConstraintName: 'fk_awaiting_replies_message_id' })
   message?: Relation<Message>;
 
-  @Column({ name: 'queue', type: 'varchar' })
+  @VarcharColumn('queue')
   queue!: AwaitingReplyQueue;
 
   /** The message's own time (an import's `at` included), so the sweep's ages are the text's. */
-  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  @TimestampColumn('created_at', { default: () => 'now()' })
   createdAt!: Date;
 
   /** Times the sweep enqueued or retried its job; past SMS_INBOUND_SWEEP_MAX_ATTEMPTS it gives up. */
   @Column({ name: 'attempts', type: 'integer', default: 0 })
   attempts!: number;
 
-  @Column({ name: 'last_attempt_at', type: 'timestamptz', nullable: true })
+  @TimestampColumn('last_attempt_at', { nullable: true })
   lastAttemptAt!: Date | null;
 }

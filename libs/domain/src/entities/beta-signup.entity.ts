@@ -1,30 +1,31 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Entity, Index, Unique } from 'typeorm';
 import type { BetaSignupStatus } from '../types';
+import { IdColumn, TimestampColumn, VarcharColumn } from './columns';
 
 @Entity({ name: 'beta_signups' })
 @Unique('uq_beta_signups_unique_code', ['uniqueCode'])
 @Index('uq_beta_signups_email_lower', { synchronize: false }) // UNIQUE (lower(email))
 @Index('idx_beta_signups_signup_date', { synchronize: false }) // (signup_date DESC)
 export class BetaSignup {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_beta_signups' })
+  @IdColumn('beta_signups')
   id!: string;
 
   /** Unique case-insensitively. */
-  @Column({ name: 'email', type: 'varchar' })
+  @VarcharColumn('email')
   email!: string;
 
-  @Column({ name: 'zip_code', type: 'varchar' })
+  @VarcharColumn('zip_code')
   zipCode!: string;
 
-  @Column({ name: 'unique_code', type: 'varchar' })
+  @VarcharColumn('unique_code')
   uniqueCode!: string;
 
-  @Column({ name: 'signup_date', type: 'timestamptz', default: () => 'now()' })
+  @TimestampColumn('signup_date', { default: () => 'now()' })
   signupDate!: Date;
 
-  @Column({ name: 'status', type: 'varchar', default: 'pending' })
+  @VarcharColumn('status', { default: 'pending' })
   status!: BetaSignupStatus;
 
-  @Column({ name: 'approved_at', type: 'timestamptz', nullable: true })
+  @TimestampColumn('approved_at', { nullable: true })
   approvedAt!: Date | null;
 }

@@ -1,15 +1,4 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-  Unique,
-} from 'typeorm';
+import { Check, Entity, Index, type Relation, Unique } from 'typeorm';
 import { inList } from '../sql';
 import {
   CALENDAR_SEND_KINDS,
@@ -17,6 +6,7 @@ import {
   type CalendarSendKind,
   type CalendarSendStatus,
 } from '../types';
+import { CreatedAtColumn, IdColumn, Reference, TextColumn, TimestampColumn, VarcharColumn } from './columns';
 import { Message } from './message.entity';
 import { User } from './user.entity';
 import { WeatherAlert } from './weather-alert.entity';
@@ -35,55 +25,46 @@ import { WeatherAlert } from './weather-alert.entity';
 @Index('idx_calendar_sends_message_id', ['messageId'])
 @Index('idx_calendar_sends_weather_alert_id', ['weatherAlertId'])
 export class CalendarSend {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_calendar_sends' })
+  @IdColumn('calendar_sends')
   id!: string;
 
-  @Column({ name: 'user_id', type: 'uuid' })
+  @Reference('calendar_sends', () => User)
   userId!: string;
-
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_calendar_sends_user_id' })
   user?: Relation<User>;
 
-  @Column({ name: 'kind', type: 'varchar' })
+  @VarcharColumn('kind')
   kind!: CalendarSendKind;
 
   /** "tomatoes:start-indoors:2027" for a tip, "alert:<weather alert id>" for an alert. */
-  @Column({ name: 'task_key', type: 'varchar' })
+  @VarcharColumn('task_key')
   taskKey!: string;
 
   /** When it goes out: inside 9:00-20:00 in the user's own time zone. */
-  @Column({ name: 'scheduled_for', type: 'timestamptz' })
+  @TimestampColumn('scheduled_for')
   scheduledFor!: Date;
 
-  @Column({ name: 'status', type: 'varchar', default: 'scheduled' })
+  @VarcharColumn('status', { default: 'scheduled' })
   status!: CalendarSendStatus;
 
   /** Why it was skipped or cancelled: opted_out, tips_off, monthly_cap, paused, stale, no_zip. */
-  @Column({ name: 'skip_reason', type: 'varchar', nullable: true })
+  @VarcharColumn('skip_reason', { nullable: true })
   skipReason!: string | null;
 
-  @Column({ name: 'body', type: 'text' })
+  @TextColumn('body')
   body!: string;
 
   /** The outbound message once sent: its delivery status and cost. */
-  @Column({ name: 'message_id', type: 'uuid', nullable: true })
+  @Reference('calendar_sends', () => Message, { optional: true })
   messageId!: string | null;
-
-  @ManyToOne(() => Message, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'message_id', foreignKeyConstraintName: 'fk_calendar_sends_message_id' })
   message?: Relation<Message> | null;
 
-  @Column({ name: 'weather_alert_id', type: 'uuid', nullable: true })
+  @Reference('calendar_sends', () => WeatherAlert, { optional: true })
   weatherAlertId!: string | null;
-
-  @ManyToOne(() => WeatherAlert, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'weather_alert_id', foreignKeyConstraintName: 'fk_calendar_sends_weather_alert_id' })
   weatherAlert?: Relation<WeatherAlert> | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @Column({ name: 'sent_at', type: 'timestamptz', nullable: true })
+  @TimestampColumn('sent_at', { nullable: true })
   sentAt!: Date | null;
 }

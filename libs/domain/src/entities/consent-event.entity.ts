@@ -1,16 +1,7 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Check, Entity, Index, type Relation } from 'typeorm';
 import { inList } from '../sql';
 import { CONSENT_EVENT_TYPES, CONSENT_SOURCES, type ConsentEventType, type ConsentSource } from '../types';
+import { CreatedAtColumn, IdColumn, Reference, VarcharColumn } from './columns';
 import { Message } from './message.entity';
 import { User } from './user.entity';
 
@@ -22,42 +13,33 @@ import { User } from './user.entity';
 @Index('idx_consent_events_message_id', ['messageId'])
 @Index('idx_consent_events_reply_message_id', ['replyMessageId'])
 export class ConsentEvent {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_consent_events' })
+  @IdColumn('consent_events')
   id!: string;
 
-  @Column({ name: 'user_id', type: 'uuid' })
+  @Reference('consent_events', () => User)
   userId!: string;
-
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_consent_events_user_id' })
   user?: Relation<User>;
 
-  @Column({ name: 'type', type: 'varchar' })
+  @VarcharColumn('type')
   type!: ConsentEventType;
 
   /** The keyword as received (STOP, UNSUBSCRIBE, START, HELP...). */
-  @Column({ name: 'keyword', type: 'varchar', nullable: true })
+  @VarcharColumn('keyword', { nullable: true })
   keyword!: string | null;
 
-  @Column({ name: 'source', type: 'varchar' })
+  @VarcharColumn('source')
   source!: ConsentSource;
 
   /** The message that caused the event: the inbound keyword, or the outbound one Twilio refused. */
-  @Column({ name: 'message_id', type: 'uuid', nullable: true })
+  @Reference('consent_events', () => Message, { optional: true })
   messageId!: string | null;
-
-  @ManyToOne(() => Message, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'message_id', foreignKeyConstraintName: 'fk_consent_events_message_id' })
   message?: Relation<Message> | null;
 
   /** The confirmation Sprout sent for this event (an opted-out user still gets this one). */
-  @Column({ name: 'reply_message_id', type: 'uuid', nullable: true })
+  @Reference('consent_events', () => Message, { optional: true })
   replyMessageId!: string | null;
-
-  @ManyToOne(() => Message, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'reply_message_id', foreignKeyConstraintName: 'fk_consent_events_reply_message_id' })
   replyMessage?: Relation<Message> | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt!: Date;
 }

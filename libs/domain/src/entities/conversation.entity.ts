@@ -1,15 +1,15 @@
-import {
-  Check,
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Check, Entity, Index, type Relation } from 'typeorm';
 import { inList } from '../sql';
 import { SENTIMENTS, type Sentiment } from '../types';
+import {
+  CountColumn,
+  IdColumn,
+  Reference,
+  TestUserColumn,
+  TextColumn,
+  TimestampColumn,
+  VarcharColumn,
+} from './columns';
 import { User } from './user.entity';
 
 /** A user's messages with gaps under the idle timeout; endedAt null means ongoing. */
@@ -23,59 +23,56 @@ import { User } from './user.entity';
 @Index('idx_conversations_search_words', { synchronize: false }) // gin (search_text_words(search_text))
 @Index('idx_conversations_search_long', { synchronize: false }) // (last_message_at) WHERE the text is too long for it (migration 1797000000000)
 export class Conversation {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_conversations' })
+  @IdColumn('conversations')
   id!: string;
 
-  @Column({ name: 'user_id', type: 'uuid' })
+  @Reference('conversations', () => User)
   userId!: string;
-
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_conversations_user_id' })
   user?: Relation<User>;
 
-  @Column({ name: 'started_at', type: 'timestamptz', default: () => 'now()' })
+  @TimestampColumn('started_at', { default: () => 'now()' })
   startedAt!: Date;
 
-  @Column({ name: 'last_message_at', type: 'timestamptz', default: () => 'now()' })
+  @TimestampColumn('last_message_at', { default: () => 'now()' })
   lastMessageAt!: Date;
 
-  @Column({ name: 'ended_at', type: 'timestamptz', nullable: true })
+  @TimestampColumn('ended_at', { nullable: true })
   endedAt!: Date | null;
 
-  @Column({ name: 'message_count', type: 'int', default: 0 })
+  @CountColumn('message_count')
   messageCount!: number;
 
-  @Column({ name: 'sentiment', type: 'varchar', nullable: true })
+  @VarcharColumn('sentiment', { nullable: true })
   sentiment!: Sentiment | null;
 
-  @Column({ name: 'topics', type: 'text', array: true, default: () => "'{}'" })
+  @TextColumn('topics', { array: true, default: () => "'{}'" })
   topics!: string[];
 
-  @Column({ name: 'summary', type: 'text', nullable: true })
+  @TextColumn('summary', { nullable: true })
   summary!: string | null;
 
-  @Column({ name: 'key_outcomes', type: 'text', nullable: true })
+  @TextColumn('key_outcomes', { nullable: true })
   keyOutcomes!: string | null;
 
-  @Column({ name: 'next_steps', type: 'text', nullable: true })
+  @TextColumn('next_steps', { nullable: true })
   nextSteps!: string | null;
 
-  @Column({ name: 'region', type: 'varchar', nullable: true })
+  @VarcharColumn('region', { nullable: true })
   region!: string | null;
 
-  @Column({ name: 'experience_level', type: 'varchar', nullable: true })
+  @VarcharColumn('experience_level', { nullable: true })
   experienceLevel!: string | null;
 
-  @Column({ name: 'model_used', type: 'varchar', nullable: true })
+  @VarcharColumn('model_used', { nullable: true })
   modelUsed!: string | null;
 
-  @Column({ name: 'is_test_user', type: 'boolean', default: false })
+  @TestUserColumn()
   isTestUser!: boolean;
 
   /** Lower-cased summary, region and topics for the console's search; the database fills it (trigger). */
-  @Column({ name: 'search_text', type: 'text', default: '', select: false, insert: false, update: false })
+  @TextColumn('search_text', { default: '', select: false, insert: false, update: false })
   searchText?: string;
 
-  @Column({ name: 'summarized_at', type: 'timestamptz', nullable: true })
+  @TimestampColumn('summarized_at', { nullable: true })
   summarizedAt!: Date | null;
 }

@@ -1,17 +1,17 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Check, Entity, Index, type Relation } from 'typeorm';
 import { inList } from '../sql';
-import { moneyColumn } from '../transformers';
 import { LLM_PURPOSES, LLM_TIERS, type LlmPurpose, type LlmTier } from '../types';
+import {
+  CountColumn,
+  CreatedAtColumn,
+  IdColumn,
+  IntColumn,
+  MoneyColumn,
+  Reference,
+  TestUserColumn,
+  TextColumn,
+  VarcharColumn,
+} from './columns';
 import { Conversation } from './conversation.entity';
 import { Message } from './message.entity';
 import { User } from './user.entity';
@@ -27,61 +27,52 @@ import { User } from './user.entity';
 @Index('idx_llm_calls_conversation_id', ['conversationId'])
 @Index('idx_llm_calls_is_test_user_created_at', { synchronize: false }) // (is_test_user, created_at) INCLUDE (cost)
 export class LlmCall {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_llm_calls' })
+  @IdColumn('llm_calls')
   id!: string;
 
-  @Column({ name: 'message_id', type: 'uuid', nullable: true })
+  @Reference('llm_calls', () => Message, { optional: true })
   messageId!: string | null;
-
-  @ManyToOne(() => Message, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'message_id', foreignKeyConstraintName: 'fk_llm_calls_message_id' })
   message?: Relation<Message> | null;
 
-  @Column({ name: 'user_id', type: 'uuid', nullable: true })
+  @Reference('llm_calls', () => User, { optional: true })
   userId!: string | null;
-
-  @ManyToOne(() => User, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_llm_calls_user_id' })
   user?: Relation<User> | null;
 
-  @Column({ name: 'conversation_id', type: 'uuid', nullable: true })
+  @Reference('llm_calls', () => Conversation, { optional: true })
   conversationId!: string | null;
-
-  @ManyToOne(() => Conversation, { onDelete: 'SET NULL', nullable: true })
-  @JoinColumn({ name: 'conversation_id', foreignKeyConstraintName: 'fk_llm_calls_conversation_id' })
   conversation?: Relation<Conversation> | null;
 
-  @Column({ name: 'purpose', type: 'varchar' })
+  @VarcharColumn('purpose')
   purpose!: LlmPurpose;
 
   /** Null for template and minimal answers, which call no model. */
-  @Column({ name: 'model', type: 'varchar', nullable: true })
+  @VarcharColumn('model', { nullable: true })
   model!: string | null;
 
-  @Column({ name: 'prompt_tokens', type: 'int', default: 0 })
+  @CountColumn('prompt_tokens')
   promptTokens!: number;
 
-  @Column({ name: 'completion_tokens', type: 'int', default: 0 })
+  @CountColumn('completion_tokens')
   completionTokens!: number;
 
-  @Column({ name: 'total_tokens', type: 'int', default: 0 })
+  @CountColumn('total_tokens')
   totalTokens!: number;
 
-  @Column({ name: 'cost', ...moneyColumn, default: 0 })
+  @MoneyColumn('cost', { default: 0 })
   cost!: number;
 
-  @Column({ name: 'latency_ms', type: 'int', nullable: true })
+  @IntColumn('latency_ms', { nullable: true })
   latencyMs!: number | null;
 
-  @Column({ name: 'tier', type: 'varchar' })
+  @VarcharColumn('tier')
   tier!: LlmTier;
 
-  @Column({ name: 'error', type: 'text', nullable: true })
+  @TextColumn('error', { nullable: true })
   error!: string | null;
 
-  @Column({ name: 'is_test_user', type: 'boolean', default: false })
+  @TestUserColumn()
   isTestUser!: boolean;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt!: Date;
 }

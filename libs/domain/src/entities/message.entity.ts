@@ -1,18 +1,5 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-  Unique,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Check, Column, Entity, Index, type Relation, Unique } from 'typeorm';
 import { inList } from '../sql';
-import { moneyColumn } from '../transformers';
 import {
   MESSAGE_DIRECTIONS,
   MESSAGE_ENCODINGS,
@@ -27,6 +14,20 @@ import {
   type MessageStatus,
   type Sentiment,
 } from '../types';
+import {
+  BooleanColumn,
+  CountColumn,
+  CreatedAtColumn,
+  IdColumn,
+  IntColumn,
+  MoneyColumn,
+  Reference,
+  TestUserColumn,
+  TextColumn,
+  TimestampColumn,
+  UpdatedAtColumn,
+  VarcharColumn,
+} from './columns';
 import { Conversation } from './conversation.entity';
 import { User } from './user.entity';
 
@@ -44,46 +45,40 @@ import { User } from './user.entity';
 @Index('idx_messages_failed_created_at', ['createdAt'], { where: `"status" IN ('failed', 'undelivered')` })
 @Index('idx_messages_with_media_created_at', ['createdAt'], { where: `"media" <> '[]'::jsonb` })
 export class Message {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_messages' })
+  @IdColumn('messages')
   id!: string;
 
-  @Column({ name: 'user_id', type: 'uuid' })
+  @Reference('messages', () => User)
   userId!: string;
-
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_messages_user_id' })
   user?: Relation<User>;
 
-  @Column({ name: 'conversation_id', type: 'uuid' })
+  @Reference('messages', () => Conversation)
   conversationId!: string;
-
-  @ManyToOne(() => Conversation, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'conversation_id', foreignKeyConstraintName: 'fk_messages_conversation_id' })
   conversation?: Relation<Conversation>;
 
-  @Column({ name: 'direction', type: 'varchar' })
+  @VarcharColumn('direction')
   direction!: MessageDirection;
 
-  @Column({ name: 'content', type: 'text' })
+  @TextColumn('content')
   content!: string;
 
-  @Column({ name: 'status', type: 'varchar' })
+  @VarcharColumn('status')
   status!: MessageStatus;
 
   /** Twilio MessageSid; the idempotency key of inbound webhooks and status callbacks. */
-  @Column({ name: 'provider_sid', type: 'varchar', nullable: true })
+  @VarcharColumn('provider_sid', { nullable: true })
   providerSid!: string | null;
 
-  @Column({ name: 'error_code', type: 'varchar', nullable: true })
+  @VarcharColumn('error_code', { nullable: true })
   errorCode!: string | null;
 
-  @Column({ name: 'error_message', type: 'text', nullable: true })
+  @TextColumn('error_message', { nullable: true })
   errorMessage!: string | null;
 
-  @Column({ name: 'segments', type: 'int', nullable: true })
+  @IntColumn('segments', { nullable: true })
   segments!: number | null;
 
-  @Column({ name: 'encoding', type: 'varchar', nullable: true })
+  @VarcharColumn('encoding', { nullable: true })
   encoding!: MessageEncoding | null;
 
   @Column({ name: 'media', type: 'jsonb', default: () => "'[]'" })
@@ -93,19 +88,19 @@ export class Message {
   @Column({ name: 'location_hint', type: 'jsonb', nullable: true })
   locationHint!: MessageLocationHint | null;
 
-  @Column({ name: 'image_processed', type: 'boolean', nullable: true })
+  @BooleanColumn('image_processed', { nullable: true })
   imageProcessed!: boolean | null;
 
-  @Column({ name: 'image_content_type', type: 'varchar', nullable: true })
+  @VarcharColumn('image_content_type', { nullable: true })
   imageContentType!: string | null;
 
-  @Column({ name: 'image_processing_error', type: 'text', nullable: true })
+  @TextColumn('image_processing_error', { nullable: true })
   imageProcessingError!: string | null;
 
-  @Column({ name: 'image_analysis', type: 'text', nullable: true })
+  @TextColumn('image_analysis', { nullable: true })
   imageAnalysis!: string | null;
 
-  @Column({ name: 'cost', ...moneyColumn, default: 0 })
+  @MoneyColumn('cost', { default: 0 })
   cost!: number;
 
   /**
@@ -113,39 +108,39 @@ export class Message {
    * the provider accepted it; null while unsent, for inbound, test users' and messages sent before
    * SMS cost was recorded. `cost` is the AI's share.
    */
-  @Column({ name: 'sms_cost', ...moneyColumn, nullable: true })
+  @MoneyColumn('sms_cost', { nullable: true })
   smsCost!: number | null;
 
-  @Column({ name: 'token_usage', type: 'int', default: 0 })
+  @CountColumn('token_usage')
   tokenUsage!: number;
 
-  @Column({ name: 'model_used', type: 'varchar', nullable: true })
+  @VarcharColumn('model_used', { nullable: true })
   modelUsed!: string | null;
 
-  @Column({ name: 'response_time_ms', type: 'int', nullable: true })
+  @IntColumn('response_time_ms', { nullable: true })
   responseTimeMs!: number | null;
 
-  @Column({ name: 'sentiment', type: 'varchar', nullable: true })
+  @VarcharColumn('sentiment', { nullable: true })
   sentiment!: Sentiment | null;
 
-  @Column({ name: 'topics', type: 'text', array: true, default: () => "'{}'" })
+  @TextColumn('topics', { array: true, default: () => "'{}'" })
   topics!: string[];
 
-  @Column({ name: 'is_test_user', type: 'boolean', default: false })
+  @TestUserColumn()
   isTestUser!: boolean;
 
-  @Column({ name: 'kind', type: 'varchar', default: 'reply' })
+  @VarcharColumn('kind', { default: 'reply' })
   kind!: MessageKind;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 
-  @Column({ name: 'sent_at', type: 'timestamptz', nullable: true })
+  @TimestampColumn('sent_at', { nullable: true })
   sentAt!: Date | null;
 
-  @Column({ name: 'delivered_at', type: 'timestamptz', nullable: true })
+  @TimestampColumn('delivered_at', { nullable: true })
   deliveredAt!: Date | null;
 }

@@ -1,6 +1,7 @@
 import { Check, Column, Entity, Index, JoinColumn, OneToOne, PrimaryColumn, type Relation } from 'typeorm';
 import { inList } from '../sql';
 import { SENDER_LIMIT_WINDOWS, type SenderLimitWindow } from '../types';
+import { TimestampColumn, VarcharColumn } from './columns';
 import { User } from './user.entity';
 
 /**
@@ -20,7 +21,7 @@ export class SenderLimit {
   user?: Relation<User>;
 
   /** The window whose limit keeps the sender waiting longest. */
-  @Column({ name: 'limit_window', type: 'varchar' })
+  @VarcharColumn('limit_window')
   limitWindow!: SenderLimitWindow;
 
   /** Replies allowed in that window when the stretch was recorded. */
@@ -28,11 +29,11 @@ export class SenderLimit {
   replyLimit!: number;
 
   /** The first refused text of the stretch. */
-  @Column({ name: 'limited_at', type: 'timestamptz' })
+  @TimestampColumn('limited_at')
   limitedAt!: Date;
 
   /** When the sender is answered again. */
-  @Column({ name: 'limited_until', type: 'timestamptz' })
+  @TimestampColumn('limited_until')
   limitedUntil!: Date;
 
   /** Texts not answered in the stretch (the first got the notice). */

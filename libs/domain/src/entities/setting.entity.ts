@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { UpdatedAtColumn } from './columns';
 
 /** Key/value runtime settings editable from the console (e.g. the spending limit). */
 @Entity({ name: 'settings' })
@@ -9,6 +10,6 @@ export class Setting {
   @Column({ name: 'value', type: 'jsonb' })
   value!: unknown;
 
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 }

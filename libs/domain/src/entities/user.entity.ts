@@ -1,16 +1,18 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-  Unique,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Check, Column, Entity, Index, Unique } from 'typeorm';
 import { inList } from '../sql';
-import { moneyColumn } from '../transformers';
 import { SENTIMENTS, type Sentiment, TIPS_STATUSES, type TipsStatus, type UserProfile } from '../types';
+import {
+  BooleanColumn,
+  CountColumn,
+  CreatedAtColumn,
+  IdColumn,
+  IntColumn,
+  MoneyColumn,
+  TestUserColumn,
+  TimestampColumn,
+  UpdatedAtColumn,
+  VarcharColumn,
+} from './columns';
 
 @Entity({ name: 'users' })
 @Unique('uq_users_phone_number', ['phoneNumber'])
@@ -35,88 +37,88 @@ import { SENTIMENTS, type Sentiment, TIPS_STATUSES, type TipsStatus, type UserPr
 @Index('idx_users_sort_created', { synchronize: false }) // (is_test_user, <created key>, id): the Users table sorted by that column (migration 1796200000000)
 @Index('idx_users_sort_last_message', { synchronize: false }) // (is_test_user, <last_message key>, id): the Users table sorted by that column (migration 1796200000000)
 export class User {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_users' })
+  @IdColumn('users')
   id!: string;
 
   /** E.164, e.g. +15035550123. */
-  @Column({ name: 'phone_number', type: 'varchar' })
+  @VarcharColumn('phone_number')
   phoneNumber!: string;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt!: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  @UpdatedAtColumn()
   updatedAt!: Date;
 
-  @Column({ name: 'is_active', type: 'boolean', default: true })
+  @BooleanColumn('is_active', { default: true })
   isActive!: boolean;
 
-  @Column({ name: 'last_message_at', type: 'timestamptz', nullable: true })
+  @TimestampColumn('last_message_at', { nullable: true })
   lastMessageAt!: Date | null;
 
-  @Column({ name: 'profile_completion_score', type: 'int', default: 0 })
+  @IntColumn('profile_completion_score', { default: 0 })
   profileCompletionScore!: number;
 
-  @Column({ name: 'zip_code', type: 'varchar', nullable: true })
+  @VarcharColumn('zip_code', { nullable: true })
   zipCode!: string | null;
 
-  @Column({ name: 'region', type: 'varchar', nullable: true })
+  @VarcharColumn('region', { nullable: true })
   region!: string | null;
 
-  @Column({ name: 'city', type: 'varchar', nullable: true })
+  @VarcharColumn('city', { nullable: true })
   city!: string | null;
 
-  @Column({ name: 'state', type: 'varchar', nullable: true })
+  @VarcharColumn('state', { nullable: true })
   state!: string | null;
 
-  @Column({ name: 'hardiness_zone', type: 'varchar', nullable: true })
+  @VarcharColumn('hardiness_zone', { nullable: true })
   hardinessZone!: string | null;
 
   @Column({ name: 'profile', type: 'jsonb', default: () => "'{}'" })
   profile!: UserProfile;
 
-  @Column({ name: 'location_refused', type: 'boolean', default: false })
+  @BooleanColumn('location_refused', { default: false })
   locationRefused!: boolean;
 
-  @Column({ name: 'location_asked_at', type: 'timestamptz', nullable: true })
+  @TimestampColumn('location_asked_at', { nullable: true })
   locationAskedAt!: Date | null;
 
-  @Column({ name: 'opted_out', type: 'boolean', default: false })
+  @BooleanColumn('opted_out', { default: false })
   optedOut!: boolean;
 
-  @Column({ name: 'opted_out_at', type: 'timestamptz', nullable: true })
+  @TimestampColumn('opted_out_at', { nullable: true })
   optedOutAt!: Date | null;
 
   /** Garden calendar tips: TIPS subscribes, TIPS OFF or STOP unsubscribes (kept by a consent_events trigger). */
-  @Column({ name: 'tips_status', type: 'varchar', default: 'none' })
+  @VarcharColumn('tips_status', { default: 'none' })
   tipsStatus!: TipsStatus;
 
-  @Column({ name: 'tips_status_at', type: 'timestamptz', nullable: true })
+  @TimestampColumn('tips_status_at', { nullable: true })
   tipsStatusAt!: Date | null;
 
-  @Column({ name: 'is_test_user', type: 'boolean', default: false })
+  @TestUserColumn()
   isTestUser!: boolean;
 
-  @Column({ name: 'test_user_name', type: 'varchar', nullable: true })
+  @VarcharColumn('test_user_name', { nullable: true })
   testUserName!: string | null;
 
-  @Column({ name: 'test_user_model', type: 'varchar', nullable: true })
+  @VarcharColumn('test_user_model', { nullable: true })
   testUserModel!: string | null;
 
   // Denormalised counters maintained by the reply pipeline so admin lists need no aggregation.
-  @Column({ name: 'total_messages', type: 'int', default: 0 })
+  @CountColumn('total_messages')
   totalMessages!: number;
 
-  @Column({ name: 'total_tokens', type: 'int', default: 0 })
+  @CountColumn('total_tokens')
   totalTokens!: number;
 
-  @Column({ name: 'total_cost', ...moneyColumn, default: 0 })
+  @MoneyColumn('total_cost', { default: 0 })
   totalCost!: number;
 
   /** What sending them messages cost (messages.sms_cost summed as each is sent); `totalCost` is the AI's. */
-  @Column({ name: 'total_sms_cost', ...moneyColumn, default: 0 })
+  @MoneyColumn('total_sms_cost', { default: 0 })
   totalSmsCost!: number;
 
-  @Column({ name: 'average_sentiment', type: 'varchar', nullable: true })
+  @VarcharColumn('average_sentiment', { nullable: true })
   averageSentiment!: Sentiment | null;
 }

@@ -1,6 +1,7 @@
-import { Check, Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, Index, Unique } from 'typeorm';
 import { inList } from '../sql';
 import { WEATHER_ALERT_KINDS, type WeatherAlertKind } from '../types';
+import { IdColumn, TextColumn, TimestampColumn, VarcharColumn } from './columns';
 
 /** A freeze or heat extreme the NWS forecast for one grid and day: raised once, texted to its subscribers. */
 @Entity({ name: 'weather_alerts' })
@@ -8,14 +9,14 @@ import { WEATHER_ALERT_KINDS, type WeatherAlertKind } from '../types';
 @Check('chk_weather_alerts_kind', inList('kind', WEATHER_ALERT_KINDS))
 @Index('idx_weather_alerts_raised_at', ['raisedAt'])
 export class WeatherAlert {
-  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'pk_weather_alerts' })
+  @IdColumn('weather_alerts')
   id!: string;
 
   /** The NWS grid: "PQR/112/103" (office/x/y). */
-  @Column({ name: 'grid_key', type: 'varchar' })
+  @VarcharColumn('grid_key')
   gridKey!: string;
 
-  @Column({ name: 'kind', type: 'varchar' })
+  @VarcharColumn('kind')
   kind!: WeatherAlertKind;
 
   /** The local day of the forecast low or high, YYYY-MM-DD. */
@@ -29,9 +30,9 @@ export class WeatherAlert {
   highF!: number | null;
 
   /** The forecast period's own words ("Tonight: Clear, with a low around 29."). */
-  @Column({ name: 'forecast', type: 'text' })
+  @TextColumn('forecast')
   forecast!: string;
 
-  @Column({ name: 'raised_at', type: 'timestamptz', default: () => 'now()' })
+  @TimestampColumn('raised_at', { default: () => 'now()' })
   raisedAt!: Date;
 }
