@@ -33,6 +33,9 @@ const WHAT_ABOUT = /^(?:(?:and|but|ok|okay|so|hmm|also|then)\s+)?(?:what|how)\s+
 const AND_ALSO = /^(?:and|also|same\s+(?:for|with)|what\s+of|and\s+for|now)\s+(.+?)(?:\s+too|\s+as\s+well)?$/;
 const TOO = /^((?:\S+\s+){0,3}\S+)\s+(?:too|as\s+well|also)$/;
 const FILLER = /^(?:(?:my|the|our|some|a|an|for|with|on|about|to|of|in)\s+)+/;
+/** Words that point back to what was being grown or done ("could I plant more for fall?"). */
+const BACK_REFERENCE =
+  /(?<![a-z0-9])(?:more|again|the rest|the ones|these ones|those ones|the same)(?![a-z0-9])/;
 const PRONOUN = /(?<![a-z0-9])(?:it|its|them|they|theyre|those|these|this one|that one)(?![a-z0-9])/;
 
 /** The gardener's own words in a user turn (the reply pipeline wraps them in <sms> tags), else null. */
@@ -128,7 +131,7 @@ function resolveOne(
   }
   const before = subjects(previous, knowledge);
   // A message that says it goes on ("and the little ones at the base?") or points back continues.
-  const goesOn = CONTINUES.test(text) || PRONOUN.test(text);
+  const goesOn = CONTINUES.test(text) || PRONOUN.test(text) || BACK_REFERENCE.test(text);
   if (own.length > 0) {
     // A bare subject ("peppers?", "my roses") answers or extends the last question.
     const bare = text.replace(knowledge.subjectPattern, ' ').replace(FILLER, '').trim() === '';
