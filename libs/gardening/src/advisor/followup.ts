@@ -26,6 +26,9 @@ const SAYS_WORDS = 3;
 const BARE_WORDS = 4;
 /** Words that open a message going on with the last one. */
 const CONTINUES = /^(?:and|but|also|plus|so|then|ok|okay|what if|how about)\b/;
+/** A message that opens by pointing back ("it's 2 years old...", "the ones that are left...") goes on with the conversation up to this long. */
+const POINTING_WORDS = 20;
+const OPENS_POINTING = /^(?:it|its|they|theyre|them|those|these|the ones|the rest|this one|that one)\b/;
 /** How many earlier questions a follow-up can reach back through. */
 const MAX_EARLIER = 4;
 const SMS_TAGS = /<sms>\s*([\s\S]*?)\s*<\/sms>/i;
@@ -149,7 +152,11 @@ function resolveOne(
   if (subject && PRONOUN.test(text)) return continues(text.replace(PRONOUN, subject.text));
   // A short question with no subject of its own ("how far apart?", "ok now what") continues the
   // last one: the earlier question's words keep what it was about, at lower weight.
-  if (words <= VERY_SHORT || (words <= SHORT_WORDS && (goesOn || !standsAlone(text)))) {
+  if (
+    words <= VERY_SHORT ||
+    (words <= SHORT_WORDS && (goesOn || !standsAlone(text))) ||
+    (words <= POINTING_WORDS && OPENS_POINTING.test(text))
+  ) {
     return continues(text);
   }
   return alone;

@@ -17,6 +17,8 @@ import { TWO_SEGMENTS } from './knowledge/render';
 const MAX = TWO_SEGMENTS;
 /** A cool-season crop sown this many days after its spring weeks still makes a crop before the heat. */
 const COOL_GRACE_DAYS = 21;
+/** From this zone, a crop's warm-zone months replace frost-date windows. */
+const WARM_FROM = 10;
 const TOO_EARLY = /\btoo (?:early|soon)\b|\byet\b/;
 const DAY = 86_400_000;
 
@@ -120,12 +122,9 @@ export function cropTimingAnswer(
   if (!ctx.zone || !ctx.frost) {
     return compose(MAX, genericTiming(crop, mode), tip, zipHint(ctx), mode !== 'grow' ? crop.tip : null);
   }
-  if (
-    ctx.frostFree ||
-    (ctx.zoneNumber ?? 0) >= 10 ||
-    (crop.name.startsWith('tulips') && (ctx.zoneNumber ?? 0) >= 9)
-  ) {
-    return compose(MAX, frostFreeLead(crop, ctx), crop.warmZones, tip ?? crop.tip);
+  const zone = ctx.zoneNumber ?? 0;
+  if (ctx.frostFree || zone >= (crop.warmFrom ?? WARM_FROM)) {
+    return compose(MAX, zone >= WARM_FROM ? frostFreeLead(crop, ctx) : null, crop.warmZones, tip ?? crop.tip);
   }
   const today = ctx.today;
   const now = windowsFor(crop, ctx);
