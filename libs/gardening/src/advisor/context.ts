@@ -7,7 +7,15 @@ import { normalizeState, regionForState } from '../places/states';
 import { lookupZip } from '../places/zip';
 import type { ExperienceLevel, SoilType } from '../processing/profile-commands';
 import { normalizeExperienceLevel, normalizeSoilType } from '../processing/profile-commands';
-import { addDays, dateInYear, formatDate, formatMonthDay, startOfDay } from '../text/dates';
+import {
+  addDays,
+  dateInYear,
+  formatDate,
+  formatMonthDay,
+  monthSpan,
+  partOfMonth,
+  startOfDay,
+} from '../text/dates';
 import { ADVISOR_REGIONS, type AdvisorRegion } from './knowledge/schema';
 import { normalizeText } from './knowledge/terms';
 import type { WeekRange } from './knowledge/types';
@@ -126,6 +134,16 @@ export function dateRange(from: Date, to: Date): string {
   return from.getUTCMonth() === to.getUTCMonth() && from.getUTCFullYear() === to.getUTCFullYear()
     ? `${a}-${to.getUTCDate()}`
     : `${a}-${b}`;
+}
+
+/** "Apr 17-May 1 (mid-April to early May)": the dates, and the parts of months gardeners plan by. */
+export function datesInMonths(from: Date, to: Date): string {
+  return `${dateRange(from, to)} (${monthSpan(from, to)})`;
+}
+
+/** "Jun 5 (early June)". */
+export function dateInMonth(date: Date): string {
+  return `${formatDate(date)} (${partOfMonth(date)})`;
 }
 
 /** The window `weeks` around a reference date. */

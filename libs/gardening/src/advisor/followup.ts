@@ -26,6 +26,9 @@ const SAYS_WORDS = 3;
 const BARE_WORDS = 4;
 /** Words that open a message going on with the last one. */
 const CONTINUES = /^(?:and|but|also|plus|so|then|ok|okay|what if|how about)\b/;
+/** A message that opens by pointing back ("it's 2 years old...", "the ones that are left...") goes on with the conversation up to this long. */
+const POINTING_WORDS = 20;
+const OPENS_POINTING = /^(?:it|its|they|theyre|them|those|these|the ones|the rest|this one|that one)\b/;
 /** How many earlier questions a follow-up can reach back through. */
 const MAX_EARLIER = 4;
 const SMS_TAGS = /<sms>\s*([\s\S]*?)\s*<\/sms>/i;
@@ -33,6 +36,9 @@ const WHAT_ABOUT = /^(?:(?:and|but|ok|okay|so|hmm|also|then)\s+)?(?:what|how)\s+
 const AND_ALSO = /^(?:and|also|same\s+(?:for|with)|what\s+of|and\s+for|now)\s+(.+?)(?:\s+too|\s+as\s+well)?$/;
 const TOO = /^((?:\S+\s+){0,3}\S+)\s+(?:too|as\s+well|also)$/;
 const FILLER = /^(?:(?:my|the|our|some|a|an|for|with|on|about|to|of|in)\s+)+/;
+/** Words that point back to what was being grown or done ("could I plant more for fall?"). */
+const BACK_REFERENCE =
+  /(?<![a-z0-9])(?:more|again|the rest|the ones|these ones|those ones|the same)(?![a-z0-9])/;
 const PRONOUN = /(?<![a-z0-9])(?:it|its|them|they|theyre|those|these|this one|that one)(?![a-z0-9])/;
 
 /** The gardener's own words in a user turn (the reply pipeline wraps them in <sms> tags), else null. */
@@ -128,7 +134,7 @@ function resolveOne(
   }
   const before = subjects(previous, knowledge);
   // A message that says it goes on ("and the little ones at the base?") or points back continues.
-  const goesOn = CONTINUES.test(text) || PRONOUN.test(text);
+  const goesOn = CONTINUES.test(text) || PRONOUN.test(text) || BACK_REFERENCE.test(text);
   if (own.length > 0) {
     // A bare subject ("peppers?", "my roses") answers or extends the last question.
     const bare = text.replace(knowledge.subjectPattern, ' ').replace(FILLER, '').trim() === '';
@@ -146,7 +152,11 @@ function resolveOne(
   if (subject && PRONOUN.test(text)) return continues(text.replace(PRONOUN, subject.text));
   // A short question with no subject of its own ("how far apart?", "ok now what") continues the
   // last one: the earlier question's words keep what it was about, at lower weight.
-  if (words <= VERY_SHORT || (words <= SHORT_WORDS && (goesOn || !standsAlone(text)))) {
+  if (
+    words <= VERY_SHORT ||
+    (words <= SHORT_WORDS && (goesOn || !standsAlone(text))) ||
+    (words <= POINTING_WORDS && OPENS_POINTING.test(text))
+  ) {
     return continues(text);
   }
   return alone;

@@ -1,8 +1,10 @@
-import { addDays, formatDate } from '../text/dates';
+import { addDays, formatDate, partOfMonth } from '../text/dates';
 import {
   byLevel,
   compose,
+  dateInMonth,
   dateRange,
+  datesInMonths,
   weeksPhrase,
   windowAround,
   zipHint,
@@ -13,6 +15,11 @@ import { CROPS, type CropTiming } from './crops';
 import { TWO_SEGMENTS } from './knowledge/render';
 
 const MAX = TWO_SEGMENTS;
+/** A cool-season crop sown this many days after its spring weeks still makes a crop before the heat. */
+const COOL_GRACE_DAYS = 21;
+/** From this zone, a crop's warm-zone months replace frost-date windows. */
+const WARM_FROM = 10;
+const TOO_EARLY = /\btoo (?:early|soon)\b|\byet\b/;
 const DAY = 86_400_000;
 
 const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
@@ -84,6 +91,20 @@ function genericTiming(crop: CropTiming, mode: 'plant' | 'indoor' | 'grow'): str
   return parts.join(' ');
 }
 
+/** "Apr 17-May 1 (mid-April to early May, 1-3 weeks after last frost)". */
+function springWindow(w: { from: Date; to: Date }, crop: CropTiming): string {
+  const dates = datesInMonths(w.from, w.to);
+  return crop.spring ? `${dates.slice(0, -1)}, ${weeksPhrase(crop.spring)} last frost)` : dates;
+}
+
+/** Where frost is rare or never comes, heat and the seasons time a crop: say so before the months. */
+function frostFreeLead(crop: CropTiming, ctx: AdviceContext): string {
+  const where = ctx.frostFree ? 'No frost here' : 'Frost is rare here';
+  return crop.warm
+    ? `${where}, so ${crop.name} can go in almost year-round; summer heat and heavy rain, not frost, set the best months.`
+    : `${where}, so ${crop.name} go by heat, not frost: grow them in the cool season (fall through winter), not summer.`;
+}
+
 function beginnerTip(crop: CropTiming): string {
   return crop.method === 'transplants' ? 'New to this? Buying young plants is easier than seed.' : '';
 }
@@ -101,12 +122,9 @@ export function cropTimingAnswer(
   if (!ctx.zone || !ctx.frost) {
     return compose(MAX, genericTiming(crop, mode), tip, zipHint(ctx), mode !== 'grow' ? crop.tip : null);
   }
-  if (
-    ctx.frostFree ||
-    (ctx.zoneNumber ?? 0) >= 10 ||
-    (crop.name.startsWith('tulips') && (ctx.zoneNumber ?? 0) >= 9)
-  ) {
-    return compose(MAX, crop.warmZones, tip ?? crop.tip);
+  const zone = ctx.zoneNumber ?? 0;
+  if (ctx.frostFree || zone >= (crop.warmFrom ?? WARM_FROM)) {
+    return compose(MAX, zone >= WARM_FROM ? frostFreeLead(crop, ctx) : null, crop.warmZones, tip ?? crop.tip);
   }
   const today = ctx.today;
   const now = windowsFor(crop, ctx);
@@ -119,21 +137,24 @@ export function cropTimingAnswer(
       return compose(
         MAX,
         w
-          ? `${capitalise(crop.name)} do best sown right in the garden: in ${zoneText}, ${plantVerb(crop)} ${dateRange(w.from, w.to)}, ${crop.condition}.`
+          ? `${capitalise(crop.name)} do best sown right in the garden: in ${zoneText}, ${plantVerb(crop)} ${datesInMonths(w.from, w.to)}, ${crop.condition}.`
           : genericTiming(crop, 'plant'),
         crop.tip,
       );
     }
-    const useNext = today > addDays(now.indoor.to, 14);
+    // Seeds started after their weeks still make smaller transplants while there are 4 weeks to grow.
+    const lateStart = today > now.indoor.to && today.getTime() <= now.spring.to.getTime() - 28 * DAY;
+    const useNext = today > addDays(now.indoor.to, 14) && !lateStart;
     const indoor = useNext ? (next.indoor ?? now.indoor) : now.indoor;
     const spring = useNext ? (next.spring ?? now.spring) : now.spring;
-    const starting =
-      today >= indoor.from && today <= indoor.to
-        ? `start ${crop.singular} seeds indoors now, by ${formatDate(indoor.to)}`
-        : `start ${crop.singular} seeds indoors ${dateRange(indoor.from, indoor.to)}${useNext ? ' next year' : ''}`;
+    const starting = lateStart
+      ? `start ${crop.singular} seeds indoors right away (${partOfMonth(today)}; best ${weeksPhrase(crop.indoor)} last frost, ${dateRange(indoor.from, indoor.to)}) or buy transplants`
+      : today >= indoor.from && today <= indoor.to
+        ? `start ${crop.singular} seeds indoors now, by ${dateInMonth(indoor.to)} (${weeksPhrase(crop.indoor)} last frost)`
+        : `start ${crop.singular} seeds indoors ${datesInMonths(indoor.from, indoor.to)}${useNext ? ' next year' : ''}, ${weeksPhrase(crop.indoor)} last frost`;
     return compose(
       MAX,
-      `In ${zoneText}, ${starting} (${weeksPhrase(crop.indoor)} last frost), then plant them out ${dateRange(spring.from, spring.to)}, ${crop.condition}.`,
+      `In ${zoneText}, ${starting}, then plant them out ${datesInMonths(spring.from, spring.to)}, ${crop.condition}.`,
       useNext && now.spring && today <= now.spring.to
         ? `For this year, buy transplants and plant by ${formatDate(now.spring.to)}.`
         : null,
@@ -155,30 +176,34 @@ export function cropTimingAnswer(
           : now.indoor && crop.method === 'transplants'
             ? ' It is late to start seeds, so buy transplants.'
             : '';
-      timing = `In ${zoneText}, ${plantVerb(crop)} ${dateRange(now.spring.from, now.spring.to)}, ${crop.condition}.${indoorPart}`;
+      // "Is it too early to ...?" gets its answer first.
+      const wait = TOO_EARLY.test(ctx.question) ? 'Not yet, wait: i' : 'I';
+      timing = `${wait}n ${zoneText}, ${plantVerb(crop)} ${springWindow(now.spring, crop)}, ${crop.condition}.${indoorPart}`;
     } else {
       // "Is it too late to plant ...?" gets its answer first.
       const notLate = /\btoo late\b/.test(ctx.question) ? 'Not too late: now' : 'Now';
-      timing = `${notLate}'s the time in ${zoneText}: ${plantVerb(crop)} through ${formatDate(now.spring.to)}, ${crop.condition}.`;
+      timing = `${notLate}'s the time in ${zoneText}: ${plantVerb(crop)} through ${dateInMonth(now.spring.to)}, ${crop.condition}.`;
     }
+  } else if (now.spring && !crop.warm && today.getTime() <= now.spring.to.getTime() + COOL_GRACE_DAYS * DAY) {
+    timing = `It's a little late for spring ${crop.name} in ${zoneText}: ${plantVerb(crop)} right away (${partOfMonth(today)}, by ${formatDate(addDays(now.spring.to, COOL_GRACE_DAYS))}); they slow down once it turns hot.`;
   } else if (now.fall && today <= now.fall.to) {
     const fallZone = zoneWithFrost(ctx, 'fall');
     if (today.getTime() < now.fall.from.getTime() - 7 * DAY) {
       timing = crop.spring
-        ? `Spring planting is over, but for a fall crop in ${fallZone}, ${plantVerb(crop)} ${dateRange(now.fall.from, now.fall.to)}.`
-        : `In ${fallZone}, ${plantVerb(crop)} ${dateRange(now.fall.from, now.fall.to)}, ${crop.condition}.`;
+        ? `Spring planting is over, but for a fall crop in ${fallZone}, ${plantVerb(crop)} ${datesInMonths(now.fall.from, now.fall.to)}.`
+        : `In ${fallZone}, ${plantVerb(crop)} ${datesInMonths(now.fall.from, now.fall.to)}, ${crop.condition}.`;
     } else {
-      timing = `Plant now in ${fallZone}: ${plantVerb(crop)} by ${formatDate(now.fall.to)}${crop.spring ? ' for a fall crop' : ''}.`;
+      timing = `Plant now in ${fallZone}: ${plantVerb(crop)} by ${dateInMonth(now.fall.to)}${crop.spring ? ' for a fall crop' : ''}.`;
     }
   } else {
     const lastChance = ctx.firstFrost && crop.warm ? addDays(ctx.firstFrost, -(crop.maturity[0] + 10)) : null;
     if (lastChance && now.spring && today > now.spring.to && today <= lastChance) {
-      timing = `It's late but not too late in ${zoneWithFrost(ctx, 'fall')}: ${plantVerb(crop)} by ${formatDate(lastChance)}, since ${crop.name} need ~${crop.maturity[0]} days. Use transplants or fast varieties.`;
+      timing = `It's late but not too late in ${zoneWithFrost(ctx, 'fall')}: ${plantVerb(crop)} by ${dateInMonth(lastChance)}, since ${crop.name} need ~${crop.maturity[0]} days. Use transplants or fast varieties.`;
     } else {
       const w = next.spring ?? next.fall;
       const which = next.spring ? 'Next spring' : 'Next fall';
       timing = w
-        ? `It's too late for ${crop.name} this season in zone ${ctx.zone}. ${which}, ${plantVerb(crop)} ${dateRange(w.from, w.to)}, ${crop.condition}.`
+        ? `It's too late for ${crop.name} this season in zone ${ctx.zone}. ${which}, ${plantVerb(crop)} ${datesInMonths(w.from, w.to)}, ${crop.condition}.`
         : genericTiming(crop, 'plant');
     }
   }
@@ -186,7 +211,8 @@ export function cropTimingAnswer(
     crop.name === 'garlic' && today.getUTCMonth() <= 3
       ? 'Missed fall? Plant cloves in early spring as soon as the soil thaws; bulbs will be smaller.'
       : null;
-  return compose(MAX, timing, springGarlic, tip ?? crop.tip, byLevel(ctx, { beginner: beginnerTip(crop) }));
+  // A beginner's tip comes before the general one: the answer has room for one of them.
+  return compose(MAX, timing, springGarlic, byLevel(ctx, { beginner: beginnerTip(crop) }), tip ?? crop.tip);
 }
 
 /**

@@ -26,3 +26,37 @@ export function addDays(date: Date, days: number): Date {
 export function startOfDay(date: Date): Date {
   return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
 }
+
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+/** The part of a month a date falls in, as gardeners say it: "early June", "mid-June", "late June". */
+export function partOfMonth(date: Date): string {
+  const day = date.getUTCDate();
+  const month = MONTH_NAMES[date.getUTCMonth()] ?? 'January';
+  return day <= 10 ? `early ${month}` : day <= 20 ? `mid-${month}` : `late ${month}`;
+}
+
+/** A span of dates in parts of months: "late March to mid-April", "early to mid-May", "mid-May". */
+export function monthSpan(from: Date, to: Date): string {
+  const a = partOfMonth(from);
+  const b = partOfMonth(to);
+  if (a === b) return a;
+  // "early to mid-May", "mid- to late May".
+  if (from.getUTCMonth() === to.getUTCMonth()) {
+    return `${a.startsWith('mid-') ? 'mid-' : (a.split(' ')[0] ?? '')} to ${b}`;
+  }
+  return `${a} to ${b}`;
+}

@@ -1,6 +1,6 @@
 import { stateName } from '../../places/states';
-import { addDays, formatDate } from '../../text/dates';
-import type { AdviceContext } from '../context';
+import { addDays, monthSpan } from '../../text/dates';
+import { dateRange, datesInMonths, type AdviceContext } from '../context';
 import type { Crop, Plant } from './types';
 import type { RegionalOptionData } from './schema';
 
@@ -23,6 +23,8 @@ const CROP_FIELDS = [
   'warmZones',
   'harvestDates',
 ] as const;
+/** `|cap` capitalises; `|months` gives a date as parts of months only ("late August"). */
+const MODIFIERS = /\|(?:cap|months)$/;
 const DATE = /^(lastFrost|firstFrost)(?:([+-]\d{1,3})([wd]))?(?:\.\.([+-]\d{1,3})([wd]))?$/;
 const LIST = /^(plants|natives):([a-z0-9-]+(?:\+[a-z0-9-]+)*)(?::(\d{1,2}))?(:pot)?$/;
 const PLACEHOLDER = /\{([^{}]*)\}/g;
@@ -37,7 +39,7 @@ export function checkPlaceholders(
   const problems: string[] = [];
   if (/[{}]/.test(text.replace(PLACEHOLDER, ''))) problems.push(`unbalanced braces in "${text}"`);
   for (const [, raw = ''] of text.matchAll(PLACEHOLDER)) {
-    const name = raw.replace(/\|cap$/, '');
+    const name = raw.replace(MODIFIERS, '');
     if ((SIMPLE as readonly string[]).includes(name) || DATE.test(name)) continue;
     if (name.startsWith(REGIONAL)) {
       if (!regionalLists.has(name.slice(REGIONAL.length))) problems.push(`no regional list "${name}"`);
@@ -85,16 +87,11 @@ const offsetDays = (n: string | undefined, unit: string | undefined): number =>
 const nextYear = (d: Date): Date =>
   new Date(Date.UTC(d.getUTCFullYear() + 1, d.getUTCMonth(), d.getUTCDate()));
 
-/** "Mar 29-Apr 12", "Oct 1-4", or one date. */
-function formatRange(from: Date, to: Date): string {
-  const a = formatDate(from);
-  const b = formatDate(to);
-  if (a === b) return a;
-  return from.getUTCMonth() === to.getUTCMonth() ? `${a}-${to.getUTCDate()}` : `${a}-${b}`;
-}
-
-/** A date (or range) from a frost date, this year's or, once past, next year's. */
-function frostDate(ctx: AdviceContext, match: RegExpExecArray): string | null {
+/**
+ * A date (or range) from a frost date, this year's or, once past, next year's; a range also in
+ * parts of months, and only those with `months`.
+ */
+function frostDate(ctx: AdviceContext, match: RegExpExecArray, months: boolean): string | null {
   const base = match[1] === 'lastFrost' ? ctx.lastFrost : ctx.firstFrost;
   if (!base) return null;
   let from = addDays(base, offsetDays(match[2], match[3]));
@@ -103,7 +100,9 @@ function frostDate(ctx: AdviceContext, match: RegExpExecArray): string | null {
     from = nextYear(from);
     to = nextYear(to);
   }
-  return formatRange(from, to);
+  if (months) return monthSpan(from, to);
+  // A single date is often in brackets already ("(~Mar 14)"): it stays short.
+  return match[4] === undefined ? dateRange(from, to) : datesInMonths(from, to);
 }
 
 /**
@@ -155,10 +154,10 @@ function harvestDates(ctx: AdviceContext, crop: Crop): string | null {
   } else if (crop.fall) w = window(ctx.firstFrost, crop.fall, crop.maturity);
   if (!w || crop.maturity[0] > 365) return null;
   if (w.to < ctx.today) w = { from: nextYear(w.from), to: nextYear(w.to) };
-  return formatRange(w.from, w.to);
+  return datesInMonths(w.from, w.to);
 }
 
-function fillOne(name: string, input: FillInput): string | null {
+function fillOne(name: string, input: FillInput, months = false): string | null {
   const { ctx, crop } = input;
   switch (name) {
     case 'zone':
@@ -187,7 +186,7 @@ function fillOne(name: string, input: FillInput): string | null {
     return typeof value === 'string' ? value : null;
   }
   const date = DATE.exec(name);
-  if (date) return frostDate(ctx, date);
+  if (date) return frostDate(ctx, date, months);
   const list = LIST.exec(name);
   if (list) return plantList(input, list);
   return null;
@@ -198,7 +197,7 @@ export function fillPlaceholders(text: string, input: FillInput): string | null 
   let missing = false;
   const out = text.replace(PLACEHOLDER, (_, raw: string) => {
     const cap = raw.endsWith('|cap');
-    const value = fillOne(cap ? raw.slice(0, -4) : raw, input);
+    const value = fillOne(raw.replace(MODIFIERS, ''), input, raw.endsWith('|months'));
     if (value === null || value === '') {
       missing = true;
       return '';

@@ -144,6 +144,11 @@ const CropSchema = z
     condition: Text,
     tip: Text,
     warmZones: Text,
+    /**
+     * The zone from which `warmZones` replaces the frost-date window (default 10): garlic goes in
+     * by the calendar where the ground never freezes (8+), tulips need chilling from 9.
+     */
+    warmFrom: Zone.optional(),
     harvest: Text.optional(),
     spacing: Text.optional(),
     water: Text.optional(),

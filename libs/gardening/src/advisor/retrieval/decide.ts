@@ -26,6 +26,12 @@ const CONFIDENCE = {
   secondSubjectRatio: 0.35,
   /** How telling (summed word weights) the runner-up's own words must be to make a second subject. */
   secondSubjectWeight: 2,
+  /**
+   * A follow-up that says only what to do ("whats the best way to get rid of them") is about the
+   * conversation: an entry matching this many of its words, this far ahead, answers.
+   */
+  conversationCarried: 3,
+  conversationLead: 2,
 };
 
 /**
@@ -58,7 +64,12 @@ export function decide(
     ? CONFIDENCE.minCoverage * CONFIDENCE.followUpShare
     : CONFIDENCE.minCoverage;
   const unrelated = withContext && top.carried === 0 && coverage < CONFIDENCE.unrelatedFollowUpCoverage;
-  if (top.score < CONFIDENCE.minScore || coverage < minCoverage || unrelated) {
+  const second = rest[0];
+  const aboutConversation =
+    withContext &&
+    top.carried >= CONFIDENCE.conversationCarried &&
+    top.score >= (second?.score ?? 0) * CONFIDENCE.conversationLead;
+  if (top.score < CONFIDENCE.minScore || (coverage < minCoverage && !aboutConversation) || unrelated) {
     return { kind: 'clarify', hits: top.score >= CONFIDENCE.minScore / 2 ? [top] : [] };
   }
   // A second subject: a runner-up about words of the question the best entry is not about.
@@ -72,9 +83,10 @@ export function decide(
       return { kind: 'both', hits: [top, other] };
     }
   }
-  const second = rest[0];
+  // A runner-up is no rival to an entry about the plant named when it is not about that plant.
   if (
     second &&
+    second.fit >= top.fit &&
     second.score >= top.score * CONFIDENCE.ambiguousRatio &&
     second.entry.topic !== top.entry.topic &&
     second.own.length === top.own.length

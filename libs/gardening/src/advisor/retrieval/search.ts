@@ -350,7 +350,11 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
     weights.set(s, contextWeight);
     contextOnly.add(s);
   }
-  if (query.crop && !weights.has(CROP_TOKEN)) weights.set(CROP_TOKEN, contextWeight);
+  // The crop of the conversation is the subject of a question that names no plant of its own.
+  const cropWords = own.filter((w) => w !== CROP_TOKEN && !positional.includes(w));
+  const ownNamed = own.filter((w) => retriever.allPlantStems.has(w) || cropWords.includes(w));
+  if (query.crop && !weights.has(CROP_TOKEN))
+    weights.set(CROP_TOKEN, ownNamed.length > 0 ? contextWeight : 1);
   // What an entry should cover: the question's words (with the conversation's, when it says little).
   // The crop token only stands for the crop's name, so it is not a word of its own.
   const ownSet = new Set([...own, ...(contextWeight === 1 ? context : [])]);
@@ -385,10 +389,16 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
     },
   });
   const stems = new Set(positional.concat(own));
-  // The words naming the crop, which CROP_TOKEN stands for in crop entries.
-  const cropWords = own.filter((w) => w !== CROP_TOKEN && !positional.includes(w));
-  // The plants the question names: an entry about other plants is less likely the one.
-  const named = new Set(own.filter((w) => retriever.allPlantStems.has(w) || cropWords.includes(w)));
+  // cropWords: the words naming the crop, which CROP_TOKEN stands for in crop entries.
+  // The plants the question names, else those the conversation named ("how deep can I bury them"
+  // after a tomato question): an entry about other plants is less likely the one.
+  const named = new Set(
+    ownNamed.length > 0 ? ownNamed : context.filter((w) => retriever.allPlantStems.has(w)),
+  );
+  const plantStemsAsked = new Set([...stems, ...(ownNamed.length > 0 ? [] : named)]);
+  // A crop entry is about the crop the question itself names.
+  const cropNamed = query.crop && marked !== query.text;
+  const contextSet = new Set([...context, ...bigrams(context)]);
   const hits: Hit[] = [];
   // The most the scaling below can lift a score: results come best first, so once a result cannot
   // reach the last of the best `limit`, none after it can either.
@@ -409,11 +419,13 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
     const said = label.length === 0 ? 0 : label.filter((w) => stems.has(w)).length / label.length;
     const plants = retriever.plantStems.get(entry.id) ?? [];
     const fit =
-      plants.length === 0 || named.size === 0
-        ? 1
-        : plants.some((p) => stems.has(p))
-          ? PLANT_FIT
-          : PLANT_MISFIT;
+      entry.subject === 'crop' && cropNamed
+        ? PLANT_FIT
+        : plants.length === 0 || named.size === 0
+          ? 1
+          : plants.some((p) => plantStemsAsked.has(p))
+            ? PLANT_FIT
+            : PLANT_MISFIT;
     const score =
       r.score *
       (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage) *
@@ -427,7 +439,8 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
       fields.set(w, [...(fields.get(w) ?? []), ...where]);
     }
     const about = matched.filter((w) => (fields.get(w) ?? []).some((f) => f !== 'answer'));
-    const carried = found.filter((t) => contextOnly.has(t)).length;
+    // Words of the conversation the entry matched, also those the question says again ("tomato").
+    const carried = found.filter((t) => contextOnly.has(t) || (contextSet.has(t) && t !== CROP_TOKEN)).length;
     hits.push({ entry, score, coverage, own: matched, about, fit, carried });
     if (hits.length >= limit) {
       hits.sort((a, b) => b.score - a.score);
