@@ -2,6 +2,8 @@ import { Card, CardContent, CardHeader, CardTitle } from '@sprout/ui';
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 
+type Tone = 'default' | 'warning';
+
 /** One stat card of the Dashboard, Users and Messages screens. */
 export function StatCard({
   title,
@@ -17,7 +19,7 @@ export function StatCard({
   value: ReactNode;
   detail: ReactNode;
   testId: string;
-  tone?: 'default' | 'warning';
+  tone?: Tone;
   /** What the figure measures, when its title alone could be read more than one way. */
   measures?: string;
 }) {
@@ -46,6 +48,60 @@ export function StatCard({
         )}
       </CardContent>
     </Card>
+  );
+}
+
+/** A card of a StatCardRow; its figures are read from the row's data once there is some. */
+export interface StatCardDef<T> {
+  testId: string;
+  title: string;
+  icon: LucideIcon;
+  value: (data: T) => ReactNode;
+  /** A fixed text, or one read from the data (until then the card's or the row's `pendingDetail`). */
+  detail: ReactNode | ((data: T) => ReactNode);
+  pendingDetail?: ReactNode;
+  /** Without data, a tone read from the data is 'default'. */
+  tone?: Tone | ((data: T) => Tone);
+  measures?: string;
+}
+
+/** A row of stat cards over one answer: `placeholder` stands for every value until it is there. */
+export function StatCardRow<T>({
+  label,
+  className,
+  data,
+  placeholder,
+  pendingDetail = '',
+  cards,
+}: {
+  label: string;
+  className: string;
+  data: T | undefined;
+  placeholder: string;
+  pendingDetail?: ReactNode;
+  cards: readonly StatCardDef<T>[];
+}) {
+  return (
+    <section aria-label={label} className={className}>
+      {cards.map(({ detail, tone, ...card }) => (
+        <StatCard
+          key={card.testId}
+          testId={card.testId}
+          title={card.title}
+          icon={card.icon}
+          value={data === undefined ? placeholder : card.value(data)}
+          detail={
+            typeof detail !== 'function'
+              ? detail
+              : data === undefined
+                ? (card.pendingDetail ?? pendingDetail)
+                : detail(data)
+          }
+          tone={typeof tone !== 'function' ? tone : data === undefined ? 'default' : tone(data)}
+          measures={card.measures}
+        />
+      ))}
+    </section>
   );
 }
 

@@ -1,85 +1,77 @@
 import {
   Badge,
   Button,
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
   formatDate,
   formatDollars,
   formatNumber,
-  LoadingText,
   serverMessage,
-  Table,
-  TableBody,
   TableCell,
-  TableHead,
-  TableHeader,
   TableRow,
   toast,
   endpointQuery,
 } from '@sprout/ui';
 import { Check, DollarSign, MessageSquare, UserCheck, Users } from 'lucide-react';
 import { Link } from 'react-router';
-import { api, type BetaSignupDto } from '@sprout/contracts';
+import { api, type BetaSignupDto, type DashboardMetricsResponse } from '@sprout/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
-import { FailureNotice, StatCard } from '../../components/StatCard';
+import { QueryBody } from '../../components/QueryBody';
+import { SectionCard } from '../../components/SectionCard';
+import { FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
 import { useTestDataMode } from '../../test-data-mode';
 import { approveSignupMutation, dashboardMetricsQuery } from './queries';
 import { recentSignups, signupBadgeVariant } from './recent-signups';
 import { dashboardTexts } from './texts';
 
+const METRIC_CARDS: readonly StatCardDef<DashboardMetricsResponse>[] = [
+  {
+    testId: 'metric-beta-signups',
+    title: 'Beta Signups',
+    icon: UserCheck,
+    value: (metrics) => formatNumber(metrics.betaSignups.total),
+    detail: (metrics) => `${formatNumber(metrics.betaSignups.pending)} pending`,
+  },
+  {
+    testId: 'metric-active-users',
+    title: 'Active Users',
+    icon: Users,
+    value: (metrics) => formatNumber(metrics.activeUsers),
+    detail: 'Users with recent conversations',
+  },
+  {
+    testId: 'metric-messages-today',
+    title: 'Messages Today',
+    icon: MessageSquare,
+    value: (metrics) => formatNumber(metrics.messagesToday),
+    detail: (metrics) => `Avg response: ${formatNumber(metrics.avgResponseTime)}ms`,
+  },
+  {
+    testId: 'metric-todays-cost',
+    title: "Today's Cost",
+    icon: DollarSign,
+    value: (metrics) => formatDollars(metrics.todaysCost, 2),
+    pendingDetail: 'API usage',
+    detail: (metrics) => (
+      <>
+        API usage
+        <span data-testid="metric-todays-sms-cost"> · SMS {formatDollars(metrics.todaysSmsCost, 2)}</span>
+      </>
+    ),
+  },
+];
+
 function MetricCards() {
-  const {
-    data: metrics,
-    isPending,
-    isError,
-  } = useQuery(dashboardMetricsQuery(useTestDataMode().showTestData));
+  const { data, isError } = useQuery(dashboardMetricsQuery(useTestDataMode().showTestData));
   if (isError) return <FailureNotice>{dashboardTexts.metricsFailed}</FailureNotice>;
-  const loading = dashboardTexts.loadingMetrics;
   return (
-    <section aria-label="Metrics" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-      <StatCard
-        testId="metric-beta-signups"
-        title="Beta Signups"
-        icon={UserCheck}
-        value={isPending ? loading : formatNumber(metrics.betaSignups.total)}
-        detail={isPending ? '' : `${formatNumber(metrics.betaSignups.pending)} pending`}
-      />
-      <StatCard
-        testId="metric-active-users"
-        title="Active Users"
-        icon={Users}
-        value={isPending ? loading : formatNumber(metrics.activeUsers)}
-        detail="Users with recent conversations"
-      />
-      <StatCard
-        testId="metric-messages-today"
-        title="Messages Today"
-        icon={MessageSquare}
-        value={isPending ? loading : formatNumber(metrics.messagesToday)}
-        detail={isPending ? '' : `Avg response: ${formatNumber(metrics.avgResponseTime)}ms`}
-      />
-      <StatCard
-        testId="metric-todays-cost"
-        title="Today's Cost"
-        icon={DollarSign}
-        value={isPending ? loading : formatDollars(metrics.todaysCost, 2)}
-        detail={
-          <>
-            API usage
-            {!isPending && (
-              <span data-testid="metric-todays-sms-cost">
-                {' '}
-                · SMS {formatDollars(metrics.todaysSmsCost, 2)}
-              </span>
-            )}
-          </>
-        }
-      />
-    </section>
+    <StatCardRow
+      label="Metrics"
+      className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4"
+      data={data}
+      placeholder={dashboardTexts.loadingMetrics}
+      cards={METRIC_CARDS}
+    />
   );
 }
 
@@ -121,60 +113,52 @@ function ApproveButton({ signup }: { signup: BetaSignupDto }) {
 }
 
 function RecentBetaSignups() {
-  const { data: signups, isPending, isError } = useQuery(endpointQuery(api.waitlist.list, {}));
+  const signups = useQuery(endpointQuery(api.waitlist.list, {}));
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle asChild>
-          <h2>Recent Beta Signups</h2>
-        </CardTitle>
-        <CardDescription>The latest people to join the waitlist.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        {isPending ? (
-          <LoadingText>{dashboardTexts.loadingSignups}</LoadingText>
-        ) : isError ? (
+    <SectionCard title="Recent Beta Signups" description="The latest people to join the waitlist.">
+      <QueryBody
+        query={signups}
+        loading={dashboardTexts.loadingSignups}
+        failure={
           <p role="alert" className="py-6 text-center text-sm text-destructive">
             Failed to fetch beta signups
           </p>
-        ) : signups.length === 0 ? (
-          <p className="py-6 text-center text-sm text-muted-foreground">{dashboardTexts.noSignups}</p>
-        ) : (
-          <Table data-testid="beta-signups">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Email</TableHead>
-                <TableHead>Zip Code</TableHead>
-                <TableHead>Code</TableHead>
-                <TableHead>Signup Date</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>
-                  <span className="sr-only">Actions</span>
-                </TableHead>
+        }
+        isEmpty={(list) => list.length === 0}
+        empty={<p className="py-6 text-center text-sm text-muted-foreground">{dashboardTexts.noSignups}</p>}
+      >
+        {(list) => (
+          <DataTable
+            data-testid="beta-signups"
+            headings={[
+              'Email',
+              'Zip Code',
+              'Code',
+              'Signup Date',
+              'Status',
+              { label: <span className="sr-only">Actions</span> },
+            ]}
+          >
+            {recentSignups(list).map((signup) => (
+              <TableRow key={signup.id} data-testid="beta-signup-row">
+                <TableCell className="font-medium">{signup.email}</TableCell>
+                <TableCell>{signup.zipCode}</TableCell>
+                <TableCell>
+                  <code className="rounded bg-muted px-1.5 py-0.5 text-xs">{signup.uniqueCode}</code>
+                </TableCell>
+                <TableCell className="whitespace-nowrap">{formatDate(signup.signupDate)}</TableCell>
+                <TableCell>
+                  <Badge variant={signupBadgeVariant(signup.status)}>{signup.status}</Badge>
+                </TableCell>
+                <TableCell className="text-right">
+                  <ApproveButton signup={signup} />
+                </TableCell>
               </TableRow>
-            </TableHeader>
-            <TableBody>
-              {recentSignups(signups).map((signup) => (
-                <TableRow key={signup.id} data-testid="beta-signup-row">
-                  <TableCell className="font-medium">{signup.email}</TableCell>
-                  <TableCell>{signup.zipCode}</TableCell>
-                  <TableCell>
-                    <code className="rounded bg-muted px-1.5 py-0.5 text-xs">{signup.uniqueCode}</code>
-                  </TableCell>
-                  <TableCell className="whitespace-nowrap">{formatDate(signup.signupDate)}</TableCell>
-                  <TableCell>
-                    <Badge variant={signupBadgeVariant(signup.status)}>{signup.status}</Badge>
-                  </TableCell>
-                  <TableCell className="text-right">
-                    <ApproveButton signup={signup} />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+            ))}
+          </DataTable>
         )}
-      </CardContent>
-    </Card>
+      </QueryBody>
+    </SectionCard>
   );
 }
 

@@ -8,20 +8,16 @@ import {
   formatDollars,
   formatNumber,
   formatUtcDay,
-  LoadingText,
-  Table,
-  TableBody,
   TableCell,
-  TableHead,
-  TableHeader,
   TableRow,
 } from '@sprout/ui';
-import { type UseQueryResult, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { CloudSnow, Send, Users } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
+import { DataTable, right } from '../../components/DataTable';
 import { EmptyState } from '../../components/EmptyState';
 import { SectionCard } from '../../components/SectionCard';
-import { FailureNotice } from '../../components/StatCard';
+import { QueryBody } from '../../components/QueryBody';
 import {
   SUBSCRIBERS_PAGE_SIZE,
   calendarAlertsQuery,
@@ -29,25 +25,6 @@ import {
   calendarSubscribersQuery,
 } from './queries';
 import { ALERT_KIND_LABELS, KIND_LABELS, calendarTexts as t } from './texts';
-
-/** A list's body: loading, its failure, its empty state, or the list itself. */
-function ListBody<T>({
-  query,
-  failure,
-  isEmpty,
-  empty,
-  children,
-}: {
-  query: UseQueryResult<T>;
-  failure: string;
-  isEmpty: (data: T) => boolean;
-  empty: ReactNode;
-  children: (data: T) => ReactNode;
-}) {
-  if (query.isPending) return <LoadingText>{t.loading}</LoadingText>;
-  if (query.isError) return <FailureNotice>{failure}</FailureNotice>;
-  return <>{isEmpty(query.data) ? empty : children(query.data)}</>;
-}
 
 export function SubscribersCard() {
   const [page, setPage] = useState(1);
@@ -62,7 +39,8 @@ export function SubscribersCard() {
       description="Gardeners who texted TIPS, latest first. Phone numbers are masked."
       testId="calendar-subscribers"
     >
-      <ListBody
+      <QueryBody
+        loading={t.loading}
         query={subscribers}
         failure={t.subscribersFailed}
         isEmpty={(data) => data.total === 0}
@@ -77,28 +55,21 @@ export function SubscribersCard() {
       >
         {(data) => (
           <>
-            <Table data-testid="subscribers-table">
-              <TableHeader>
-                <TableRow className="hover:bg-transparent">
-                  <TableHead>Phone</TableHead>
-                  <TableHead>ZIP</TableHead>
-                  <TableHead>Zone</TableHead>
-                  <TableHead>Subscribed</TableHead>
-                  <TableHead className="text-right">Tips sent</TableHead>
+            <DataTable
+              data-testid="subscribers-table"
+              headRowClassName="hover:bg-transparent"
+              headings={['Phone', 'ZIP', 'Zone', 'Subscribed', right('Tips sent')]}
+            >
+              {data.subscribers.map((s) => (
+                <TableRow key={s.userId} data-testid="subscriber-row">
+                  <TableCell className="font-mono text-xs">{s.maskedPhone}</TableCell>
+                  <TableCell>{s.zipCode ?? '—'}</TableCell>
+                  <TableCell>{s.hardinessZone ?? '—'}</TableCell>
+                  <TableCell>{formatDate(s.since)}</TableCell>
+                  <TableCell className="text-right tabular-nums">{formatNumber(s.tipsSent)}</TableCell>
                 </TableRow>
-              </TableHeader>
-              <TableBody>
-                {data.subscribers.map((s) => (
-                  <TableRow key={s.userId} data-testid="subscriber-row">
-                    <TableCell className="font-mono text-xs">{s.maskedPhone}</TableCell>
-                    <TableCell>{s.zipCode ?? '—'}</TableCell>
-                    <TableCell>{s.hardinessZone ?? '—'}</TableCell>
-                    <TableCell>{formatDate(s.since)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatNumber(s.tipsSent)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+              ))}
+            </DataTable>
             <div className="mt-3 flex items-center justify-between text-sm text-muted-foreground">
               <span data-testid="subscribers-count">
                 {formatNumber(data.total)} {data.total === 1 ? 'subscriber' : 'subscribers'}
@@ -122,7 +93,7 @@ export function SubscribersCard() {
             </div>
           </>
         )}
-      </ListBody>
+      </QueryBody>
     </SectionCard>
   );
 }
@@ -148,36 +119,28 @@ function DeliveryBadge({ status }: { status: string | null }) {
 
 function SendsTable({ sends }: { sends: readonly GardenCalendarSend[] }) {
   return (
-    <Table data-testid="sends-table">
-      <TableHeader>
-        <TableRow className="hover:bg-transparent">
-          <TableHead>Sent</TableHead>
-          <TableHead>Kind</TableHead>
-          <TableHead>To</TableHead>
-          <TableHead>Text</TableHead>
-          <TableHead>Delivery</TableHead>
-          <TableHead className="text-right">SMS cost</TableHead>
+    <DataTable
+      data-testid="sends-table"
+      headRowClassName="hover:bg-transparent"
+      headings={['Sent', 'Kind', 'To', 'Text', 'Delivery', right('SMS cost')]}
+    >
+      {sends.map((send) => (
+        <TableRow key={send.id} data-testid="send-row">
+          <TableCell className="whitespace-nowrap">{formatDateTime(send.sentAt)}</TableCell>
+          <TableCell>{KIND_LABELS[send.kind]}</TableCell>
+          <TableCell className="font-mono text-xs">{send.maskedPhone}</TableCell>
+          <TableCell className="max-w-md truncate" title={send.body}>
+            {send.body}
+          </TableCell>
+          <TableCell>
+            <DeliveryBadge status={send.deliveryStatus} />
+          </TableCell>
+          <TableCell className="text-right tabular-nums">
+            {send.costUsd === null ? '—' : formatDollars(send.costUsd, 4)}
+          </TableCell>
         </TableRow>
-      </TableHeader>
-      <TableBody>
-        {sends.map((send) => (
-          <TableRow key={send.id} data-testid="send-row">
-            <TableCell className="whitespace-nowrap">{formatDateTime(send.sentAt)}</TableCell>
-            <TableCell>{KIND_LABELS[send.kind]}</TableCell>
-            <TableCell className="font-mono text-xs">{send.maskedPhone}</TableCell>
-            <TableCell className="max-w-md truncate" title={send.body}>
-              {send.body}
-            </TableCell>
-            <TableCell>
-              <DeliveryBadge status={send.deliveryStatus} />
-            </TableCell>
-            <TableCell className="text-right tabular-nums">
-              {send.costUsd === null ? '—' : formatDollars(send.costUsd, 4)}
-            </TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+      ))}
+    </DataTable>
   );
 }
 
@@ -189,14 +152,15 @@ export function SendsCard() {
       description="Tips and alerts sent, newest first, with delivery status and SMS cost at list price."
       testId="calendar-sends"
     >
-      <ListBody
+      <QueryBody
+        loading={t.loading}
         query={sends}
         failure={t.sendsFailed}
         isEmpty={(data) => data.length === 0}
         empty={<EmptyState icon={Send} title={t.noSendsTitle} hint={t.noSendsHint} testId="sends-empty" />}
       >
         {(data) => <SendsTable sends={data} />}
-      </ListBody>
+      </QueryBody>
     </SectionCard>
   );
 }
@@ -209,33 +173,25 @@ const temperatureText = (alert: GardenCalendarAlert): string =>
 
 function AlertsTable({ alerts }: { alerts: readonly GardenCalendarAlert[] }) {
   return (
-    <Table data-testid="alerts-table">
-      <TableHeader>
-        <TableRow className="hover:bg-transparent">
-          <TableHead>Raised</TableHead>
-          <TableHead>Kind</TableHead>
-          <TableHead>For</TableHead>
-          <TableHead>Forecast</TableHead>
-          <TableHead>Area (NWS grid)</TableHead>
-          <TableHead className="text-right">Texts sent</TableHead>
+    <DataTable
+      data-testid="alerts-table"
+      headRowClassName="hover:bg-transparent"
+      headings={['Raised', 'Kind', 'For', 'Forecast', 'Area (NWS grid)', right('Texts sent')]}
+    >
+      {alerts.map((alert) => (
+        <TableRow key={alert.id} data-testid="alert-row">
+          <TableCell className="whitespace-nowrap">{formatDateTime(alert.raisedAt)}</TableCell>
+          <TableCell>{ALERT_KIND_LABELS[alert.kind]}</TableCell>
+          <TableCell className="whitespace-nowrap">{formatUtcDay(alert.eventDate)}</TableCell>
+          <TableCell>
+            <p className="font-medium">{temperatureText(alert)}</p>
+            <p className="text-xs text-muted-foreground">{alert.forecast}</p>
+          </TableCell>
+          <TableCell className="font-mono text-xs">{alert.gridKey}</TableCell>
+          <TableCell className="text-right tabular-nums">{formatNumber(alert.textsSent)}</TableCell>
         </TableRow>
-      </TableHeader>
-      <TableBody>
-        {alerts.map((alert) => (
-          <TableRow key={alert.id} data-testid="alert-row">
-            <TableCell className="whitespace-nowrap">{formatDateTime(alert.raisedAt)}</TableCell>
-            <TableCell>{ALERT_KIND_LABELS[alert.kind]}</TableCell>
-            <TableCell className="whitespace-nowrap">{formatUtcDay(alert.eventDate)}</TableCell>
-            <TableCell>
-              <p className="font-medium">{temperatureText(alert)}</p>
-              <p className="text-xs text-muted-foreground">{alert.forecast}</p>
-            </TableCell>
-            <TableCell className="font-mono text-xs">{alert.gridKey}</TableCell>
-            <TableCell className="text-right tabular-nums">{formatNumber(alert.textsSent)}</TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+      ))}
+    </DataTable>
   );
 }
 
@@ -247,7 +203,8 @@ export function AlertsCard() {
       description="Freezes and heat extremes the National Weather Service forecast for subscribers’ areas."
       testId="calendar-alerts"
     >
-      <ListBody
+      <QueryBody
+        loading={t.loading}
         query={alerts}
         failure={t.alertsFailed}
         isEmpty={(data) => data.length === 0}
@@ -256,7 +213,7 @@ export function AlertsCard() {
         }
       >
         {(data) => <AlertsTable alerts={data} />}
-      </ListBody>
+      </QueryBody>
     </SectionCard>
   );
 }

@@ -1,6 +1,6 @@
-import { LoadingText } from '@sprout/ui';
 import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '../../components/PageHeader';
+import { QueryBody } from '../../components/QueryBody';
 import { SectionCard } from '../../components/SectionCard';
 import { FailureNotice } from '../../components/StatCard';
 import { AlertsCard, SendsCard, SubscribersCard } from './CalendarTables';
@@ -19,13 +19,9 @@ function UpcomingCard() {
       description="Tips and alerts scheduled for each day, by kind."
       testId="calendar-upcoming"
     >
-      {upcoming.isPending ? (
-        <LoadingText>{t.loading}</LoadingText>
-      ) : upcoming.isError ? (
-        <FailureNotice>{t.upcomingFailed}</FailureNotice>
-      ) : (
-        <UpcomingChart upcoming={upcoming.data} />
-      )}
+      <QueryBody query={upcoming} loading={t.loading} failure={t.upcomingFailed}>
+        {(data) => <UpcomingChart upcoming={data} />}
+      </QueryBody>
     </SectionCard>
   );
 }

@@ -8,12 +8,11 @@ import {
   TableBody,
   TableCaption,
   TableCell,
-  TableHead,
-  TableHeader,
   TableRow,
 } from '@sprout/ui';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { TableHeadings } from '../../components/DataTable';
 import { SectionCard } from '../../components/SectionCard';
 import { FailureNotice } from '../../components/StatCard';
 import { calendarPreviewQuery } from './queries';
@@ -77,14 +76,15 @@ function PreviewTips({ preview }: { preview: GardenCalendarPreview }) {
         {dayText(preview.until)}, each sent between 9 AM and 8 PM in{' '}
         {preview.timeZone ?? 'the gardener’s time zone'}.
       </TableCaption>
-      <TableHeader>
-        <TableRow className="hover:bg-transparent">
-          <TableHead className="w-32">Date</TableHead>
-          <TableHead className="w-48">Task</TableHead>
-          <TableHead>Text sent</TableHead>
-          <TableHead className="w-20 text-right">Characters</TableHead>
-        </TableRow>
-      </TableHeader>
+      <TableHeadings
+        className="hover:bg-transparent"
+        headings={[
+          { label: 'Date', className: 'w-32' },
+          { label: 'Task', className: 'w-48' },
+          'Text sent',
+          { label: 'Characters', className: 'w-20 text-right' },
+        ]}
+      />
       <TableBody>
         {preview.tips.map((tip) => (
           <TableRow key={tip.key} data-testid="preview-tip">

@@ -1,4 +1,9 @@
-import { api, type ImageMessageDto, type ImageValidationTestResponse } from '@sprout/contracts';
+import {
+  api,
+  type ImageMessageDto,
+  type ImageStats,
+  type ImageValidationTestResponse,
+} from '@sprout/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Badge,
@@ -27,7 +32,7 @@ import {
 import { AlertTriangle, CheckCircle2, Clock, Coins, Hash, Image as ImageIcon, Percent } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
-import { FailureNotice, StatCard } from '../../components/StatCard';
+import { FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
 import { imageMessagesQuery, imageProcessingTestMutation, imageStatsQuery } from './queries';
 import { ImageThumbnail } from './ImageThumbnail';
 import { imageTexts as t } from './texts';
@@ -36,64 +41,75 @@ import { imageTexts as t } from './texts';
 const failure = (error: unknown): string =>
   serverMessage(error, error instanceof Error && error.message ? error.message : t.unknownError);
 
+/** Processed of all images, in percent (0 with no images). */
+const successRate = (stats: ImageStats): number =>
+  stats.totalImages > 0 ? (stats.processedImages / stats.totalImages) * 100 : 0;
+
+const OVERVIEW_CARDS: readonly StatCardDef<ImageStats>[] = [
+  {
+    testId: 'image-total',
+    title: t.totalImages,
+    icon: ImageIcon,
+    value: (stats) => formatNumber(stats.totalImages),
+    detail: 'MMS photos received',
+  },
+  {
+    testId: 'image-processed',
+    title: t.processed,
+    icon: CheckCircle2,
+    value: (stats) => formatNumber(stats.processedImages),
+    detail: (stats) => `${successRate(stats).toFixed(1)}% ${t.successRate.toLowerCase()}`,
+  },
+  {
+    testId: 'image-errors',
+    title: t.errors,
+    icon: AlertTriangle,
+    tone: (stats) => (stats.failedImages > 0 ? 'warning' : 'default'),
+    value: (stats) => formatNumber(stats.failedImages),
+    detail: 'Could not be analysed',
+  },
+  {
+    testId: 'image-cost',
+    title: t.totalCost,
+    icon: Coins,
+    value: (stats) => formatDollars(stats.totalCost, 4),
+    detail: (stats) => `${formatNumber(stats.totalTokens)} tokens`,
+  },
+  {
+    testId: 'image-tokens',
+    title: t.totalTokens,
+    icon: Hash,
+    value: (stats) => formatNumber(stats.totalTokens),
+    detail: 'Prompt and completion',
+  },
+  {
+    testId: 'image-avg-time',
+    title: t.avgTime,
+    icon: Clock,
+    value: (stats) => `${formatNumber(stats.avgProcessingTime)} ms`,
+    detail: 'Mean analysis time',
+  },
+  {
+    testId: 'image-success-rate',
+    title: t.successRate,
+    icon: Percent,
+    value: (stats) => `${successRate(stats).toFixed(1)}%`,
+    detail: 'Processed of all images',
+  },
+];
+
 function Overview() {
   const { data: stats, isPending, isError } = useQuery(imageStatsQuery);
   if (isError) return <FailureNotice>{t.loadFailed}</FailureNotice>;
   if (isPending) return <LoadingText>{t.loading}</LoadingText>;
-  const successRate = stats.totalImages > 0 ? (stats.processedImages / stats.totalImages) * 100 : 0;
   return (
-    <section aria-label="Image totals" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-      <StatCard
-        testId="image-total"
-        title={t.totalImages}
-        icon={ImageIcon}
-        value={formatNumber(stats.totalImages)}
-        detail="MMS photos received"
-      />
-      <StatCard
-        testId="image-processed"
-        title={t.processed}
-        icon={CheckCircle2}
-        value={formatNumber(stats.processedImages)}
-        detail={`${successRate.toFixed(1)}% ${t.successRate.toLowerCase()}`}
-      />
-      <StatCard
-        testId="image-errors"
-        title={t.errors}
-        icon={AlertTriangle}
-        tone={stats.failedImages > 0 ? 'warning' : 'default'}
-        value={formatNumber(stats.failedImages)}
-        detail="Could not be analysed"
-      />
-      <StatCard
-        testId="image-cost"
-        title={t.totalCost}
-        icon={Coins}
-        value={formatDollars(stats.totalCost, 4)}
-        detail={`${formatNumber(stats.totalTokens)} tokens`}
-      />
-      <StatCard
-        testId="image-tokens"
-        title={t.totalTokens}
-        icon={Hash}
-        value={formatNumber(stats.totalTokens)}
-        detail="Prompt and completion"
-      />
-      <StatCard
-        testId="image-avg-time"
-        title={t.avgTime}
-        icon={Clock}
-        value={`${formatNumber(stats.avgProcessingTime)} ms`}
-        detail="Mean analysis time"
-      />
-      <StatCard
-        testId="image-success-rate"
-        title={t.successRate}
-        icon={Percent}
-        value={`${successRate.toFixed(1)}%`}
-        detail="Processed of all images"
-      />
-    </section>
+    <StatCardRow
+      label="Image totals"
+      className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4"
+      data={stats}
+      placeholder={t.loading}
+      cards={OVERVIEW_CARDS}
+    />
   );
 }
 

@@ -1,23 +1,12 @@
 import { api, type ModelDto } from '@sprout/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Button,
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  callEndpoint,
-  ConfirmDialog,
-  LoadingText,
-  serverMessage,
-  toast,
-} from '@sprout/ui';
+import { Button, callEndpoint, ConfirmDialog, serverMessage, toast } from '@sprout/ui';
 import { Cpu, ExternalLink, Plus, Save } from 'lucide-react';
 import { useState } from 'react';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
-import { FailureNotice } from '../../components/StatCard';
+import { QueryBody } from '../../components/QueryBody';
+import { SectionCard } from '../../components/SectionCard';
 import { useTestDataMode } from '../../test-data-mode';
 import { modelMutation, modelStatsQuery, modelsQuery, saveAllModelsMutation } from './queries';
 import { AddModelDialog } from './AddModelDialog';
@@ -211,31 +200,27 @@ export default function ModelManagementPage() {
       </PageHeader>
       {stats.data && <SpendingBanner stats={stats.data} />}
       <div className="flex flex-col gap-6">
-        <Card>
-          <CardHeader>
-            <CardTitle asChild>
-              <h2>AI Models</h2>
-            </CardTitle>
-            <CardDescription>
-              Prices in dollars per million tokens. The live model answers texts; the fallback answers when it
-              fails.
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            {models.isPending ? (
-              <LoadingText>{modelTexts.loading}</LoadingText>
-            ) : models.isError ? (
-              <FailureNotice>{modelTexts.loadFailed}</FailureNotice>
-            ) : list.length === 0 ? (
+        <SectionCard
+          title="AI Models"
+          description="Prices in dollars per million tokens. The live model answers texts; the fallback answers when it fails."
+        >
+          <QueryBody
+            query={models}
+            loading={modelTexts.loading}
+            failure={modelTexts.loadFailed}
+            isEmpty={(data) => data.length === 0}
+            empty={
               <EmptyState
                 icon={Cpu}
                 title={modelTexts.noModelsTitle}
                 hint={modelTexts.noModelsHint}
                 testId="models-empty"
               />
-            ) : (
+            }
+          >
+            {(data) => (
               <ModelTable
-                models={list}
+                models={data}
                 sort={sort}
                 onSort={(key) => setSort((current) => nextModelSort(current, key))}
                 drafts={drafts}
@@ -249,8 +234,8 @@ export default function ModelManagementPage() {
                 onSetFallback={onSetFallback}
               />
             )}
-          </CardContent>
-        </Card>
+          </QueryBody>
+        </SectionCard>
         {stats.data && (
           <div className="grid gap-6 2xl:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
             <SpendingLimitCard stats={stats.data} />

@@ -1,22 +1,9 @@
 import type { ModelStatsResponse } from '@sprout/contracts';
-import {
-  Button,
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  ConfirmDialog,
-  cn,
-  formatDollars,
-  Input,
-  Label,
-  serverMessage,
-  toast,
-} from '@sprout/ui';
+import { Button, ConfirmDialog, cn, formatDollars, Input, Label, serverMessage, toast } from '@sprout/ui';
 import { type FormEvent, useState } from 'react';
 import { api } from '@sprout/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { SectionCard } from '../../components/SectionCard';
 import { modelMutation } from './queries';
 import { checkSpendingLimit, formatCost } from './model-form';
 import { spendPercent } from './SpendingBanner';
@@ -63,70 +50,65 @@ export function SpendingLimitCard({ stats }: { stats: ModelStatsResponse }) {
   }
 
   return (
-    <Card data-testid="spending-limit">
-      <CardHeader>
-        <CardTitle asChild>
-          <h2>Daily Spending Limit</h2>
-        </CardTitle>
-        <CardDescription>
-          Once today&apos;s AI spend reaches the limit, replies use template answers until midnight.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="flex flex-col gap-4">
-        <div>
-          <p className="text-sm">
-            <span className="text-2xl font-bold" data-testid="spending-today">
-              {formatCost(stats.globalSpending)}
-            </span>{' '}
-            <span className="text-muted-foreground">of {formatDollars(stats.spendingLimit, 2)} today</span>
-          </p>
+    <SectionCard
+      title="Daily Spending Limit"
+      description="Once today's AI spend reaches the limit, replies use template answers until midnight."
+      testId="spending-limit"
+      contentClassName="flex flex-col gap-4"
+    >
+      <div>
+        <p className="text-sm">
+          <span className="text-2xl font-bold" data-testid="spending-today">
+            {formatCost(stats.globalSpending)}
+          </span>{' '}
+          <span className="text-muted-foreground">of {formatDollars(stats.spendingLimit, 2)} today</span>
+        </p>
+        <div
+          className="mt-2 h-2 max-w-md overflow-hidden rounded-full bg-muted"
+          role="progressbar"
+          aria-label="Share of today's limit spent"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(percent)}
+        >
           <div
-            className="mt-2 h-2 max-w-md overflow-hidden rounded-full bg-muted"
-            role="progressbar"
-            aria-label="Share of today's limit spent"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={Math.round(percent)}
-          >
-            <div
-              className={cn('h-full', percent >= 80 ? 'bg-destructive' : 'bg-primary')}
-              style={{ width: `${percent}%` }}
-            />
-          </div>
+            className={cn('h-full', percent >= 80 ? 'bg-destructive' : 'bg-primary')}
+            style={{ width: `${percent}%` }}
+          />
         </div>
-        <form onSubmit={onSubmit} noValidate className="flex max-w-md flex-col gap-1.5">
-          <Label htmlFor="spending-limit">Limit per day (USD)</Label>
-          <div className="flex items-start gap-2">
-            {/* Text, not a number field: what was typed stays visible and is checked here. */}
-            <Input
-              id="spending-limit"
-              type="text"
-              inputMode="decimal"
-              autoComplete="off"
-              className="flex-1 aria-[invalid=true]:border-destructive"
-              aria-invalid={!check.ok}
-              aria-describedby="spending-limit-hint"
-              value={typed ?? String(stats.spendingLimit)}
-              onChange={(e) => setTyped(e.target.value)}
-            />
-            <Button type="submit" disabled={save.isPending || typed === null || !check.ok}>
-              Save Limit
-            </Button>
-          </div>
-          <p
-            id="spending-limit-hint"
-            className="min-h-5 text-xs"
-            aria-live="polite"
-            data-testid="spending-limit-hint"
-          >
-            {!check.ok ? (
-              <span className="text-destructive">{check.message}</span>
-            ) : zero ? (
-              <span className="font-medium text-amber-700">{modelTexts.zeroLimitWarning}</span>
-            ) : null}
-          </p>
-        </form>
-      </CardContent>
+      </div>
+      <form onSubmit={onSubmit} noValidate className="flex max-w-md flex-col gap-1.5">
+        <Label htmlFor="spending-limit">Limit per day (USD)</Label>
+        <div className="flex items-start gap-2">
+          {/* Text, not a number field: what was typed stays visible and is checked here. */}
+          <Input
+            id="spending-limit"
+            type="text"
+            inputMode="decimal"
+            autoComplete="off"
+            className="flex-1 aria-[invalid=true]:border-destructive"
+            aria-invalid={!check.ok}
+            aria-describedby="spending-limit-hint"
+            value={typed ?? String(stats.spendingLimit)}
+            onChange={(e) => setTyped(e.target.value)}
+          />
+          <Button type="submit" disabled={save.isPending || typed === null || !check.ok}>
+            Save Limit
+          </Button>
+        </div>
+        <p
+          id="spending-limit-hint"
+          className="min-h-5 text-xs"
+          aria-live="polite"
+          data-testid="spending-limit-hint"
+        >
+          {!check.ok ? (
+            <span className="text-destructive">{check.message}</span>
+          ) : zero ? (
+            <span className="font-medium text-amber-700">{modelTexts.zeroLimitWarning}</span>
+          ) : null}
+        </p>
+      </form>
       <ConfirmDialog
         open={confirmingZero}
         onOpenChange={setConfirmingZero}
@@ -139,6 +121,6 @@ export function SpendingLimitCard({ stats }: { stats: ModelStatsResponse }) {
         onConfirm={() => saveLimit(0)}
         testId="zero-limit-dialog"
       />
-    </Card>
+    </SectionCard>
   );
 }

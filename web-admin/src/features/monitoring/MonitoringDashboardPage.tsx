@@ -1,5 +1,6 @@
 import {
   API_DISPLAY_COST_PER_TOKEN,
+  type AdminMetrics,
   API_USAGE_DISPLAY_LIMITS,
   type ApiUsage,
   healthScoreBand,
@@ -11,7 +12,6 @@ import {
   Button,
   Card,
   CardContent,
-  CardDescription,
   CardHeader,
   CardTitle,
   cn,
@@ -20,11 +20,7 @@ import {
   formatPhoneNumber,
   formatRelativeTime,
   LoadingText,
-  Table,
-  TableBody,
   TableCell,
-  TableHead,
-  TableHeader,
   TableRow,
   Tabs,
   TabsContent,
@@ -32,49 +28,59 @@ import {
   TabsTrigger,
 } from '@sprout/ui';
 import { AlertTriangle, Clock, DollarSign, MapPin, MessageSquare, Users } from 'lucide-react';
+import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
-import { FailureNotice, StatCard } from '../../components/StatCard';
+import { QueryBody } from '../../components/QueryBody';
+import { SectionCard } from '../../components/SectionCard';
+import { FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
 import { useQuery } from '@tanstack/react-query';
 import { adminMetricsQuery, apiUsageQuery, conversationQualityQuery, recentMessagesQuery } from './queries';
 import { locationOf } from './location-guess';
 import { Bar, DeliveryBadge, Figure, levelBadgeVariant, secondsAxis, secondsText } from './parts';
 import { AVERAGE_MEASURES, DASHBOARD_CHANGE_TEXTS, monitoringTexts as t } from './texts';
 
+const TOP_CARDS: readonly StatCardDef<AdminMetrics>[] = [
+  {
+    testId: 'monitoring-active-users',
+    title: 'Active Users',
+    icon: Users,
+    value: (metrics) => formatNumber(metrics.activeUsers),
+    detail: DASHBOARD_CHANGE_TEXTS.activeUsers,
+  },
+  {
+    testId: 'monitoring-messages-today',
+    title: 'Messages Today',
+    icon: MessageSquare,
+    value: (metrics) => formatNumber(metrics.messagesToday),
+    detail: DASHBOARD_CHANGE_TEXTS.messagesToday,
+  },
+  {
+    testId: 'monitoring-avg-response',
+    title: 'Avg Response Time',
+    icon: Clock,
+    value: (metrics) => secondsText(metrics.avgResponseTime),
+    detail: DASHBOARD_CHANGE_TEXTS.avgResponseTime,
+    measures: AVERAGE_MEASURES.replies,
+  },
+  {
+    testId: 'monitoring-api-cost',
+    title: 'API Cost Today',
+    icon: DollarSign,
+    value: (metrics) => formatDollars(metrics.todaysCost, 4),
+    detail: DASHBOARD_CHANGE_TEXTS.apiCost,
+  },
+];
+
 function TopCards() {
-  const { data: metrics, isPending, isError } = useQuery(adminMetricsQuery);
-  const value = (text: () => string): string => (isPending ? t.loading : isError ? '—' : text());
+  const { data, isError } = useQuery(adminMetricsQuery);
   return (
-    <section aria-label="Today" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-      <StatCard
-        testId="monitoring-active-users"
-        title="Active Users"
-        icon={Users}
-        value={value(() => formatNumber(metrics?.activeUsers))}
-        detail={DASHBOARD_CHANGE_TEXTS.activeUsers}
-      />
-      <StatCard
-        testId="monitoring-messages-today"
-        title="Messages Today"
-        icon={MessageSquare}
-        value={value(() => formatNumber(metrics?.messagesToday))}
-        detail={DASHBOARD_CHANGE_TEXTS.messagesToday}
-      />
-      <StatCard
-        testId="monitoring-avg-response"
-        title="Avg Response Time"
-        icon={Clock}
-        value={value(() => secondsText(metrics?.avgResponseTime ?? 0))}
-        detail={DASHBOARD_CHANGE_TEXTS.avgResponseTime}
-        measures={AVERAGE_MEASURES.replies}
-      />
-      <StatCard
-        testId="monitoring-api-cost"
-        title="API Cost Today"
-        icon={DollarSign}
-        value={value(() => formatDollars(metrics?.todaysCost, 4))}
-        detail={DASHBOARD_CHANGE_TEXTS.apiCost}
-      />
-    </section>
+    <StatCardRow
+      label="Today"
+      className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4"
+      data={isError ? undefined : data}
+      placeholder={isError ? '—' : t.loading}
+      cards={TOP_CARDS}
+    />
   );
 }
 
@@ -235,41 +241,34 @@ function ApiMonitoringTab() {
         <Figure testId="api-date" label="Date" value={usage.date} />
       </div>
       <ResponseTimes usage={usage} />
-      <Card>
-        <CardHeader>
-          <CardTitle asChild>
-            <h3>Alerts</h3>
-          </CardTitle>
-        </CardHeader>
-        <CardContent>
-          {usage.alerts.length === 0 ? (
-            <p className="text-sm text-muted-foreground" data-testid="api-no-alerts">
-              No alerts today.
-            </p>
-          ) : (
-            <ul className="space-y-2" data-testid="api-alerts">
-              {usage.alerts.map((alert) => (
-                <li
-                  key={`${alert.type}-${alert.message}`}
-                  className="flex items-start gap-2 text-sm"
-                  data-testid="api-alert"
-                >
-                  <AlertTriangle
-                    className={cn(
-                      'mt-0.5 size-4',
-                      alert.level === 'high' ? 'text-destructive' : 'text-amber-600',
-                    )}
-                    aria-hidden="true"
-                  />
-                  <Badge variant={levelBadgeVariant(alert.level)}>{alert.level}</Badge>
-                  <Badge variant="outline">{alert.type}</Badge>
-                  <span>{alert.message}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </CardContent>
-      </Card>
+      <SectionCard title="Alerts" headingLevel={3}>
+        {usage.alerts.length === 0 ? (
+          <p className="text-sm text-muted-foreground" data-testid="api-no-alerts">
+            No alerts today.
+          </p>
+        ) : (
+          <ul className="space-y-2" data-testid="api-alerts">
+            {usage.alerts.map((alert) => (
+              <li
+                key={`${alert.type}-${alert.message}`}
+                className="flex items-start gap-2 text-sm"
+                data-testid="api-alert"
+              >
+                <AlertTriangle
+                  className={cn(
+                    'mt-0.5 size-4',
+                    alert.level === 'high' ? 'text-destructive' : 'text-amber-600',
+                  )}
+                  aria-hidden="true"
+                />
+                <Badge variant={levelBadgeVariant(alert.level)}>{alert.level}</Badge>
+                <Badge variant="outline">{alert.type}</Badge>
+                <span>{alert.message}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </SectionCard>
     </div>
   );
 }
@@ -288,22 +287,19 @@ function ConversationQualityTab() {
   const band = healthScoreBand(quality.healthScore);
   return (
     <div className="space-y-4" data-testid="conversation-quality">
-      <Card>
-        <CardHeader>
-          <CardTitle asChild>
-            <h3>Conversation Health Score</h3>
-          </CardTitle>
-          <CardDescription>The last 7 days of real users&apos; conversations.</CardDescription>
-        </CardHeader>
-        <CardContent className="flex items-baseline gap-3">
-          <p className={cn('text-4xl font-bold', BAND_COLOURS[band])} data-testid="health-score">
-            {quality.healthScore}
-          </p>
-          <p className={cn('text-lg font-semibold', BAND_COLOURS[band])} data-testid="health-band">
-            {band}
-          </p>
-        </CardContent>
-      </Card>
+      <SectionCard
+        title="Conversation Health Score"
+        description="The last 7 days of real users' conversations."
+        headingLevel={3}
+        contentClassName="flex items-baseline gap-3"
+      >
+        <p className={cn('text-4xl font-bold', BAND_COLOURS[band])} data-testid="health-score">
+          {quality.healthScore}
+        </p>
+        <p className={cn('text-lg font-semibold', BAND_COLOURS[band])} data-testid="health-band">
+          {band}
+        </p>
+      </SectionCard>
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" data-testid="weekly-metrics">
         <Figure testId="q-total-users" label="Total Users" value={formatNumber(m.total_users)} />
         <Figure testId="q-returning-users" label="Returning Users" value={formatNumber(m.returning_users)} />
@@ -352,70 +348,63 @@ function ConversationQualityTab() {
 }
 
 function RecentActivityTab() {
-  const { data: messages, isPending, isError } = useQuery(recentMessagesQuery);
+  const recent = useQuery(recentMessagesQuery);
   return (
-    <Card>
-      <CardHeader className="flex-row items-center justify-between gap-2">
-        <div>
-          <CardTitle asChild>
-            <h3>Recent Activity</h3>
-          </CardTitle>
-          <CardDescription>The newest messages, both directions.</CardDescription>
-        </div>
-        {/* A placeholder: it leads nowhere yet. */}
+    <SectionCard
+      title="Recent Activity"
+      description="The newest messages, both directions."
+      headingLevel={3}
+      headerClassName="flex-row items-center justify-between gap-2"
+      action={
+        // A placeholder: it leads nowhere yet.
         <Button variant="outline" size="sm" type="button">
           {t.viewAll}
         </Button>
-      </CardHeader>
-      <CardContent>
-        {isPending ? (
-          <LoadingText>{t.loading}</LoadingText>
-        ) : isError ? (
-          <FailureNotice>{t.recentMessagesFailed}</FailureNotice>
-        ) : messages.length === 0 ? (
+      }
+    >
+      <QueryBody
+        query={recent}
+        loading={t.loading}
+        failure={t.recentMessagesFailed}
+        isEmpty={(messages) => messages.length === 0}
+        empty={
           <p className="py-6 text-center text-sm text-muted-foreground" data-testid="no-messages">
             {t.noMessages}
           </p>
-        ) : (
-          <Table data-testid="recent-messages">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Phone</TableHead>
-                <TableHead>Location</TableHead>
-                <TableHead>Message</TableHead>
-                <TableHead>Time</TableHead>
-                <TableHead>Status</TableHead>
+        }
+      >
+        {(messages) => (
+          <DataTable
+            data-testid="recent-messages"
+            headings={['Phone', 'Location', 'Message', 'Time', 'Status']}
+          >
+            {messages.map((message) => (
+              <TableRow key={message.id} data-testid="recent-message">
+                <TableCell className="whitespace-nowrap font-medium">
+                  {formatPhoneNumber(message.user.phoneNumber)}
+                </TableCell>
+                <TableCell className="whitespace-nowrap" data-testid="message-location">
+                  <MapPin className="mr-1 inline size-3 text-muted-foreground" aria-hidden="true" />
+                  {locationOf(message.user)}
+                </TableCell>
+                <TableCell>
+                  {/* A cell ignores max-width: the text's own box is cut to keep the table on screen. */}
+                  <span className="block max-w-72 truncate" title={message.content}>
+                    {message.content}
+                  </span>
+                </TableCell>
+                <TableCell className="whitespace-nowrap" data-testid="message-time">
+                  {formatRelativeTime(message.createdAt)}
+                </TableCell>
+                <TableCell>
+                  <DeliveryBadge status={message.status} />
+                </TableCell>
               </TableRow>
-            </TableHeader>
-            <TableBody>
-              {messages.map((message) => (
-                <TableRow key={message.id} data-testid="recent-message">
-                  <TableCell className="whitespace-nowrap font-medium">
-                    {formatPhoneNumber(message.user.phoneNumber)}
-                  </TableCell>
-                  <TableCell className="whitespace-nowrap" data-testid="message-location">
-                    <MapPin className="mr-1 inline size-3 text-muted-foreground" aria-hidden="true" />
-                    {locationOf(message.user)}
-                  </TableCell>
-                  <TableCell>
-                    {/* A cell ignores max-width: the text's own box is cut to keep the table on screen. */}
-                    <span className="block max-w-72 truncate" title={message.content}>
-                      {message.content}
-                    </span>
-                  </TableCell>
-                  <TableCell className="whitespace-nowrap" data-testid="message-time">
-                    {formatRelativeTime(message.createdAt)}
-                  </TableCell>
-                  <TableCell>
-                    <DeliveryBadge status={message.status} />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+            ))}
+          </DataTable>
         )}
-      </CardContent>
-    </Card>
+      </QueryBody>
+    </SectionCard>
   );
 }
 

@@ -2,26 +2,18 @@ import type { FailedJob, QueueCheck, QueueStatus } from '@sprout/contracts';
 import {
   Badge,
   Button,
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
   formatNumber,
   formatRelativeTime,
-  LoadingText,
   serverMessage,
-  Table,
-  TableBody,
   TableCell,
-  TableHead,
-  TableHeader,
   TableRow,
   toast,
 } from '@sprout/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { failedJobMutation, queuesQuery } from './queries';
-import { FailureNotice } from '../../components/StatCard';
+import { DataTable } from '../../components/DataTable';
+import { QueryBody } from '../../components/QueryBody';
+import { SectionCard } from '../../components/SectionCard';
 import { monitoringTexts as t } from './texts';
 
 function FailedJobRow({ queue, job }: { queue: string; job: FailedJob }) {
@@ -134,49 +126,28 @@ function QueueRows({ status, check }: { status: QueueStatus; check: QueueCheck |
 
 /** Every queue's jobs, live from BullMQ, with the monitor's verdict and the failed jobs to act on. */
 export function QueuesPanel({ checks }: { checks: readonly QueueCheck[] }) {
-  const { data, isPending, isError } = useQuery(queuesQuery);
+  const queues = useQuery(queuesQuery);
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle asChild>
-          <h2>Queues</h2>
-        </CardTitle>
-        <CardDescription>
-          Jobs per queue, refreshed every 10 seconds. Failed jobs can be retried or removed; each action is
-          logged with your name.
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        {isPending ? (
-          <LoadingText>{t.loading}</LoadingText>
-        ) : isError ? (
-          <FailureNotice>{t.queuesFailed}</FailureNotice>
-        ) : (
-          <Table data-testid="queues">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Queue</TableHead>
-                <TableHead>Waiting</TableHead>
-                <TableHead>Active</TableHead>
-                <TableHead>Delayed</TableHead>
-                <TableHead>Completed</TableHead>
-                <TableHead>Failed</TableHead>
-                <TableHead>Workers</TableHead>
-                <TableHead>Health</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {data.queues.map((status) => (
-                <QueueRows
-                  key={status.queue}
-                  status={status}
-                  check={checks.find((c) => c.queue === status.queue)}
-                />
-              ))}
-            </TableBody>
-          </Table>
+    <SectionCard
+      title="Queues"
+      description="Jobs per queue, refreshed every 10 seconds. Failed jobs can be retried or removed; each action is logged with your name."
+    >
+      <QueryBody query={queues} loading={t.loading} failure={t.queuesFailed}>
+        {(data) => (
+          <DataTable
+            data-testid="queues"
+            headings={['Queue', 'Waiting', 'Active', 'Delayed', 'Completed', 'Failed', 'Workers', 'Health']}
+          >
+            {data.queues.map((status) => (
+              <QueueRows
+                key={status.queue}
+                status={status}
+                check={checks.find((c) => c.queue === status.queue)}
+              />
+            ))}
+          </DataTable>
         )}
-      </CardContent>
-    </Card>
+      </QueryBody>
+    </SectionCard>
   );
 }

@@ -11,17 +11,16 @@ import {
   Button,
   Card,
   CardContent,
-  CardDescription,
   CardHeader,
   CardTitle,
   cn,
   formatRelativeTime,
-  LoadingText,
   toast,
 } from '@sprout/ui';
 import { ArrowRight, CircleAlert, CircleCheck, RefreshCw } from 'lucide-react';
 import { PageHeader } from '../../components/PageHeader';
-import { FailureNotice } from '../../components/StatCard';
+import { QueryBody } from '../../components/QueryBody';
+import { SectionCard } from '../../components/SectionCard';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { forceHealthCheckMutation, serviceHealthQuery } from './queries';
 import { AvailabilityBadge } from './parts';
@@ -162,57 +161,54 @@ function ServiceCard({
 function FallbackInfo({ health }: { health: ServiceHealthReport }) {
   const current = FALLBACK_CHAIN.find((tier) => tier.tier === health.fallback.current.tier);
   return (
-    <Card data-testid="fallback-info">
-      <CardHeader>
-        <CardTitle asChild>
-          <h2>Fallback System</h2>
-        </CardTitle>
-        <CardDescription>How replies are still answered when a service fails.</CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-4 text-sm">
-        <ol
-          className="flex flex-wrap items-center gap-2"
-          aria-label="Fallback chain"
-          data-testid="fallback-chain"
-        >
-          {FALLBACK_CHAIN.map((tier, index) => (
-            <li key={tier.tier} className="flex items-center gap-2">
-              {index > 0 && <ArrowRight className="size-4 text-muted-foreground" aria-hidden="true" />}
-              <span
-                className={cn(
-                  'rounded-md border px-2 py-1',
-                  tier.tier === health.fallback.current.tier && 'border-primary bg-primary/10 font-semibold',
-                )}
-              >
-                {tier.label}
-              </span>
+    <SectionCard
+      title="Fallback System"
+      description="How replies are still answered when a service fails."
+      testId="fallback-info"
+      contentClassName="space-y-4 text-sm"
+    >
+      <ol
+        className="flex flex-wrap items-center gap-2"
+        aria-label="Fallback chain"
+        data-testid="fallback-chain"
+      >
+        {FALLBACK_CHAIN.map((tier, index) => (
+          <li key={tier.tier} className="flex items-center gap-2">
+            {index > 0 && <ArrowRight className="size-4 text-muted-foreground" aria-hidden="true" />}
+            <span
+              className={cn(
+                'rounded-md border px-2 py-1',
+                tier.tier === health.fallback.current.tier && 'border-primary bg-primary/10 font-semibold',
+              )}
+            >
+              {tier.label}
+            </span>
+          </li>
+        ))}
+      </ol>
+      <p data-testid="current-tier">
+        Replies now:{' '}
+        {current === undefined
+          ? 'no reply yet'
+          : `${current.label} (newest reply ${formatRelativeTime(health.fallback.current.at)})`}
+      </p>
+      <div>
+        <p className="mb-1 font-medium">Failure thresholds</p>
+        <ul className="list-disc space-y-0.5 pl-5 text-muted-foreground" data-testid="thresholds">
+          {failureThresholds().map((threshold) => (
+            <li key={threshold.service}>
+              {threshold.label}: unavailable after {threshold.failures} consecutive failures
             </li>
           ))}
-        </ol>
-        <p data-testid="current-tier">
-          Replies now:{' '}
-          {current === undefined
-            ? 'no reply yet'
-            : `${current.label} (newest reply ${formatRelativeTime(health.fallback.current.at)})`}
-        </p>
-        <div>
-          <p className="mb-1 font-medium">Failure thresholds</p>
-          <ul className="list-disc space-y-0.5 pl-5 text-muted-foreground" data-testid="thresholds">
-            {failureThresholds().map((threshold) => (
-              <li key={threshold.service}>
-                {threshold.label}: unavailable after {threshold.failures} consecutive failures
-              </li>
-            ))}
-            <li>Queues: stalled after {QUEUE_FAILURE_THRESHOLD} consecutive failed checks</li>
-          </ul>
-        </div>
-      </CardContent>
-    </Card>
+          <li>Queues: stalled after {QUEUE_FAILURE_THRESHOLD} consecutive failed checks</li>
+        </ul>
+      </div>
+    </SectionCard>
   );
 }
 
 export default function SystemHealthPage() {
-  const { data: health, isPending, isError } = useQuery(serviceHealthQuery);
+  const health = useQuery(serviceHealthQuery);
   const force = useMutation(forceHealthCheckMutation(useQueryClient()));
   const runCheck = () =>
     force.mutate(
@@ -233,29 +229,27 @@ export default function SystemHealthPage() {
           {t.forceHealthCheck}
         </Button>
       </PageHeader>
-      {isPending ? (
-        <LoadingText>{t.loading}</LoadingText>
-      ) : isError ? (
-        <FailureNotice>{t.serviceHealthFailed}</FailureNotice>
-      ) : (
-        <div className="flex flex-col gap-6">
-          <OverallBanner health={health} />
-          <section aria-label="Services" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-            {Object.entries(health.services).map(([name, service]) => (
-              <ServiceCard
-                key={name}
-                name={name}
-                service={service}
-                stateUnknown={health.monitorStateError !== null}
-                {...(name === 'sms_provider' ? { smsSending: health.smsSending } : {})}
-              />
-            ))}
-          </section>
-          <FallbackInfo health={health} />
-          <QueuesPanel checks={health.queues} />
-          <RateLimitedSenders />
-        </div>
-      )}
+      <QueryBody query={health} loading={t.loading} failure={t.serviceHealthFailed}>
+        {(report) => (
+          <div className="flex flex-col gap-6">
+            <OverallBanner health={report} />
+            <section aria-label="Services" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+              {Object.entries(report.services).map(([name, service]) => (
+                <ServiceCard
+                  key={name}
+                  name={name}
+                  service={service}
+                  stateUnknown={report.monitorStateError !== null}
+                  {...(name === 'sms_provider' ? { smsSending: report.smsSending } : {})}
+                />
+              ))}
+            </section>
+            <FallbackInfo health={report} />
+            <QueuesPanel checks={report.queues} />
+            <RateLimitedSenders />
+          </div>
+        )}
+      </QueryBody>
     </>
   );
 }

@@ -12,10 +12,9 @@ import {
   formatPhoneNumber,
   Input,
   Label,
-  LoadingText,
 } from '@sprout/ui';
 import { type FormEvent, useState } from 'react';
-import { FailureNotice } from '../../components/StatCard';
+import { QueryBody } from '../../components/QueryBody';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { surveyDeliveriesQuery, surveyMutation } from './queries';
 import { CampaignStatusBadge } from './CampaignTable';
@@ -96,58 +95,62 @@ function Details({
 }
 
 function Deliveries({ campaignId }: { campaignId: string }) {
-  const { data, isPending, isError } = useQuery(surveyDeliveriesQuery(campaignId));
+  const deliveries = useQuery(surveyDeliveriesQuery(campaignId));
   return (
     <section aria-labelledby="deliveries-heading" className="grid gap-2">
       <h3 id="deliveries-heading" className="text-sm font-semibold">
         Deliveries
       </h3>
-      {isPending ? (
-        <LoadingText>{surveyTexts.loadingDeliveries}</LoadingText>
-      ) : isError ? (
-        <FailureNotice>{SURVEY_FAILURES.deliveries}</FailureNotice>
-      ) : data.deliveries.length === 0 ? (
-        <p className="py-6 text-center text-sm text-muted-foreground" data-testid="deliveries-empty">
-          {surveyTexts.noDeliveries}
-        </p>
-      ) : (
-        <>
-          {/* Focusable so the list scrolls from the keyboard too. */}
-          <ul
-            className="max-h-80 divide-y divide-border overflow-y-auto rounded-lg border border-border focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-            aria-label="Deliveries"
-            tabIndex={0}
-            data-testid="deliveries-list"
-          >
-            {data.deliveries.map((delivery) => (
-              <li
-                key={delivery.id}
-                className="grid grid-cols-[1fr_auto] gap-x-4 px-3 py-2 text-sm"
-                data-testid="delivery-row"
-              >
-                <span className="font-medium" data-testid="delivery-phone">
-                  {formatPhoneNumber(delivery.phoneNumber)}
-                </span>
-                <span className="text-right text-muted-foreground" data-testid="delivery-time">
-                  {formatDateTime(delivery.deliveredAt)}
-                </span>
-                <span
-                  className="col-span-2 truncate font-mono text-xs text-muted-foreground"
-                  data-testid="delivery-conversation"
+      <QueryBody
+        query={deliveries}
+        loading={surveyTexts.loadingDeliveries}
+        failure={SURVEY_FAILURES.deliveries}
+        isEmpty={(data) => data.deliveries.length === 0}
+        empty={
+          <p className="py-6 text-center text-sm text-muted-foreground" data-testid="deliveries-empty">
+            {surveyTexts.noDeliveries}
+          </p>
+        }
+      >
+        {(data) => (
+          <>
+            {/* Focusable so the list scrolls from the keyboard too. */}
+            <ul
+              className="max-h-80 divide-y divide-border overflow-y-auto rounded-lg border border-border focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+              aria-label="Deliveries"
+              tabIndex={0}
+              data-testid="deliveries-list"
+            >
+              {data.deliveries.map((delivery) => (
+                <li
+                  key={delivery.id}
+                  className="grid grid-cols-[1fr_auto] gap-x-4 px-3 py-2 text-sm"
+                  data-testid="delivery-row"
                 >
-                  {delivery.conversationId ?? surveyTexts.pending}
-                </span>
-              </li>
-            ))}
-          </ul>
-          {data.total > data.deliveries.length && (
-            <p className="text-xs text-muted-foreground" data-testid="deliveries-shown">
-              Showing {formatNumber(data.deliveries.length)} of {formatNumber(data.total)} deliveries: the
-              latest delivered first, then pending ones.
-            </p>
-          )}
-        </>
-      )}
+                  <span className="font-medium" data-testid="delivery-phone">
+                    {formatPhoneNumber(delivery.phoneNumber)}
+                  </span>
+                  <span className="text-right text-muted-foreground" data-testid="delivery-time">
+                    {formatDateTime(delivery.deliveredAt)}
+                  </span>
+                  <span
+                    className="col-span-2 truncate font-mono text-xs text-muted-foreground"
+                    data-testid="delivery-conversation"
+                  >
+                    {delivery.conversationId ?? surveyTexts.pending}
+                  </span>
+                </li>
+              ))}
+            </ul>
+            {data.total > data.deliveries.length && (
+              <p className="text-xs text-muted-foreground" data-testid="deliveries-shown">
+                Showing {formatNumber(data.deliveries.length)} of {formatNumber(data.total)} deliveries: the
+                latest delivered first, then pending ones.
+              </p>
+            )}
+          </>
+        )}
+      </QueryBody>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import type { SurveyCampaignDto } from '@sprout/contracts';
 import { formatNumber } from '@sprout/ui';
 import { CheckCircle2, ClipboardList, PlayCircle, Send } from 'lucide-react';
-import { StatCard } from '../../components/StatCard';
+import { type StatCardDef, StatCardRow } from '../../components/StatCard';
 import { surveyTexts } from './texts';
 
 /** The four survey cards, from the campaign list. */
@@ -14,39 +14,45 @@ function surveyStats(campaigns: readonly SurveyCampaignDto[]) {
   };
 }
 
+const CARDS: readonly StatCardDef<ReturnType<typeof surveyStats>>[] = [
+  {
+    testId: 'stat-active-campaigns',
+    title: 'Active Campaigns',
+    icon: PlayCircle,
+    value: (stats) => formatNumber(stats.active),
+    detail: 'Live now',
+  },
+  {
+    testId: 'stat-total-campaigns',
+    title: 'Total Campaigns',
+    icon: ClipboardList,
+    value: (stats) => formatNumber(stats.total),
+    detail: 'All campaigns',
+  },
+  {
+    testId: 'stat-total-deliveries',
+    title: 'Total Deliveries',
+    icon: Send,
+    value: (stats) => formatNumber(stats.deliveries),
+    detail: 'Survey links sent in replies',
+  },
+  {
+    testId: 'stat-completed-campaigns',
+    title: 'Completed Campaigns',
+    icon: CheckCircle2,
+    value: (stats) => formatNumber(stats.completed),
+    detail: 'Past their end date',
+  },
+];
+
 export function SurveyStatCards({ campaigns }: { campaigns: readonly SurveyCampaignDto[] | undefined }) {
-  const stats = campaigns === undefined ? null : surveyStats(campaigns);
-  const value = (n: number | undefined) => (n === undefined ? surveyTexts.loadingStats : formatNumber(n));
   return (
-    <section aria-label="Survey stats" className="grid grid-cols-2 gap-4 xl:grid-cols-4">
-      <StatCard
-        testId="stat-active-campaigns"
-        title="Active Campaigns"
-        icon={PlayCircle}
-        value={value(stats?.active)}
-        detail="Live now"
-      />
-      <StatCard
-        testId="stat-total-campaigns"
-        title="Total Campaigns"
-        icon={ClipboardList}
-        value={value(stats?.total)}
-        detail="All campaigns"
-      />
-      <StatCard
-        testId="stat-total-deliveries"
-        title="Total Deliveries"
-        icon={Send}
-        value={value(stats?.deliveries)}
-        detail="Survey links sent in replies"
-      />
-      <StatCard
-        testId="stat-completed-campaigns"
-        title="Completed Campaigns"
-        icon={CheckCircle2}
-        value={value(stats?.completed)}
-        detail="Past their end date"
-      />
-    </section>
+    <StatCardRow
+      label="Survey stats"
+      className="grid grid-cols-2 gap-4 xl:grid-cols-4"
+      data={campaigns === undefined ? undefined : surveyStats(campaigns)}
+      placeholder={surveyTexts.loadingStats}
+      cards={CARDS}
+    />
   );
 }

@@ -1,19 +1,11 @@
 import { api, SURVEY_FAILURES, type SurveyCampaignDto } from '@sprout/contracts';
-import {
-  Button,
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  LoadingText,
-  serverMessage,
-  toast,
-} from '@sprout/ui';
+import { Button, serverMessage, toast } from '@sprout/ui';
 import { ClipboardList, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
+import { QueryBody } from '../../components/QueryBody';
+import { SectionCard } from '../../components/SectionCard';
 import { FailureNotice } from '../../components/StatCard';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { surveyCampaignsQuery, surveyMutation } from './queries';
@@ -65,21 +57,16 @@ export default function SurveysPage() {
         ) : (
           <SurveyStatCards campaigns={campaigns.data} />
         )}
-        <Card>
-          <CardHeader>
-            <CardTitle asChild>
-              <h2>Campaigns</h2>
-            </CardTitle>
-            <CardDescription>
-              Existing users get the link in their next conversation, new users in their second.
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            {campaigns.isPending ? (
-              <LoadingText>{surveyTexts.loading}</LoadingText>
-            ) : campaigns.isError ? (
-              <FailureNotice>{SURVEY_FAILURES.list}</FailureNotice>
-            ) : campaigns.data.length === 0 ? (
+        <SectionCard
+          title="Campaigns"
+          description="Existing users get the link in their next conversation, new users in their second."
+        >
+          <QueryBody
+            query={campaigns}
+            loading={surveyTexts.loading}
+            failure={SURVEY_FAILURES.list}
+            isEmpty={(list) => list.length === 0}
+            empty={
               <div className="flex flex-col items-center pb-8" data-testid="surveys-empty">
                 <EmptyState
                   icon={ClipboardList}
@@ -90,16 +77,18 @@ export default function SurveysPage() {
                 />
                 {createButton}
               </div>
-            ) : (
+            }
+          >
+            {(list) => (
               <CampaignTable
-                campaigns={campaigns.data}
+                campaigns={list}
                 busyId={[pause, start].find((m) => m.isPending)?.variables?.params.id ?? null}
                 onAction={onAction}
                 onDetails={(campaign) => setDetailsId(campaign.id)}
               />
             )}
-          </CardContent>
-        </Card>
+          </QueryBody>
+        </SectionCard>
       </div>
       <CreateCampaignDialog open={creating} onOpenChange={setCreating} onFailed={failureToast} />
       <CampaignDetailsDialog campaign={details} onClose={() => setDetailsId(null)} onFailed={failureToast} />

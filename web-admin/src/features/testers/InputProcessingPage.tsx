@@ -1,27 +1,12 @@
 import type { ProcessingResult } from '@sprout/contracts';
-import {
-  Badge,
-  Button,
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  formatNumber,
-  toast,
-} from '@sprout/ui';
+import { Badge, formatNumber, toast } from '@sprout/ui';
 import { WandSparkles } from 'lucide-react';
-import { type FormEvent, useRef, useState } from 'react';
-import { PageHeader } from '../../components/PageHeader';
 import { api } from '@sprout/contracts';
 import { endpointMutation } from '@sprout/ui';
 import { useMutation } from '@tanstack/react-query';
-import { ExampleMessages } from './ExampleMessages';
-import { filledContext, PROCESSING_CONTEXT_DEFAULTS, PROCESSING_EXAMPLES, testerTexts } from './tester-texts';
-import { ContextField, MessageField } from './TesterFields';
+import { PROCESSING_CONTEXT_DEFAULTS, PROCESSING_EXAMPLES, testerTexts } from './tester-texts';
+import { TesterPage, type TesterSpec } from './TesterPage';
 import { DetailRow, SectionHeading, ValidationDetails } from './ValidationDetails';
-
-type ProcessingContextFields = Record<keyof typeof PROCESSING_CONTEXT_DEFAULTS, string>;
 
 function MessageBlock({ label, testId, children }: { label: string; testId: string; children: string }) {
   return (
@@ -80,117 +65,45 @@ function ProcessingResults({ result }: { result: ProcessingResult }) {
   );
 }
 
+const PROCESSING_TESTER: TesterSpec<keyof typeof PROCESSING_CONTEXT_DEFAULTS> = {
+  title: 'Input Processing',
+  description: 'See how a message is enhanced with the gardener’s context before the model reads it.',
+  formDescription: 'Process a message with the sender context below.',
+  testIdPrefix: 'processing',
+  messageLabel: 'Test message',
+  legend: 'User context',
+  columns: 'sm:grid-cols-2',
+  fields: [
+    { key: 'region', label: 'Region or ZIP' },
+    { key: 'hardiness_zone', label: 'Hardiness zone' },
+    { key: 'soil_type', label: 'Soil type' },
+    { key: 'experience_level', label: 'Experience level' },
+  ],
+  submit: { icon: WandSparkles, label: 'Process Message', pendingLabel: 'Processing...' },
+  resultsTitle: 'Processing results',
+  idleText: 'Results appear here after processing.',
+  examples: PROCESSING_EXAMPLES,
+  initialContext: { ...PROCESSING_CONTEXT_DEFAULTS },
+};
+
 /** Input processing tester: how a message is enhanced with the gardener's context before the model reads it. */
 export default function InputProcessingPage() {
-  const [message, setMessage] = useState('');
-  const [context, setContext] = useState<ProcessingContextFields>({ ...PROCESSING_CONTEXT_DEFAULTS });
   const processing = useMutation(
-    endpointMutation(api.testers.process, { failureMessage: 'Failed to process message' }),
+    endpointMutation(api.testers.process, {
+      failureMessage: 'Failed to process message',
+      onError: (error) =>
+        toast({
+          variant: 'destructive',
+          title: testerTexts.processingErrorTitle,
+          description: error.message,
+        }),
+    }),
   );
-  const messageRef = useRef<HTMLTextAreaElement>(null);
-  const text = message.trim();
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!text || processing.isPending) return;
-    processing.mutate(
-      { body: { message: text, userContext: filledContext(context) } },
-      {
-        onError: (error) =>
-          toast({
-            variant: 'destructive',
-            title: testerTexts.processingErrorTitle,
-            description: error.message,
-          }),
-      },
-    );
-  }
-
-  function pickExample(example: string) {
-    setMessage(example);
-    messageRef.current?.focus();
-  }
-
-  const setField = (field: keyof ProcessingContextFields) => (value: string) =>
-    setContext((current) => ({ ...current, [field]: value }));
-
   return (
-    <>
-      <PageHeader
-        title="Input Processing"
-        description="See how a message is enhanced with the gardener’s context before the model reads it."
-      />
-      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <div className="flex min-w-0 flex-col gap-6">
-          <Card>
-            <CardHeader>
-              <CardTitle asChild>
-                <h2>Test a message</h2>
-              </CardTitle>
-              <CardDescription>Process a message with the sender context below.</CardDescription>
-            </CardHeader>
-            <CardContent>
-              <form onSubmit={onSubmit} className="flex flex-col gap-5" data-testid="processing-form">
-                <MessageField
-                  ref={messageRef}
-                  label="Test message"
-                  value={message}
-                  onChange={setMessage}
-                  placeholder="When should I plant tomatoes?"
-                />
-                <fieldset className="flex min-w-0 flex-col gap-3">
-                  <legend className="mb-3 text-sm font-medium">User context</legend>
-                  <div className="grid gap-3 sm:grid-cols-2">
-                    <ContextField
-                      label="Region or ZIP"
-                      value={context.region}
-                      onChange={setField('region')}
-                    />
-                    <ContextField
-                      label="Hardiness zone"
-                      value={context.hardiness_zone}
-                      onChange={setField('hardiness_zone')}
-                    />
-                    <ContextField
-                      label="Soil type"
-                      value={context.soil_type}
-                      onChange={setField('soil_type')}
-                    />
-                    <ContextField
-                      label="Experience level"
-                      value={context.experience_level}
-                      onChange={setField('experience_level')}
-                    />
-                  </div>
-                </fieldset>
-                <Button type="submit" className="self-start" disabled={!text || processing.isPending}>
-                  <WandSparkles aria-hidden="true" />
-                  {processing.isPending ? 'Processing...' : 'Process Message'}
-                </Button>
-              </form>
-            </CardContent>
-          </Card>
-
-          <Card>
-            <CardHeader>
-              <CardTitle asChild>
-                <h2>Processing results</h2>
-              </CardTitle>
-            </CardHeader>
-            <CardContent aria-live="polite">
-              {processing.isPending ? (
-                <p className="text-sm text-muted-foreground">Processing...</p>
-              ) : processing.isSuccess ? (
-                <ProcessingResults result={processing.data} />
-              ) : (
-                <p className="text-sm text-muted-foreground">Results appear here after processing.</p>
-              )}
-            </CardContent>
-          </Card>
-        </div>
-
-        <ExampleMessages examples={PROCESSING_EXAMPLES} onPick={pickExample} testId="processing-examples" />
-      </div>
-    </>
+    <TesterPage
+      spec={PROCESSING_TESTER}
+      test={processing}
+      results={processing.isSuccess ? <ProcessingResults result={processing.data} /> : null}
+    />
   );
 }

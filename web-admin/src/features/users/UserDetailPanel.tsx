@@ -13,11 +13,7 @@ import {
   formatPhoneNumber,
   formatUtcDay,
   LoadingText,
-  Table,
-  TableBody,
   TableCell,
-  TableHead,
-  TableHeader,
   TableRow,
   Tabs,
   TabsContent,
@@ -26,6 +22,7 @@ import {
 } from '@sprout/ui';
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { DataTable, right } from '../../components/DataTable';
 import { userDetailQuery } from './queries';
 import { engagementLevel } from './engagement';
 import { isProfileEmpty } from './profile';
@@ -192,26 +189,16 @@ function AnalyticsTab({ user }: { user: UserDetail }) {
           <p className="text-sm text-muted-foreground">{usersTexts.noRecentActivity}</p>
         ) : (
           <div className="max-h-72 overflow-y-auto">
-            <Table>
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Date</TableHead>
-                  <TableHead className="text-right">Messages</TableHead>
-                  <TableHead className="text-right">Cost</TableHead>
-                  <TableHead className="text-right">SMS Cost</TableHead>
+            <DataTable headings={['Date', right('Messages'), right('Cost'), right('SMS Cost')]}>
+              {analytics.recentActivity.map((day) => (
+                <TableRow key={day.date} data-testid="activity-row">
+                  <TableCell>{formatUtcDay(day.date)}</TableCell>
+                  <TableCell className="text-right tabular-nums">{formatNumber(day.messages)}</TableCell>
+                  <TableCell className="text-right tabular-nums">{formatDollars(day.cost, 4)}</TableCell>
+                  <TableCell className="text-right tabular-nums">{formatDollars(day.smsCost, 4)}</TableCell>
                 </TableRow>
-              </TableHeader>
-              <TableBody>
-                {analytics.recentActivity.map((day) => (
-                  <TableRow key={day.date} data-testid="activity-row">
-                    <TableCell>{formatUtcDay(day.date)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatNumber(day.messages)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatDollars(day.cost, 4)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatDollars(day.smsCost, 4)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+              ))}
+            </DataTable>
           </div>
         )}
       </Section>

@@ -1,5 +1,5 @@
 import { api, endpointUrl } from '@sprout/contracts';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle, LoadingText } from '@sprout/ui';
+import { LoadingText } from '@sprout/ui';
 import { Users } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -9,6 +9,7 @@ import { useTestDataMode } from '../../test-data-mode';
 import { useUserList } from './queries';
 import { EmptyState } from '../../components/EmptyState';
 import { SearchBox } from '../../components/SearchBox';
+import { SectionCard } from '../../components/SectionCard';
 import { FailureNotice } from '../../components/StatCard';
 import { usersTexts } from './texts';
 import { UserDetailPanel } from './UserDetailPanel';
@@ -55,16 +56,13 @@ export default function UsersPage() {
       />
       <div className="flex flex-col gap-6">
         <UserStatCards />
-        <Card>
-          <CardHeader className="gap-4 sm:flex-row sm:items-end sm:justify-between">
-            <div>
-              <CardTitle asChild>
-                <h2>Users</h2>
-              </CardTitle>
-              <CardDescription>
-                Click a user to see their profile, analytics and conversations.
-              </CardDescription>
-            </div>
+        <SectionCard
+          title="Users"
+          description="Click a user to see their profile, analytics and conversations."
+          headerClassName="gap-4 sm:flex-row sm:items-end sm:justify-between"
+          // Narrower side padding: the ten columns fit a 1440 px screen beside the sidebar.
+          contentClassName="px-4"
+          action={
             <div className="flex w-full flex-col gap-2 sm:w-auto sm:flex-row sm:items-center">
               <SearchBox
                 label="Search users by phone number"
@@ -85,38 +83,36 @@ export default function UsersPage() {
                 label="Download these users as CSV"
               />
             </div>
-          </CardHeader>
-          {/* Narrower side padding: the ten columns fit a 1440 px screen beside the sidebar. */}
-          <CardContent className="px-4">
-            {isPending || users === undefined ? (
-              isError ? (
-                <FailureNotice>{usersTexts.usersFailed}</FailureNotice>
-              ) : (
-                <LoadingText>{usersTexts.loadingUsers}</LoadingText>
-              )
-            ) : users.length === 0 ? (
-              <EmptyState
-                icon={Users}
-                title={usersTexts.noUsersTitle}
-                hint={search.trim() !== '' ? usersTexts.noSearchMatch : usersTexts.noUsersYet}
-                testId="users-empty"
-              />
+          }
+        >
+          {isPending || users === undefined ? (
+            isError ? (
+              <FailureNotice>{usersTexts.usersFailed}</FailureNotice>
             ) : (
-              <UserTable
-                users={users}
-                total={total}
-                sort={sort}
-                onSort={(key) => setSort((current) => nextUserSort(current, key))}
-                selectedId={selectedId}
-                onSelect={(id) => setChosen({ id, showTestData })}
-                hasMore={hasNextPage}
-                loadingMore={isFetchingNextPage}
-                onLoadMore={loadMore}
-                resetKey={`${search.trim()}|${sort.key}|${sort.direction}|${showTestData}`}
-              />
-            )}
-          </CardContent>
-        </Card>
+              <LoadingText>{usersTexts.loadingUsers}</LoadingText>
+            )
+          ) : users.length === 0 ? (
+            <EmptyState
+              icon={Users}
+              title={usersTexts.noUsersTitle}
+              hint={search.trim() !== '' ? usersTexts.noSearchMatch : usersTexts.noUsersYet}
+              testId="users-empty"
+            />
+          ) : (
+            <UserTable
+              users={users}
+              total={total}
+              sort={sort}
+              onSort={(key) => setSort((current) => nextUserSort(current, key))}
+              selectedId={selectedId}
+              onSelect={(id) => setChosen({ id, showTestData })}
+              hasMore={hasNextPage}
+              loadingMore={isFetchingNextPage}
+              onLoadMore={loadMore}
+              resetKey={`${search.trim()}|${sort.key}|${sort.direction}|${showTestData}`}
+            />
+          )}
+        </SectionCard>
         <div ref={panelRef} className="scroll-mt-4">
           {selectedId !== null && <UserDetailPanel key={selectedId} userId={selectedId} />}
         </div>
