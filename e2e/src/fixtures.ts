@@ -11,7 +11,7 @@ import {
 import { ADMIN_PASSWORD, ADMIN_USERNAME, Services } from './services';
 import { startWebStack, type WebStack, type WebStackOptions } from './stack';
 
-export type Viewport = { width: number; height: number };
+type Viewport = { width: number; height: number };
 
 export interface BrowserStackOptions extends WebStackOptions {
   /** Runs once the stack is up, before Chromium starts: seeding, more services. */
@@ -28,7 +28,7 @@ export interface BrowserStackOptions extends WebStackOptions {
   onPage?: (page: Page) => Promise<unknown> | void;
 }
 
-export interface PageOptions {
+interface PageOptions {
   viewport?: Viewport;
   signedIn?: boolean;
 }

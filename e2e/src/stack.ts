@@ -12,8 +12,8 @@ import { Services, type SmsGateway } from './services';
 export { ADMIN_PASSWORD, ADMIN_USERNAME } from './services';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
-export const WEB_PUBLIC_DIST = path.join(repoRoot, 'web-public', 'dist');
-export const WEB_ADMIN_DIST = path.join(repoRoot, 'web-admin', 'dist');
+const WEB_PUBLIC_DIST = path.join(repoRoot, 'web-public', 'dist');
+const WEB_ADMIN_DIST = path.join(repoRoot, 'web-admin', 'dist');
 
 export interface WebStackOptions {
   /** api-gateway settings (e.g. a lower signup rate limit). */
