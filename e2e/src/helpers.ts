@@ -9,9 +9,9 @@ export interface ToastText {
   destructive: boolean;
 }
 
-/** The toast on screen (one at a time), once it shows `title`. */
-export async function toastWithTitle(page: Page, title: string): Promise<ToastText> {
-  const toast = page.getByTestId('toast').filter({ hasText: title });
+/** The toast on screen (one at a time), once it shows `text`: its title, or its description. */
+export async function toastWithTitle(page: Page, text: string): Promise<ToastText> {
+  const toast = page.getByTestId('toast').filter({ hasText: text });
   await toast.waitFor({ state: 'visible' });
   const parts = toast.locator('div.grid > *');
   const texts = await parts.allInnerTexts();

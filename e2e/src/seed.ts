@@ -66,27 +66,21 @@ async function userWithMessagesToday(
  */
 export async function seedDashboard(db: DataSource): Promise<void> {
   const now = await clearOfUtcMidnight(SEEDED_DAY_MARGIN_MS);
-  await userWithMessagesToday(
-    db,
-    '+15035550101',
-    false,
-    [{ direction: 'inbound' }, { direction: 'outbound', responseTimeMs: 1200, cost: 1.25 }],
-    now,
-  );
-  await userWithMessagesToday(
-    db,
-    '+15035550102',
-    false,
-    [{ direction: 'inbound' }, { direction: 'outbound', responseTimeMs: 1800, cost: 2.5 }],
-    now,
-  );
-  await userWithMessagesToday(
-    db,
-    '+15035550199',
-    true,
-    [{ direction: 'inbound' }, { direction: 'outbound', responseTimeMs: 900, cost: 0.42 }],
-    now,
-  );
+  // Each texted once today and got a reply taking this long and costing this much.
+  const texters: Array<[phone: string, isTest: boolean, responseTimeMs: number, cost: number]> = [
+    ['+15035550101', false, 1200, 1.25],
+    ['+15035550102', false, 1800, 2.5],
+    ['+15035550199', true, 900, 0.42],
+  ];
+  for (const [phone, isTest, responseTimeMs, cost] of texters) {
+    await userWithMessagesToday(
+      db,
+      phone,
+      isTest,
+      [{ direction: 'inbound' }, { direction: 'outbound', responseTimeMs, cost }],
+      now,
+    );
+  }
   for (let n = 1; n <= SEEDED.signups.total; n += 1) {
     await db.query(
       `INSERT INTO beta_signups (email, zip_code, unique_code, signup_date, status)

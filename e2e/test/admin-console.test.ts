@@ -1,53 +1,19 @@
 // The admin console in Chromium against the real api-gateway: login, shell, dashboard, sign out.
-import {
-  type Browser,
-  type BrowserContext,
-  checkA11y,
-  launchBrowser,
-  openPage,
-  type Page,
-} from '@sprout/testing/browser';
-import { signedInPage } from '../src/admin-session';
+import { checkA11y } from '@sprout/testing/browser';
+import { useBrowserStack } from '../src/fixtures';
 import { toastWithTitle } from '../src/helpers';
 import { reportQuietMonitor } from '../src/monitor-report';
 import { SEEDED, seedDashboard } from '../src/seed';
 import { SEEDING_TIMEOUT_MS } from '../src/seed-insight';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, startWebStack, type WebStack } from '../src/stack';
+import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../src/stack';
 
 const PHONE = { width: 390, height: 844 };
 
-let stack: WebStack;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let errors: string[];
-
-beforeAll(async () => {
-  stack = await startWebStack();
-  await seedDashboard(stack.db.dataSource);
-  browser = await launchBrowser();
-}, SEEDING_TIMEOUT_MS);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
+const { stack, page, context, errors, login, openPage } = useBrowserStack({
+  signedIn: false,
+  setup: (started) => seedDashboard(started.db.dataSource),
+  setupTimeoutMs: SEEDING_TIMEOUT_MS,
 });
-
-beforeEach(async () => {
-  errors = [];
-  ({ context, page } = await openPage(browser, { baseURL: stack.baseUrl, errors }));
-});
-
-afterEach(async () => {
-  await context.close();
-});
-
-async function signIn(): Promise<void> {
-  const response = await context.request.post('/api/admin/login', {
-    data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
-  });
-  expect(response.status()).toBe(200);
-}
 
 const metric = (name: string) => page.getByTestId(`metric-${name}-value`);
 const metricDetail = (name: string) => page.getByTestId(`metric-${name}-detail`);
@@ -107,7 +73,7 @@ describe('login', () => {
   });
 
   it('sends a signed-in admin from /admin and /admin/login to the dashboard', async () => {
-    await signIn();
+    await login();
     for (const path of ['/admin', '/admin/login']) {
       await page.goto(path);
       await page.waitForURL('**/admin/dashboard');
@@ -130,7 +96,7 @@ describe('login', () => {
 
 describe('dashboard', () => {
   it('shows the seeded figures and the ten most recent signups', async () => {
-    await signIn();
+    await login();
     await page.goto('/admin/dashboard');
     await waitForMetrics(SEEDED.real);
     expect(await metricsShown()).toEqual(SEEDED.real);
@@ -150,7 +116,7 @@ describe('dashboard', () => {
   });
 
   it('approves a signup', async () => {
-    await signIn();
+    await login();
     await page.goto('/admin/dashboard');
     await metric('beta-signups').filter({ hasText: /^\d+$/ }).waitFor();
     const pendingBefore = Number.parseInt(await metricDetail('beta-signups').innerText(), 10);
@@ -180,7 +146,7 @@ describe('dashboard', () => {
   });
 
   it('switches between real and test user data with Test Data Mode, and remembers the choice', async () => {
-    await signIn();
+    await login();
     await page.goto('/admin/dashboard');
     await waitForMetrics(SEEDED.real);
     const modeSwitch = page.getByRole('switch', { name: 'Test Data Mode' });
@@ -208,7 +174,7 @@ describe('console shell', () => {
   it('has the twelve sidebar entries in order, each leading to a page', async () => {
     // Proactive Monitoring answers 503 until the monitor has reported: here it has, quietly.
     await reportQuietMonitor(stack.redis);
-    await signIn();
+    await login();
     await page.goto('/admin/dashboard');
     const links = page.getByTestId('sidebar-nav').getByRole('link');
     await links.first().waitFor();
@@ -240,8 +206,7 @@ describe('console shell', () => {
   });
 
   it('names the console once on a phone, in the bar above the menu', async () => {
-    await context.close();
-    ({ context, page } = await signedInPage(browser, stack, errors, PHONE));
+    await openPage({ viewport: PHONE, signedIn: true });
     await page.goto('/admin/dashboard');
     await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Users' }).waitFor();
@@ -253,7 +218,7 @@ describe('console shell', () => {
   });
 
   it('signs out to the login page, after which admin pages send back to login', async () => {
-    await signIn();
+    await login();
     await page.goto('/admin/dashboard');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.pathname === '/admin');
@@ -265,7 +230,7 @@ describe('console shell', () => {
   });
 
   it('goes to login when a query answers 401 mid-session', async () => {
-    await signIn();
+    await login();
     await page.goto('/admin/dashboard');
     await waitForMetrics(SEEDED.real);
     await context.request.post('/api/admin/logout');
@@ -277,7 +242,7 @@ describe('console shell', () => {
   it('serves the simulator at its second address and guards the mobile chat', async () => {
     await page.goto('/mobile-conversation/0b7b1c5e-2f0a-4a51-9f61-4b1d3a2f9e10');
     await page.waitForURL('**/admin/login');
-    await signIn();
+    await login();
     await page.goto('/mobile-conversation/0b7b1c5e-2f0a-4a51-9f61-4b1d3a2f9e10');
     await page.getByRole('heading', { name: 'Mobile chat' }).waitFor();
     await page.goto('/ai-conversation-simulator');
@@ -286,7 +251,7 @@ describe('console shell', () => {
   });
 
   it('shows the 404 page for an unknown admin path', async () => {
-    await signIn();
+    await login();
     await page.goto('/admin/no-such-page');
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
   });

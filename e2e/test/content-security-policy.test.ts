@@ -1,48 +1,22 @@
 // The public site and the console in Chromium under the api-gateway's Content-Security-Policy:
 // every page loads and renders with no CSP violation (securitypolicyviolation events and the
 // console's "Content Security Policy" errors), and the headers are on the pages themselves.
-import {
-  type Browser,
-  type BrowserContext,
-  launchBrowser,
-  openPage,
-  type Page,
-} from '@sprout/testing/browser';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, startWebStack, type WebStack } from '../src/stack';
+import { useBrowserStack } from '../src/fixtures';
+import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../src/stack';
 
-let stack: WebStack;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let errors: string[];
-
-beforeAll(async () => {
-  stack = await startWebStack();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
-
-beforeEach(async () => {
-  errors = [];
-  ({ context, page } = await openPage(browser, { baseURL: stack.baseUrl, errors }));
+const { page, errors } = useBrowserStack({
+  signedIn: false,
   // Collected in the page from its first script on, before the app's own.
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (event) => {
-      seen.push(
-        `${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}:${event.columnNumber}`,
-      );
-    });
-  });
-});
-
-afterEach(async () => {
-  await context.close();
+  onPage: (opened) =>
+    opened.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+      document.addEventListener('securitypolicyviolation', (event) => {
+        seen.push(
+          `${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}:${event.columnNumber}`,
+        );
+      });
+    }),
 });
 
 const violations = async (): Promise<string[]> => [

@@ -2,47 +2,20 @@
 // Postgres: a new deployment's empty states, a ZIP preview of 97201, the pause switch, and a
 // calendar with subscribers, scheduled texts, sends and an alert.
 import type { GardenCalendarPreview } from '@sprout/contracts';
-import {
-  type Browser,
-  type BrowserContext,
-  checkA11y,
-  launchBrowser,
-  type Page,
-} from '@sprout/testing/browser';
+import { checkA11y } from '@sprout/testing/browser';
 import type { DataSource } from 'typeorm';
-import { signedInPage } from '../src/admin-session';
+import { useBrowserStack } from '../src/fixtures';
 import { toastWithTitle } from '../src/helpers';
-import { startWebStack, type WebStack } from '../src/stack';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 const PATH = '/admin/garden-calendar';
 
-let stack: WebStack;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let errors: string[];
 let ds: DataSource;
-
-beforeAll(async () => {
-  stack = await startWebStack();
-  ds = stack.db.dataSource;
-  browser = await launchBrowser();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
-
-beforeEach(async () => {
-  errors = [];
-  ({ context, page } = await signedInPage(browser, stack, errors));
-});
-
-afterEach(async () => {
-  await context.close();
+const { page, errors } = useBrowserStack({
+  setup: async (stack) => {
+    ds = stack.db.dataSource;
+  },
 });
 
 const statValue = (name: string) => page.getByTestId(`stat-${name}-value`).innerText();

@@ -5,63 +5,31 @@
 // or STOP nothing more does.
 import { CalendarSend, User } from '@sprout/domain';
 import { localDateOf, localMinutesOf } from '@sprout/gardening';
-import { JobQueues, findFreePort } from '@sprout/platform';
-import {
-  FakeNws,
-  FakeTwilio,
-  type TestDatabase,
-  type TestRedis,
-  createTestDatabase,
-  createTestRedis,
-} from '@sprout/testing';
-import { createApp as createSmsGateway } from '../../services/sms-gateway/src/app';
-import { createApp as createScheduler } from '../../services/survey-scheduler/src/app';
+import { JobQueues, type ServiceApp } from '@sprout/platform';
+import { FakeNws } from '@sprout/testing';
 import { CalendarSenderService } from '../../services/survey-scheduler/src/calendar/calendar-sender.service';
 import { CALENDAR_SCHEDULERS } from '../../services/survey-scheduler/src/calendar/calendar.processor';
 import { TipsPlannerService } from '../../services/survey-scheduler/src/calendar/tips-planner.service';
 import { WeatherWatchService } from '../../services/survey-scheduler/src/calendar/weather-watch.service';
+import { useServices } from '../src/fixtures';
 import { eventually } from '../src/helpers';
+import type { SmsGateway } from '../src/services';
 
-const OUR_NUMBER = '+15005550006';
 const GARDENER = '+15035550150';
 const NEIGHBOUR = '+15035550151';
 const PORTLAND = 'America/Los_Angeles';
 
 describe('garden calendar: TIPS to a frost alert', () => {
-  let db: TestDatabase;
-  let redis: TestRedis;
-  let twilio: FakeTwilio;
+  const services = useServices();
+  let sms: SmsGateway;
   let nws: FakeNws;
-  let smsGateway: Awaited<ReturnType<typeof createSmsGateway>>;
-  let scheduler: Awaited<ReturnType<typeof createScheduler>>;
-  let inboundUrl: string;
-  let sid = 0;
+  let scheduler: ServiceApp;
   let clock = new Date('2027-01-10T18:00:00Z');
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    redis = await createTestRedis();
-    twilio = await FakeTwilio.start({ callbackDelayMs: 5 });
-    nws = await FakeNws.start({ now: () => clock });
-    const shared = {
-      databaseUrl: db.url,
-      redisUrl: redis.url,
-      bullmqPrefix: redis.prefix,
-      host: '127.0.0.1',
-      logLevel: 'silent' as const,
-    };
-    const port = await findFreePort();
-    smsGateway = await createSmsGateway({
-      ...shared,
-      port,
-      publicBaseUrl: `http://127.0.0.1:${port}`,
-      twilioApiBaseUrl: twilio.url,
-      twilioAccountSid: twilio.accountSid,
-      twilioAuthToken: twilio.authToken,
-      smsLongCodeRate: 10_000,
-    });
-    inboundUrl = `http://127.0.0.1:${port}/webhooks/twilio/sms`;
-    scheduler = await createScheduler({ ...shared, port: 0, nwsBaseUrl: nws.url });
+    nws = await services.add(FakeNws.start({ now: () => clock }));
+    sms = await services.smsGateway({ smsLongCodeRate: 10_000 });
+    scheduler = await services.surveyScheduler({ nwsBaseUrl: nws.url });
     // The story runs on its own clock: the real-time schedules are taken away.
     const queues = scheduler.app.get(JobQueues);
     for (const [queue, id] of [
@@ -74,29 +42,13 @@ describe('garden calendar: TIPS to a frost alert', () => {
     }
   });
 
-  afterAll(async () => {
-    await scheduler?.close();
-    await smsGateway?.close();
-    await nws?.close();
-    await twilio?.close();
-    await redis?.cleanup();
-    await db?.drop();
-  });
-
-  const text = async (from: string, body: string): Promise<void> => {
-    const answer = await twilio.sendInbound(inboundUrl, {
-      From: from,
-      To: OUR_NUMBER,
-      Body: body,
-      MessageSid: `SMgarden${String(++sid).padStart(26, '0')}`,
-    });
-    expect(answer.status).toBe(200);
-  };
-  const sentTo = (phone: string) => twilio.sent.filter((m) => m.to === phone).map((m) => m.body);
+  const text = (from: string, body: string) => sms.text(from, body);
+  const sentTo = (phone: string) => sms.twilio.sent.filter((m) => m.to === phone).map((m) => m.body);
   /** Waits until the fake Twilio has `n` texts for the number. */
   const texts = (phone: string, n: number) =>
     eventually(async () => (sentTo(phone).length >= n ? sentTo(phone) : undefined), `${n} texts to ${phone}`);
-  const userOf = (phone: string) => db.dataSource.getRepository(User).findOneByOrFail({ phoneNumber: phone });
+  const userOf = (phone: string) =>
+    services.db.dataSource.getRepository(User).findOneByOrFail({ phoneNumber: phone });
   const plan = (now: Date) => scheduler.app.get(TipsPlannerService).plan(now);
   const send = (now: Date) => scheduler.app.get(CalendarSenderService).sendDue(now);
 
@@ -104,7 +56,9 @@ describe('garden calendar: TIPS to a frost alert', () => {
     // A gardener Sprout knows from an earlier conversation about tomatoes (ZIP learned then).
     await text(GARDENER, 'When should I start tomatoes?');
     const known = await userOf(GARDENER);
-    await db.dataSource.query(`UPDATE users SET zip_code = '97201', state = 'OR' WHERE id = $1`, [known.id]);
+    await services.db.dataSource.query(`UPDATE users SET zip_code = '97201', state = 'OR' WHERE id = $1`, [
+      known.id,
+    ]);
 
     await text(GARDENER, 'TIPS');
     const [confirmation] = await texts(GARDENER, 1);
@@ -112,7 +66,7 @@ describe('garden calendar: TIPS to a frost alert', () => {
       "Sprout: You're subscribed to Sprout garden tips for 97201: up to 4 a month, timed to your frost dates, " +
         'plus frost and heat alerts. Msg & data rates may apply. Reply TIPS OFF to stop tips, STOP to end all texts.',
     );
-    const [event] = await db.dataSource.query<Array<{ type: string; keyword: string }>>(
+    const [event] = await services.db.dataSource.query<Array<{ type: string; keyword: string }>>(
       `SELECT type, keyword FROM consent_events WHERE user_id = $1`,
       [known.id],
     );
@@ -123,7 +77,7 @@ describe('garden calendar: TIPS to a frost alert', () => {
     // before Portland's last frost (about Mar 14).
     clock = new Date('2027-01-10T18:00:00Z');
     expect(await plan(clock)).toMatchObject({ subscribers: 1, scheduled: 1, capped: 0 });
-    const [tip] = await db.dataSource.getRepository(CalendarSend).findBy({ userId: known.id });
+    const [tip] = await services.db.dataSource.getRepository(CalendarSend).findBy({ userId: known.id });
     expect(tip).toMatchObject({ kind: 'tip', taskKey: 'tomatoes:start-indoors:2027', status: 'scheduled' });
     expect(localDateOf(tip!.scheduledFor, PORTLAND)).toBe('2027-01-17');
     const minute = localMinutesOf(tip!.scheduledFor, PORTLAND);
@@ -138,7 +92,7 @@ describe('garden calendar: TIPS to a frost alert', () => {
       /^Sprout: Time to start tomato seeds indoors in Portland, 8 weeks before your last frost/,
     );
     expect(afterTip[1]).toMatch(/\nReply TIPS OFF to stop tips$/);
-    const sentTip = await db.dataSource.getRepository(CalendarSend).findOneByOrFail({ id: tip!.id });
+    const sentTip = await services.db.dataSource.getRepository(CalendarSend).findOneByOrFail({ id: tip!.id });
     expect(sentTip.status).toBe('sent');
     expect(sentTip.messageId).not.toBeNull();
 
@@ -166,7 +120,7 @@ describe('garden calendar: TIPS to a frost alert', () => {
     const afterOff = await texts(GARDENER, 4);
     expect(afterOff[3]).toContain('Garden tips are off');
     expect((await userOf(GARDENER)).tipsStatus).toBe('unsubscribed');
-    const open = await db.dataSource
+    const open = await services.db.dataSource
       .getRepository(CalendarSend)
       .countBy({ userId: known.id, status: 'scheduled' });
     expect(open).toBe(0);
@@ -184,14 +138,16 @@ describe('garden calendar: TIPS to a frost alert', () => {
     await text(NEIGHBOUR, 'TIPS');
     await texts(NEIGHBOUR, 1);
     const neighbour = await userOf(NEIGHBOUR);
-    await db.dataSource.query(`UPDATE users SET zip_code = '97201' WHERE id = $1`, [neighbour.id]);
+    await services.db.dataSource.query(`UPDATE users SET zip_code = '97201' WHERE id = $1`, [neighbour.id]);
     expect(await plan(new Date('2027-06-01T18:00:00Z'))).toMatchObject({ subscribers: 1 });
 
     await text(NEIGHBOUR, 'STOP');
     await texts(NEIGHBOUR, 2);
     expect(sentTo(NEIGHBOUR)[1]).toContain("You're unsubscribed");
     expect(
-      await db.dataSource.getRepository(CalendarSend).countBy({ userId: neighbour.id, status: 'scheduled' }),
+      await services.db.dataSource
+        .getRepository(CalendarSend)
+        .countBy({ userId: neighbour.id, status: 'scheduled' }),
     ).toBe(0);
 
     await text(NEIGHBOUR, 'TIPS');

@@ -1,40 +1,13 @@
 // The Image Monitoring screen (/admin/image-monitoring) in Chromium: the api-gateway stack with a
 // real image-processor on its queues and no OpenAI key, so photos go through the offline analyser.
-import type { ServiceApp } from '@sprout/platform';
-import {
-  type Browser,
-  type BrowserContext,
-  launchBrowser,
-  openPage,
-  type Page,
-} from '@sprout/testing/browser';
-import { createApp as createImageProcessor } from '../../services/image-processor/src/app';
+import { useBrowserStack } from '../src/fixtures';
 import { toastWithTitle } from '../src/helpers';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, startWebStack, type WebStack } from '../src/stack';
-
-let stack: WebStack;
-let processor: ServiceApp;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let errors: string[];
+import type { WebStack } from '../src/stack';
 
 const PHONE = '+15035550177';
 
-beforeAll(async () => {
-  stack = await startWebStack();
-  processor = await createImageProcessor(
-    {
-      databaseUrl: stack.db.url,
-      redisUrl: stack.redis.url,
-      bullmqPrefix: stack.redis.prefix,
-      logLevel: 'silent',
-      port: 0,
-    },
-    // The shipped defaults: the console's sample URLs are read in place, loopback never fetched.
-    {},
-  );
-  browser = await launchBrowser();
+/** One gardener's two photos: one analysed, one whose image could not be fetched. */
+async function seedPhotos(stack: WebStack): Promise<void> {
   const ds = stack.db.dataSource;
   const [user] = await ds.query<Array<{ id: string }>>(
     `INSERT INTO "users" ("phone_number") VALUES ($1) RETURNING "id"`,
@@ -75,27 +48,19 @@ beforeAll(async () => {
     null,
     'Could not fetch the image: HTTP 404',
   ]);
-}, 120_000);
+}
 
-afterAll(async () => {
-  await browser?.close();
-  await processor?.close();
-  await stack?.close();
+const { stack, page, errors } = useBrowserStack({
+  setup: async (started) => {
+    // The shipped defaults: the console's sample URLs are read in place, loopback never fetched.
+    await started.services.imageProcessor({}, {});
+    await seedPhotos(started);
+  },
 });
 
 beforeEach(async () => {
-  errors = [];
-  ({ context, page } = await openPage(browser, { baseURL: stack.baseUrl, errors }));
-  const response = await context.request.post('/api/admin/login', {
-    data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
-  });
-  expect(response.status()).toBe(200);
   await page.goto('/admin/image-monitoring');
   await page.getByRole('heading', { name: 'Image Monitoring', level: 1 }).waitFor();
-});
-
-afterEach(async () => {
-  await context.close();
 });
 
 const card = (testId: string) => page.getByTestId(testId).innerText();

@@ -1,16 +1,8 @@
 // The Messages and Conversations screen (/admin/messages) in Chromium against the real api-gateway
 // and seeded data; sms-gateway runs too (against the fake Twilio) to answer delivery checks.
 import { readFileSync } from 'node:fs';
-import { findFreePort } from '@sprout/platform';
-import { FakeTwilio } from '@sprout/testing';
-import {
-  type Browser,
-  type BrowserContext,
-  checkA11y,
-  launchBrowser,
-  openPage,
-  type Page,
-} from '@sprout/testing/browser';
+import { checkA11y } from '@sprout/testing/browser';
+import { useBrowserStack } from '../src/fixtures';
 import { toastWithTitle } from '../src/helpers';
 import {
   advanceClock,
@@ -26,55 +18,9 @@ import {
   SEEDING_TIMEOUT_MS,
   sendThroughFakeTwilio,
 } from '../src/seed-insight';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, startWebStack, type WebStack } from '../src/stack';
-import { createApp as createSmsGateway } from '../../services/sms-gateway/src/app';
 
-let stack: WebStack;
-let twilio: FakeTwilio;
-let smsGateway: Awaited<ReturnType<typeof createSmsGateway>>;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let errors: string[];
-
-beforeAll(async () => {
-  stack = await startWebStack();
-  twilio = await FakeTwilio.start({ callbackDelayMs: 5 });
-  const port = await findFreePort();
-  smsGateway = await createSmsGateway({
-    databaseUrl: stack.db.url,
-    redisUrl: stack.redis.url,
-    bullmqPrefix: stack.redis.prefix,
-    host: '127.0.0.1',
-    port,
-    publicBaseUrl: `http://127.0.0.1:${port}`,
-    logLevel: 'silent',
-    twilioApiBaseUrl: twilio.url,
-    twilioAccountSid: twilio.accountSid,
-    twilioAuthToken: twilio.authToken,
-  });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await smsGateway?.close();
-  await twilio?.close();
-  await stack?.close();
-});
-
-beforeEach(async () => {
-  errors = [];
-  ({ context, page } = await openPage(browser, { baseURL: stack.baseUrl, errors }));
-  const response = await context.request.post('/api/admin/login', {
-    data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
-  });
-  expect(response.status()).toBe(200);
-});
-
-afterEach(async () => {
-  await context.close();
-});
+// sms-gateway answers the console's delivery checks.
+const { stack, page, context, errors } = useBrowserStack({ smsGateway: true });
 
 const rows = () => page.getByTestId('conversation-row');
 const rowOf = (conversationId: string) => page.locator(`[data-conversation-id="${conversationId}"]`);
@@ -317,7 +263,7 @@ describe('with seeded conversations', () => {
 
   it("offers 'Check Delivery Status' only for inactive users; a check updates the messages", async () => {
     // The pending reply was sent through Twilio, which has delivered it since.
-    const sid = await sendThroughFakeTwilio(twilio, phoneOf('pnw'), 'Check under the leaves.');
+    const sid = await sendThroughFakeTwilio(stack.sms.twilio, phoneOf('pnw'), 'Check under the leaves.');
     await stack.db.dataSource.query(
       `UPDATE messages SET provider_sid = $1 WHERE conversation_id = $2 AND status = 'pending'`,
       [sid, seed.conversationIds.deliveries],

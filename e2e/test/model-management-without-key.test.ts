@@ -1,40 +1,10 @@
 // Model Management with no OPENAI_API_KEY, in Chromium against the real api-gateway: the server
 // cannot check model names then, and the Add Model dialog says so and asks before an unknown name.
-import {
-  type Browser,
-  type BrowserContext,
-  checkA11y,
-  launchBrowser,
-  type Page,
-} from '@sprout/testing/browser';
-import { signedInPage } from '../src/admin-session';
+import { checkA11y } from '@sprout/testing/browser';
+import { useBrowserStack } from '../src/fixtures';
 import { toastWithTitle } from '../src/helpers';
-import { startWebStack, type WebStack } from '../src/stack';
 
-let stack: WebStack;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let errors: string[];
-
-beforeAll(async () => {
-  stack = await startWebStack({ openaiApiKey: undefined });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
-
-beforeEach(async () => {
-  errors = [];
-  ({ context, page } = await signedInPage(browser, stack, errors));
-});
-
-afterEach(async () => {
-  await context.close();
-});
+const { stack, page, errors } = useBrowserStack({ apiGateway: { openaiApiKey: undefined } });
 
 const savedNames = async (): Promise<string[]> =>
   (await stack.db.dataSource.query<Array<{ name: string }>>('SELECT name FROM ai_models ORDER BY name')).map(

@@ -1,25 +1,9 @@
 // The Model Management screen (/admin/model-management) in Chromium against the real api-gateway,
 // with the fake OpenAI server as the provider (its model list through the openai SDK).
-import {
-  type Browser,
-  type BrowserContext,
-  checkA11y,
-  launchBrowser,
-  openPage,
-  type Page,
-} from '@sprout/testing/browser';
-import { FakeOpenAI } from '@sprout/testing';
+import { checkA11y } from '@sprout/testing/browser';
 import type { DataSource } from 'typeorm';
+import { useBrowserStack } from '../src/fixtures';
 import { toastWithTitle } from '../src/helpers';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, startWebStack, type WebStack } from '../src/stack';
-
-let openai: FakeOpenAI;
-let stack: WebStack;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let errors: string[];
-let ds: DataSource;
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -74,31 +58,13 @@ async function seed(): Promise<void> {
   );
 }
 
-beforeAll(async () => {
-  openai = await FakeOpenAI.start();
-  stack = await startWebStack({ openaiApiKey: openai.apiKey, openaiBaseUrl: openai.baseURL });
-  ds = stack.db.dataSource;
-  await seed();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-  await openai?.close();
-});
-
-beforeEach(async () => {
-  errors = [];
-  ({ context, page } = await openPage(browser, { baseURL: stack.baseUrl, errors }));
-  const response = await context.request.post('/api/admin/login', {
-    data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
-  });
-  expect(response.status()).toBe(200);
-});
-
-afterEach(async () => {
-  await context.close();
+let ds: DataSource;
+const { page, errors } = useBrowserStack({
+  openai: true,
+  setup: async (started) => {
+    ds = started.db.dataSource;
+    await seed();
+  },
 });
 
 const rows = () => page.getByTestId('model-row');

@@ -14,89 +14,59 @@ import {
   UnrecoverableError,
 } from '@sprout/platform';
 import { clearOfUtcMidnight, FakeOpenAI, FakeTwilio } from '@sprout/testing';
-import {
-  type Browser,
-  type BrowserContext,
-  checkA11y,
-  launchBrowser,
-  openPage,
-  type Page,
-} from '@sprout/testing/browser';
+import { checkA11y, openPage } from '@sprout/testing/browser';
 import type { Request } from 'playwright-core';
 import type { DataSource } from 'typeorm';
 import { createApp as createMonitor } from '../../services/monitor/src/app';
+import { signIn, useBrowserStack } from '../src/fixtures';
 import { toastWithTitle } from '../src/helpers';
 import { advanceClock, pollingProblems, recordFetches } from '../src/seed-insight';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, startWebStack, type WebStack } from '../src/stack';
+import { startWebStack, type WebStack } from '../src/stack';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const FORCE_TIMEOUT_MS = 5_000;
 
-let stack: WebStack;
 let monitor: Awaited<ReturnType<typeof createMonitor>> | undefined;
 let openai: FakeOpenAI;
 let twilio: FakeTwilio;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let errors: string[];
 let ds: DataSource;
 const workers: RunningWorkers[] = [];
 
-const startMonitor = () =>
-  createMonitor(
-    {
-      databaseUrl: stack.db.url,
-      redisUrl: stack.redis.url,
-      bullmqPrefix: stack.redis.prefix,
-      logLevel: 'silent',
-      host: '127.0.0.1',
-      port: 0,
-      openaiApiKey: openai.apiKey,
-      openaiBaseUrl: openai.baseURL,
-      twilioAccountSid: twilio.accountSid,
-      twilioAuthToken: twilio.authToken,
-      twilioApiBaseUrl: twilio.url,
-      checkTimeoutMs: 3_000,
-    },
-    {},
-  );
-
-beforeAll(async () => {
+const { stack, browser, page, errors } = useBrowserStack({
   // Read by the api-gateway's monitoring module at start: a forced check without a monitor ends soon.
-  process.env.MONITOR_FORCE_CHECK_TIMEOUT_MS = String(FORCE_TIMEOUT_MS);
-  [openai, twilio] = await Promise.all([FakeOpenAI.start(), FakeTwilio.start()]);
-  stack = await startWebStack();
-  ds = stack.db.dataSource;
-  monitor = await startMonitor();
-  // A first round of checks and predictions, so the pages have the monitor's state from the start.
-  const queues = monitor.app.get(JobQueues);
-  await queues.enqueueAndWait('monitor.health', {}, 30 * SECOND);
-  await queues.enqueueAndWait('monitor.predict', {}, 30 * SECOND);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  for (const worker of workers) await worker.close();
-  await browser?.close();
-  await monitor?.close();
-  await stack?.close();
-  await Promise.all([openai?.close(), twilio?.close()]);
-  delete process.env.MONITOR_FORCE_CHECK_TIMEOUT_MS;
-});
-
-beforeEach(async () => {
-  errors = [];
-  ({ context, page } = await openPage(browser, { baseURL: stack.baseUrl, errors }));
-  const response = await context.request.post('/api/admin/login', {
-    data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
-  });
-  expect(response.status()).toBe(200);
-});
-
-afterEach(async () => {
-  await context.close();
+  env: { MONITOR_FORCE_CHECK_TIMEOUT_MS: String(FORCE_TIMEOUT_MS) },
+  setup: async ({ db, services }) => {
+    ds = db.dataSource;
+    [openai, twilio] = await Promise.all([
+      services.add(FakeOpenAI.start()),
+      services.add(FakeTwilio.start()),
+    ]);
+    monitor = await createMonitor(
+      {
+        ...services.settings,
+        port: 0,
+        openaiApiKey: openai.apiKey,
+        openaiBaseUrl: openai.baseURL,
+        twilioAccountSid: twilio.accountSid,
+        twilioAuthToken: twilio.authToken,
+        twilioApiBaseUrl: twilio.url,
+        checkTimeoutMs: 3_000,
+      },
+      {},
+    );
+    // A test stops the monitor, another starts workers of its own.
+    services.onClose(async () => {
+      await monitor?.close();
+    });
+    services.onClose(async () => {
+      for (const worker of workers) await worker.close();
+    });
+    // A first round of checks and predictions, so the pages have the monitor's state from the start.
+    const queues = monitor.app.get(JobQueues);
+    await queues.enqueueAndWait('monitor.health', {}, 30 * SECOND);
+    await queues.enqueueAndWait('monitor.predict', {}, 30 * SECOND);
+  },
 });
 
 const card = (service: string) => page.locator(`[data-testid="service-card"][data-service="${service}"]`);
@@ -660,7 +630,7 @@ describe('when Redis is down', () => {
   beforeAll(async () => {
     port = await findFreePort();
     server = await startRedisServer(port);
-    own = await startWebStack({ redisUrl: `redis://127.0.0.1:${port}` });
+    own = await startWebStack({ apiGateway: { redisUrl: `redis://127.0.0.1:${port}` } });
   });
 
   afterAll(async () => {
@@ -674,10 +644,7 @@ describe('when Redis is down', () => {
     const ownErrors: string[] = [];
     const opened = await openPage(browser, { baseURL: own?.baseUrl ?? '', errors: ownErrors });
     try {
-      const signedIn = await opened.context.request.post('/api/admin/login', {
-        data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
-      });
-      expect(signedIn.status()).toBe(200);
+      await signIn(opened.context);
       await stopRedisServer(server);
       server = undefined;
 

@@ -1,40 +1,9 @@
 // The public site in Chromium against the real api-gateway: landing, waitlist, /live, /consent, 404.
-import {
-  type Browser,
-  type BrowserContext,
-  checkA11y,
-  hasHorizontalScroll,
-  launchBrowser,
-  openPage,
-  type Page,
-} from '@sprout/testing/browser';
+import { checkA11y, hasHorizontalScroll, type Page } from '@sprout/testing/browser';
+import { useBrowserStack } from '../src/fixtures';
 import { gzippedScriptBytes, toastWithTitle } from '../src/helpers';
-import { startWebStack, type WebStack } from '../src/stack';
 
-let stack: WebStack;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let errors: string[];
-
-beforeAll(async () => {
-  stack = await startWebStack();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
-
-beforeEach(async () => {
-  errors = [];
-  ({ context, page } = await openPage(browser, { baseURL: stack.baseUrl, errors }));
-});
-
-afterEach(async () => {
-  await context.close();
-});
+const { stack, page, errors } = useBrowserStack({ signedIn: false });
 
 async function signupCount(email: string): Promise<number> {
   const rows: { n: string }[] = await stack.db.dataSource.query(

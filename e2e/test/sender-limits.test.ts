@@ -4,61 +4,28 @@
 // answered, every sent message records its SMS cost, and the console shows it all.
 import * as fs from 'node:fs';
 import { AwaitingReply, Message, User } from '@sprout/domain';
-import {
-  type Browser,
-  type BrowserContext,
-  checkA11y,
-  launchBrowser,
-  openPage,
-  type Page,
-} from '@sprout/testing/browser';
+import { checkA11y } from '@sprout/testing/browser';
 import { In } from 'typeorm';
-import {
-  ADMIN_PASSWORD,
-  ADMIN_USERNAME,
-  type PipelineStack,
-  startPipelineStack,
-} from '../src/pipeline-stack';
+import { useBrowserStack } from '../src/fixtures';
 import { eventually } from '../src/helpers';
 
 const ATTACKER = '+15415550171';
 const NEIGHBOUR = '+15415550172';
-const OUR_NUMBER = '+15005550006';
 const SMS_PRICE = 0.0083;
 const SHOTS = '/tmp/shots';
 
-let stack: PipelineStack;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let errors: string[];
-let sid = 0;
-
-beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
+const { stack, page, errors, openPage } = useBrowserStack({
+  responder: true,
   // Unpaced sending: the test is about the limits, not the carriers' rate.
-  stack = await startPipelineStack({ withSmsGateway: true, smsGateway: { smsLongCodeRate: 1_000 } });
-  browser = await launchBrowser();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
+  smsGateway: { smsLongCodeRate: 1_000 },
+  setup: async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+  },
+  // The console's tests share one page, opened once the flood is over.
+  pagePerTest: false,
 });
 
-const twilio = () => {
-  if (stack.twilio === undefined || stack.smsGateway === undefined) throw new Error('no sms-gateway');
-  return stack.twilio;
-};
-const text = async (from: string, body: string): Promise<void> => {
-  const answer = await twilio().sendInbound(`${stack.smsGateway?.config.publicBaseUrl}/webhooks/twilio/sms`, {
-    From: from,
-    To: OUR_NUMBER,
-    Body: body,
-    MessageSid: `SMlimit${String(++sid).padStart(27, '0')}`,
-  });
-  expect(answer.status).toBe(200);
-};
+const text = (from: string, body: string) => stack.sms.text(from, body);
 const userOf = (phone: string) =>
   stack.db.dataSource.getRepository(User).findOneByOrFail({ phoneNumber: phone });
 const outbound = async (phone: string) =>
@@ -66,7 +33,7 @@ const outbound = async (phone: string) =>
     where: { userId: (await userOf(phone)).id, direction: 'outbound' },
     order: { createdAt: 'ASC' },
   });
-const sentTo = (phone: string) => twilio().sent.filter((m) => m.to === phone);
+const sentTo = (phone: string) => stack.sms.twilio.sent.filter((m) => m.to === phone);
 /** Every text of `phone` settled (answered or deliberately not) and every message it got sent. */
 const settled = async (phone: string, sends: number) =>
   eventually(
@@ -136,17 +103,7 @@ describe('a phone texting far faster than a person', () => {
 });
 
 describe('the console', () => {
-  beforeAll(async () => {
-    errors = [];
-    ({ context, page } = await openPage(browser, { baseURL: stack.baseUrl, errors }));
-    const login = await context.request.post('/api/admin/login', {
-      data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
-    });
-    expect(login.status()).toBe(200);
-  });
-  afterAll(async () => {
-    await context?.close();
-  });
+  beforeAll(() => openPage());
 
   it('lists the limited phone on System Health', async () => {
     await page.goto('/admin/system-health');

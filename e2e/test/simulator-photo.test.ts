@@ -4,52 +4,23 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { CreateTestUserResponse, SimulatorMessageResponse } from '@sprout/contracts';
 import { Message } from '@sprout/domain';
-import type { ServiceApp } from '@sprout/platform';
-import { type TestDatabase, type TestRedis, createTestDatabase, createTestRedis } from '@sprout/testing';
-import { createApp as createResponder } from '../../services/ai-responder/src/app';
-import { createApp as createApiGateway } from '../../services/api-gateway/src/app';
-import { createApp as createImageProcessor } from '../../services/image-processor/src/app';
+import { useServices } from '../src/fixtures';
+import { adminCookie } from '../src/services';
 
-const ADMIN_USERNAME = 'photo-admin';
-const ADMIN_PASSWORD = 'photo-admin-password-123';
 /** The stack's own sample at the default PUBLIC_BASE_URL: nothing listens there in this test. */
 const SAMPLES = 'http://localhost:8080/api/image-samples';
 
-let db: TestDatabase;
-let redis: TestRedis;
+const services = useServices();
 let api: NestFastifyApplication;
-let responder: Awaited<ReturnType<typeof createResponder>>;
-let processor: ServiceApp;
 let cookie: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  redis = await createTestRedis();
-  const shared = {
-    databaseUrl: db.url,
-    redisUrl: redis.url,
-    bullmqPrefix: redis.prefix,
-    logLevel: 'silent' as const,
-    openaiApiKey: undefined,
-  };
-  api = await createApiGateway({ ...shared, adminUsername: ADMIN_USERNAME, adminPassword: ADMIN_PASSWORD });
+  const noKey = { openaiApiKey: undefined };
+  api = await services.apiGateway(noKey);
   // The workers with an empty environment: the shipped defaults, whatever the shell has set.
-  responder = await createResponder({ ...shared, port: 0 }, {});
-  processor = await createImageProcessor({ ...shared, port: 0 }, {});
-  const login = await api.inject({
-    method: 'POST',
-    url: '/api/admin/login',
-    payload: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
-  });
-  cookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
-});
-
-afterAll(async () => {
-  await processor?.close();
-  await responder?.close();
-  await api?.close();
-  await redis?.cleanup();
-  await db?.drop();
+  await services.responder(noKey, {});
+  await services.imageProcessor(noKey, {});
+  cookie = await adminCookie(api);
 });
 
 const send = async (name: string, payload: { messageContent: string; imageUrl: string }) => {
@@ -68,7 +39,7 @@ const send = async (name: string, payload: { messageContent: string; imageUrl: s
     payload: { userId: user.id, ...payload },
   });
   expect(res.statusCode).toBe(200);
-  const inbound = await db.dataSource
+  const inbound = await services.db.dataSource
     .getRepository(Message)
     .findOneByOrFail({ userId: user.id, direction: 'inbound' });
   return { reply: res.json<SimulatorMessageResponse>().reply, inbound };

@@ -10,78 +10,37 @@ import type {
 } from '@sprout/contracts';
 import { Message, User } from '@sprout/domain';
 import { JobQueues } from '@sprout/platform';
-import {
-  type Browser,
-  type BrowserContext,
-  checkA11y,
-  hasHorizontalScroll,
-  launchBrowser,
-  openPage,
-  type Page,
-} from '@sprout/testing/browser';
+import { checkA11y, hasHorizontalScroll } from '@sprout/testing/browser';
 import type { Response } from 'playwright-core';
-import {
-  ADMIN_PASSWORD,
-  ADMIN_USERNAME,
-  type PipelineStack,
-  startPipelineStack,
-} from '../src/pipeline-stack';
+import { useBrowserStack } from '../src/fixtures';
+import { toastWithTitle } from '../src/helpers';
 
 const SHOTS = '/tmp/shots';
 /** An image address that does not exist: the chat hides the broken image. */
 const MISSING_IMAGE = '/admin/assets/missing-photo.jpg';
 
-let stack: PipelineStack;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let errors: string[];
-/** Answers of 400 and above the page received, as "STATUS METHOD path". */
-let failedResponses: string[];
+/** Answers of 400 and above the current page received, as "STATUS METHOD path". */
+const failedResponses: string[] = [];
 
-beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  stack = await startPipelineStack({ withSmsGateway: true });
-  // The model select offers the active models of Model Management, the only ones a test user may have.
-  await stack.db.dataSource.query(`INSERT INTO ai_models (name) VALUES ('gpt-4o'), ('gpt-4o-mini')`);
-  browser = await launchBrowser();
+const { stack, page, context, errors, login, openPage } = useBrowserStack({
+  responder: true,
+  smsGateway: true,
+  signedIn: false,
+  setup: async ({ db }) => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    // The model select offers the active models of Model Management, the only ones a test user may have.
+    await db.dataSource.query(`INSERT INTO ai_models (name) VALUES ('gpt-4o'), ('gpt-4o-mini')`);
+  },
+  onPage: (opened) => {
+    failedResponses.length = 0;
+    opened.on('response', (response: Response) => {
+      if (response.status() >= 400) {
+        const url = new URL(response.url());
+        failedResponses.push(`${response.status()} ${response.request().method()} ${url.pathname}`);
+      }
+    });
+  },
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
-
-async function newPage(viewport?: { width: number; height: number }): Promise<void> {
-  errors = [];
-  failedResponses = [];
-  ({ context, page } = await openPage(browser, {
-    baseURL: stack.baseUrl,
-    errors,
-    ...(viewport ? { viewport } : {}),
-  }));
-  page.on('response', (response: Response) => {
-    if (response.status() >= 400) {
-      const url = new URL(response.url());
-      failedResponses.push(`${response.status()} ${response.request().method()} ${url.pathname}`);
-    }
-  });
-}
-
-beforeEach(async () => {
-  await newPage();
-});
-
-afterEach(async () => {
-  await context.close();
-});
-
-async function signIn(): Promise<void> {
-  const response = await context.request.post('/api/admin/login', {
-    data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
-  });
-  expect(response.status()).toBe(200);
-}
 
 /**
  * Browser errors other than failed loads. Failed loads are checked through `failedResponses`
@@ -89,20 +48,6 @@ async function signIn(): Promise<void> {
  */
 const unexpectedErrors = () => errors.filter((e) => !e.startsWith('console: Failed to load resource'));
 const unexpectedFailures = () => failedResponses.filter((r) => r !== `404 GET ${MISSING_IMAGE}`);
-
-/** The toast on screen once it shows `text` (title or description). */
-async function toastWith(
-  text: string,
-): Promise<{ title: string; description: string; destructive: boolean }> {
-  const toast = page.getByTestId('toast').filter({ hasText: text });
-  await toast.waitFor({ state: 'visible' });
-  const texts = await toast.locator('div.grid > *').allInnerTexts();
-  return {
-    title: texts[0] ?? '',
-    description: texts[1] ?? '',
-    destructive: ((await toast.getAttribute('class')) ?? '').includes('bg-destructive'),
-  };
-}
 
 const shot = (name: string) => page.screenshot({ path: `${SHOTS}/simulator-${name}.png`, fullPage: true });
 
@@ -117,7 +62,7 @@ async function createTestUserByApi(name: string): Promise<CreateTestUserResponse
 
 describe('simulator API through the real pipeline', () => {
   it('answers a test user through sms.inbound, and the reply is never sent by SMS', async () => {
-    await signIn();
+    await login();
     const created = await createTestUserByApi('Pipeline Pia');
     const sent = await context.request.post('/api/simulator/message', {
       data: { userId: created.id, messageContent: 'When should I plant tomatoes? My ZIP is 97214.' },
@@ -155,11 +100,11 @@ describe('simulator API through the real pipeline', () => {
     }
     expect(status).toBe('delivered');
     const user = await stack.db.dataSource.getRepository(User).findOneByOrFail({ id: created.id });
-    expect(stack.twilio?.sent.filter((m) => m.to === user.phoneNumber)).toEqual([]);
+    expect(stack.sms.twilio.sent.filter((m) => m.to === user.phoneNumber)).toEqual([]);
   });
 
   it('keeps the chosen model on the test user for the pipeline to use', async () => {
-    await signIn();
+    await login();
     const response = await context.request.post('/api/simulator/test-user', {
       data: { testUserName: 'Model Mo', testUserModel: 'gpt-4o' },
     });
@@ -173,7 +118,7 @@ describe('simulator API through the real pipeline', () => {
 
 describe('simulator screen', () => {
   it('creates a test user, chats through the pipeline, copies the mobile link and deletes the user', async () => {
-    await signIn();
+    await login();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.baseUrl });
     await page.goto('/admin/ai-simulator');
     await page.getByRole('heading', { name: 'Conversation Testing', level: 1 }).waitFor();
@@ -184,13 +129,15 @@ describe('simulator screen', () => {
 
     // Validation before anything is sent.
     await page.getByRole('button', { name: 'Create User' }).click();
-    expect(await toastWith('Please enter a test user name')).toEqual({
+    expect(await toastWithTitle(page, 'Please enter a test user name')).toEqual({
       title: 'Error',
       description: 'Please enter a test user name',
       destructive: true,
     });
     await page.getByRole('button', { name: 'Send' }).click();
-    expect((await toastWith('Please select a user and enter a message or image URL')).destructive).toBe(true);
+    expect(
+      (await toastWithTitle(page, 'Please select a user and enter a message or image URL')).destructive,
+    ).toBe(true);
 
     // Create, with a model from the select.
     await page.getByLabel('Test user name').fill('  Tomato Tess ');
@@ -202,7 +149,7 @@ describe('simulator screen', () => {
     const model = await options.nth(1).innerText();
     await options.nth(1).click();
     await page.getByRole('button', { name: 'Create User' }).click();
-    await toastWith('Tomato Tess is ready to chat.');
+    await toastWithTitle(page, 'Tomato Tess is ready to chat.');
     await userRow('Tomato Tess').waitFor();
     expect(await userRow('Tomato Tess').innerText()).toContain(model);
     await page.waitForURL(/\?user=[0-9a-f-]{36}$/);
@@ -303,7 +250,7 @@ describe('simulator screen', () => {
     await userRow('Tomato Tess')
       .getByRole('button', { name: 'Copy mobile chat link for Tomato Tess' })
       .click();
-    await toastWith('Mobile chat link for Tomato Tess copied to the clipboard.');
+    await toastWithTitle(page, 'Mobile chat link for Tomato Tess copied to the clipboard.');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
       `${stack.baseUrl}/mobile-conversation/${userId}`,
     );
@@ -317,7 +264,7 @@ describe('simulator screen', () => {
     expect(await stack.db.dataSource.getRepository(User).countBy({ id: userId })).toBe(1);
     await userRow('Tomato Tess').getByRole('button', { name: 'Delete Tomato Tess' }).click();
     await confirmDialog.getByRole('button', { name: 'Delete', exact: true }).click();
-    await toastWith('Tomato Tess and their messages are gone.');
+    await toastWithTitle(page, 'Tomato Tess and their messages are gone.');
     await userRow('Tomato Tess').waitFor({ state: 'detached' });
     await page.waitForURL((url) => !url.searchParams.has('user'));
     await page.getByText('Create or select a test user on the left to start chatting with Sprout.').waitFor();
@@ -327,7 +274,7 @@ describe('simulator screen', () => {
   });
 
   it('shows the URL to copy by hand when the clipboard refuses', async () => {
-    await signIn();
+    await login();
     await page.addInitScript(() => {
       Object.defineProperty(navigator, 'clipboard', {
         configurable: true,
@@ -340,7 +287,7 @@ describe('simulator screen', () => {
     await userRow('Clipboard Cleo')
       .getByRole('button', { name: 'Copy mobile chat link for Clipboard Cleo' })
       .click();
-    expect(await toastWith('Copy Failed')).toEqual({
+    expect(await toastWithTitle(page, 'Copy Failed')).toEqual({
       title: 'Copy Failed',
       description: `Copy this link by hand: ${stack.baseUrl}/mobile-conversation/${created.id}`,
       destructive: true,
@@ -349,7 +296,7 @@ describe('simulator screen', () => {
   });
 
   it('says why a message or a new user failed, and selects nothing once the user is gone', async () => {
-    await signIn();
+    await login();
     const created = await createTestUserByApi('Vanishing Val');
     await page.goto(`/admin/ai-simulator?user=${created.id}`);
     await page.getByText('No messages yet. Send the first one below.').waitFor();
@@ -357,7 +304,7 @@ describe('simulator screen', () => {
     expect((await context.request.delete(`/api/simulator/test-user/${created.id}`)).status()).toBe(200);
     await page.getByLabel('Message', { exact: true }).fill('Still there?');
     await page.getByRole('button', { name: 'Send' }).click();
-    expect(await toastWith('Failed to send message')).toEqual({
+    expect(await toastWithTitle(page, 'Failed to send message')).toEqual({
       title: 'Error',
       description: 'Failed to send message: Test user not found.',
       destructive: true,
@@ -369,20 +316,20 @@ describe('simulator screen', () => {
     await page.route('**/api/simulator/test-user', (route) => route.fulfill({ status: 503, body: '' }));
     await page.getByLabel('Test user name').fill('Unlucky Uma');
     await page.getByRole('button', { name: 'Create User' }).click();
-    expect(await toastWith('Failed to create user')).toEqual({
+    expect(await toastWithTitle(page, 'Failed to create user')).toEqual({
       title: 'Error',
       description: 'Failed to create user: Service Unavailable',
       destructive: true,
     });
     await page.route('**/api/simulator/test-user', (route) => route.abort('failed'));
     await page.getByRole('button', { name: 'Create User' }).click();
-    expect((await toastWith('Failed to create test user')).description).toBe('Failed to create test user');
+    expect((await toastWithTitle(page, 'Failed to create test user')).description).toBe(
+      'Failed to create test user',
+    );
   });
 
   it('fits a laptop screen in three columns without sideways scrolling', async () => {
-    await context.close();
-    await newPage({ width: 1440, height: 1000 });
-    await signIn();
+    await openPage({ viewport: { width: 1440, height: 1000 }, signedIn: true });
     const created = await createTestUserByApi('Wide Wendy');
     await page.goto(`/admin/ai-simulator?user=${created.id}`);
     await page.getByText('No messages yet. Send the first one below.').waitFor();
@@ -416,9 +363,7 @@ describe('mobile chat', () => {
   });
 
   it('chats with a test user on a phone-sized screen, with analytics and profile dialogs', async () => {
-    await context.close();
-    await newPage({ width: 390, height: 844 });
-    await signIn();
+    await openPage({ viewport: { width: 390, height: 844 }, signedIn: true });
     const created = await createTestUserByApi('Pocket Pete');
     await stack.db.dataSource.query(
       `UPDATE users SET profile = '{"growingContext": "balcony containers", "preferences": ["herbs"]}' WHERE id = $1`,
@@ -439,7 +384,7 @@ describe('mobile chat', () => {
     await profile.waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: 'Send' }).click();
-    expect(await toastWith('Please enter a message')).toEqual({
+    expect(await toastWithTitle(page, 'Please enter a message')).toEqual({
       title: 'Error',
       description: 'Please enter a message',
       destructive: true,
@@ -472,7 +417,7 @@ describe('mobile chat', () => {
   });
 
   it('says so when the test user does not exist, and offers no message box', async () => {
-    await signIn();
+    await login();
     // An id no user has, and one that is no id at all: neither can be chatted with.
     for (const id of ['0b7b1c5e-2f0a-4a51-9f61-4b1d3a2f9e10', 'unknown-user']) {
       await page.goto(`/mobile-conversation/${id}`);
@@ -489,7 +434,7 @@ describe('mobile chat', () => {
   });
 
   it('disables sending, saying why, while the conversation cannot be loaded', async () => {
-    await signIn();
+    await login();
     const created = await createTestUserByApi('Offline Olive');
     let failing = true;
     await page.route(`**/api/simulator/user/${created.id}/conversation`, (route) =>
@@ -512,7 +457,7 @@ describe('mobile chat', () => {
   });
 
   it('shows a long test-user name in full on hover wherever it is cut', async () => {
-    await signIn();
+    await login();
     const name = 'Gertrude the Extremely Enthusiastic Heirloom Tomato Grower';
     const created = await createTestUserByApi(name);
     await page.goto('/admin/ai-simulator');
@@ -520,9 +465,7 @@ describe('mobile chat', () => {
     await listed.waitFor();
     expect(await listed.getAttribute('title')).toBe(name);
     expect(await listed.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
-    await context.close();
-    await newPage({ width: 390, height: 844 });
-    await signIn();
+    await openPage({ viewport: { width: 390, height: 844 }, signedIn: true });
     await page.goto(`/mobile-conversation/${created.id}`);
     const header = page.getByTestId('mobile-chat-user');
     await header.filter({ hasText: name }).waitFor();

@@ -12,19 +12,12 @@ import {
   setSetting,
 } from '@sprout/domain';
 import { Metrics, type ServiceApp } from '@sprout/platform';
-import {
-  FakeOpenAI,
-  type TestDatabase,
-  type TestRedis,
-  createTestDatabase,
-  createTestRedis,
-} from '@sprout/testing';
-import { createApp as createResponder } from '../../services/ai-responder/src/app';
+import { FakeOpenAI } from '@sprout/testing';
 import { PipelineService } from '../../services/ai-responder/src/pipeline/pipeline.service';
 import { SummariesService } from '../../services/ai-responder/src/summaries/summaries.service';
-import { createApp as createImageProcessor } from '../../services/image-processor/src/app';
 import { ImageAnalysisService } from '../../services/image-processor/src/image-analysis/image-analysis.service';
 import { OFFLINE_IMAGE_MODEL } from '../../services/image-processor/src/image-analysis/offline/offline-image-analyzer';
+import { useServices } from '../src/fixtures';
 
 // Priced on output only, and every answer is longer than any call may write (the fake server cuts
 // it at the call's max tokens, one token a word), so each call costs its worst case: a reply (300
@@ -49,42 +42,26 @@ const PHOTO = {
 };
 const HOUR_MS = 60 * 60 * 1000;
 
-let db: TestDatabase;
-let redis: TestRedis;
+const services = useServices();
 let openai: FakeOpenAI;
-let responder: Awaited<ReturnType<typeof createResponder>>;
+let responder: ServiceApp;
 let processor: ServiceApp;
 let phones = 0;
 
 beforeAll(async () => {
-  [db, redis, openai] = await Promise.all([createTestDatabase(), createTestRedis(), FakeOpenAI.start()]);
-  const shared = {
-    databaseUrl: db.url,
-    redisUrl: redis.url,
-    bullmqPrefix: redis.prefix,
-    logLevel: 'silent' as const,
-    openaiApiKey: openai.apiKey,
-    openaiBaseUrl: openai.baseURL,
-    port: 0,
-  };
-  responder = await createResponder({ ...shared, llmTimeoutMs: 10_000 }, {});
-  processor = await createImageProcessor(shared, {});
-  await db.dataSource.getRepository(AiModel).save({ ...LIVE, isLive: true });
-  await setSetting(db.dataSource.manager, SPENDING_LIMIT_SETTING, LIMIT);
-});
-
-afterAll(async () => {
-  await processor?.close();
-  await responder?.close();
-  await openai?.close();
-  await redis?.cleanup();
-  await db?.drop();
+  openai = await services.add(FakeOpenAI.start());
+  const settings = { openaiApiKey: openai.apiKey, openaiBaseUrl: openai.baseURL };
+  responder = await services.responder({ ...settings, llmTimeoutMs: 10_000 }, {});
+  processor = await services.imageProcessor(settings, {});
+  const ds = services.db.dataSource;
+  await ds.getRepository(AiModel).save({ ...LIVE, isLive: true });
+  await setSetting(ds.manager, SPENDING_LIMIT_SETTING, LIMIT);
 });
 
 /** A text from a new gardener (fictional numbers), `minutesAgo` before now. */
 const text = async (content: string, options: { minutesAgo?: number; photo?: boolean } = {}) => {
   phones += 1;
-  const record = await recordInbound(db.dataSource, {
+  const record = await recordInbound(services.db.dataSource, {
     from: { phoneNumber: `+1206555${String(phones).padStart(4, '0')}`, isTestUser: false },
     content,
     media: options.photo ? [PHOTO] : [],
@@ -94,14 +71,14 @@ const text = async (content: string, options: { minutesAgo?: number; photo?: boo
     at: new Date(Date.now() - (options.minutesAgo ?? 0) * 60_000),
   });
   if (record === null) throw new Error('not recorded');
-  return db.dataSource.getRepository(Message).findOneByOrFail({ id: record.messageId });
+  return services.db.dataSource.getRepository(Message).findOneByOrFail({ id: record.messageId });
 };
 /** A conversation gone idle, ready to be summarised. */
 const idleConversation = async (content: string): Promise<string> =>
   (await text(content, { minutesAgo: (DEFAULT_CONVERSATION_IDLE_TIMEOUT_MS + HOUR_MS) / 60_000 }))
     .conversationId;
 
-const calls = () => db.dataSource.getRepository(LlmCall).find({ order: { createdAt: 'ASC' } });
+const calls = () => services.db.dataSource.getRepository(LlmCall).find({ order: { createdAt: 'ASC' } });
 const counter = async (app: ServiceApp['app'], name: string, labels: Record<string, string>) => {
   const metric = await app.get(Metrics).registry.getSingleMetric(name)?.get();
   return (
@@ -158,11 +135,11 @@ it('admits replies, summaries and photo analyses only while spent and reserved a
   expect(templates.filter((c) => c.purpose === 'reply')).toHaveLength(8 - paidFor('reply'));
   expect(templates.filter((c) => c.purpose === 'image')).toHaveLength(6 - paidFor('image'));
   expect(templates.every((c) => c.model === null && c.cost === 0)).toBe(true);
-  const offlinePhotos = await db.dataSource
+  const offlinePhotos = await services.db.dataSource
     .getRepository(Message)
     .countBy({ modelUsed: OFFLINE_IMAGE_MODEL });
   expect(offlinePhotos).toBe(6 - paidFor('image'));
-  const [summarised] = await db.dataSource.query<Array<{ n: number }>>(
+  const [summarised] = await services.db.dataSource.query<Array<{ n: number }>>(
     `SELECT count(*)::int AS n FROM conversations WHERE id = ANY($1) AND summary IS NOT NULL`,
     [summaries],
   );
@@ -175,7 +152,9 @@ it('admits replies, summaries and photo analyses only while spent and reserved a
   expect((await Promise.all(refused)).reduce((a, b) => a + b, 0)).toBe(20 - paid.length);
 
   // Nothing is left reserved once every call has settled.
-  expect(await db.dataSource.query(`SELECT count(*)::int AS n FROM spend_reservations`)).toEqual([{ n: 0 }]);
+  expect(await services.db.dataSource.query(`SELECT count(*)::int AS n FROM spend_reservations`)).toEqual([
+    { n: 0 },
+  ]);
 });
 
 it('past the limit summarises by rules and describes photos offline, calling no model, and has announced 80% and 100% once', async () => {
@@ -194,12 +173,14 @@ it('past the limit summarises by rules and describes photos offline, calling no 
     .analyze({ messageId: photo.id, mediaIndex: 0 });
   expect(analysed).toMatchObject({ status: 'processed', model: OFFLINE_IMAGE_MODEL, cost: 0, tokensUsed: 0 });
   expect(analysed.analysis).toMatch(/^Offline photo check: 96x72 JPEG/);
-  expect(await db.dataSource.getRepository(Message).findOneByOrFail({ id: photo.id })).toMatchObject({
-    imageProcessed: true,
-    imageAnalysis: analysed.analysis,
-    modelUsed: OFFLINE_IMAGE_MODEL,
-    cost: 0,
-  });
+  expect(await services.db.dataSource.getRepository(Message).findOneByOrFail({ id: photo.id })).toMatchObject(
+    {
+      imageProcessed: true,
+      imageAnalysis: analysed.analysis,
+      modelUsed: OFFLINE_IMAGE_MODEL,
+      cost: 0,
+    },
+  );
 
   expect(openai.completions).toHaveLength(0);
   // The photo's row says no model was called (as a template reply's does); a rules summary has none.

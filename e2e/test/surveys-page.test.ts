@@ -3,93 +3,34 @@
 // phones through the fake Twilio, sms-gateway and ai-responder.
 import { DEFAULT_SURVEY_URL } from '@sprout/contracts';
 import { User } from '@sprout/domain';
-import {
-  type Browser,
-  type BrowserContext,
-  checkA11y,
-  launchBrowser,
-  openPage,
-  type Page,
-} from '@sprout/testing/browser';
-import { createApp as createSurveyScheduler } from '../../services/survey-scheduler/src/app';
+import type { ServiceApp } from '@sprout/platform';
+import { checkA11y } from '@sprout/testing/browser';
 import { LifecycleService } from '../../services/survey-scheduler/src/lifecycle/lifecycle.service';
-import { toastWithTitle } from '../src/helpers';
-import {
-  ADMIN_PASSWORD,
-  ADMIN_USERNAME,
-  type PipelineStack,
-  startPipelineStack,
-} from '../src/pipeline-stack';
+import { useBrowserStack } from '../src/fixtures';
+import { eventually, toastWithTitle } from '../src/helpers';
 import { advanceClock, pollingProblems, recordFetches } from '../src/seed-insight';
 
-const OUR_NUMBER = '+15005550006';
 const EXISTING_PHONE = '+15415550181';
 const NEW_PHONE = '+15415550182';
 const SURVEY_URL = 'https://forms.example.com/spring-check-in';
 
-let stack: PipelineStack;
-let scheduler: Awaited<ReturnType<typeof createSurveyScheduler>>;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let errors: string[];
-let sidCounter = 0;
+let scheduler: ServiceApp;
 
-const eventually = async <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
-
-beforeAll(async () => {
-  stack = await startPipelineStack({ withSmsGateway: true });
-  scheduler = await createSurveyScheduler({
-    databaseUrl: stack.db.url,
-    redisUrl: stack.redis.url,
-    bullmqPrefix: stack.redis.prefix,
-    logLevel: 'silent',
-    port: 0,
-  });
-  browser = await launchBrowser();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await scheduler?.close();
-  await stack?.close();
-});
-
-beforeEach(async () => {
-  errors = [];
-  ({ context, page } = await openPage(browser, { baseURL: stack.baseUrl, errors }));
-  const response = await context.request.post('/api/admin/login', {
-    data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
-  });
-  expect(response.status()).toBe(200);
-});
-
-afterEach(async () => {
-  await context.close();
+const { stack, page, errors } = useBrowserStack({
+  responder: true,
+  smsGateway: true,
+  setup: async ({ services }) => {
+    scheduler = await services.surveyScheduler();
+  },
 });
 
 const ds = () => stack.db.dataSource;
 
 /** A text from `from` through the fake Twilio's signed webhook; answers the reply's text once sent. */
 async function text(from: string, body: string): Promise<string> {
-  const twilio = stack.twilio!;
+  const { twilio } = stack.sms;
   const before = twilio.sent.filter((m) => m.to === from).length;
-  const sid = `SMsurvey${String(++sidCounter).padStart(26, '0')}`;
-  const answer = await twilio.sendInbound(`${stack.smsGateway!.url}/webhooks/twilio/sms`, {
-    From: from,
-    To: OUR_NUMBER,
-    Body: body,
-    MessageSid: sid,
-  });
-  expect(answer.status).toBe(200);
+  await stack.sms.text(from, body);
   return eventually(async () => {
     const sent = twilio.sent.filter((m) => m.to === from);
     return sent.length > before ? sent[sent.length - 1]!.body : undefined;
@@ -239,7 +180,7 @@ describe('the survey path, from the console to the phones and back', () => {
     );
     expect(await text(NEW_PHONE, 'Thanks! And the basil?')).not.toContain('Quick survey');
     for (const phone of [EXISTING_PHONE, NEW_PHONE]) {
-      const sent = stack.twilio!.sent.filter((m) => m.to === phone && m.body.includes('Quick survey'));
+      const sent = stack.sms.twilio.sent.filter((m) => m.to === phone && m.body.includes('Quick survey'));
       expect(sent).toHaveLength(1);
     }
 

@@ -1,48 +1,10 @@
 // The four tester screens in Chromium against the real api-gateway: the public and admin location
 // tests, the message validation tester and the input processing tester.
-import {
-  type Browser,
-  type BrowserContext,
-  checkA11y,
-  hasHorizontalScroll,
-  launchBrowser,
-  openPage,
-  type Page,
-} from '@sprout/testing/browser';
+import { checkA11y, hasHorizontalScroll } from '@sprout/testing/browser';
+import { useBrowserStack } from '../src/fixtures';
 import { toastWithTitle } from '../src/helpers';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, startWebStack, type WebStack } from '../src/stack';
 
-let stack: WebStack;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let errors: string[];
-
-beforeAll(async () => {
-  stack = await startWebStack();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
-
-beforeEach(async () => {
-  errors = [];
-  ({ context, page } = await openPage(browser, { baseURL: stack.baseUrl, errors }));
-});
-
-afterEach(async () => {
-  await context.close();
-});
-
-async function signIn(): Promise<void> {
-  const response = await context.request.post('/api/admin/login', {
-    data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
-  });
-  expect(response.status()).toBe(200);
-}
+const { page, context, errors, login } = useBrowserStack({ signedIn: false });
 
 async function signOut(): Promise<void> {
   expect((await context.request.post('/api/admin/logout')).ok()).toBe(true);
@@ -198,7 +160,7 @@ describe('location test', () => {
     await page.goto('/admin/location-test');
     await page.waitForURL('**/admin/login');
 
-    await signIn();
+    await login();
     await page.goto('/admin/location-test');
     await page.getByRole('heading', { name: 'Location Detection', level: 1 }).waitFor();
     expect(await page.getByTestId('location-examples').getByRole('button').count()).toBe(8);
@@ -241,7 +203,7 @@ describe('message validation tester', () => {
   }
 
   it('counts characters and words as the message is typed', async () => {
-    await signIn();
+    await login();
     await page.goto('/admin/validation-test');
     await page.getByRole('heading', { name: 'Message Validation', level: 1 }).waitFor();
     expect(await shown('message-stats')).toBe('0 characters · 0 words');
@@ -252,7 +214,7 @@ describe('message validation tester', () => {
   });
 
   it('validates each of the seven examples as its kind', async () => {
-    await signIn();
+    await login();
     await page.goto('/admin/validation-test');
     await page.getByTestId('validation-examples').waitFor();
     expect(await page.getByTestId('validation-examples').getByRole('button').count()).toBe(7);
@@ -284,7 +246,7 @@ describe('message validation tester', () => {
   });
 
   it('shows issues with type, severity and message, and sends the optional user context', async () => {
-    await signIn();
+    await login();
     const sent = recordRequests('/api/validate-message');
     await page.goto('/admin/validation-test');
     await example('validation-examples', 'Spam').click();
@@ -313,7 +275,7 @@ describe('message validation tester', () => {
   });
 
   it('needs a message that is not only spaces', async () => {
-    await signIn();
+    await login();
     const sent = recordRequests('/api/validate-message');
     await page.goto('/admin/validation-test');
     await messageBox().waitFor();
@@ -328,7 +290,7 @@ describe('message validation tester', () => {
   });
 
   it('shows the fixed error text when validation fails', async () => {
-    await signIn();
+    await login();
     await page.goto('/admin/validation-test');
     await messageBox().fill('When should I prune apple trees?');
     await signOut();
@@ -358,7 +320,7 @@ describe('input processing tester', () => {
   }
 
   it('has the documented context defaults (region, zone, soil, level) and six examples', async () => {
-    await signIn();
+    await login();
     await page.goto('/admin/input-processing');
     await page.getByRole('heading', { name: 'Input Processing', level: 1 }).waitFor();
     expect({
@@ -373,7 +335,7 @@ describe('input processing tester', () => {
   });
 
   it('processes an example with the context and shows what the API answers', async () => {
-    await signIn();
+    await login();
     const sent = recordRequests('/api/process-message');
     await page.goto('/admin/input-processing');
     await example('processing-examples', 'Planting time').click();
@@ -419,7 +381,7 @@ describe('input processing tester', () => {
   });
 
   it('skips processing for a profile command', async () => {
-    await signIn();
+    await login();
     await page.goto('/admin/input-processing');
     await example('processing-examples', 'Profile command').click();
     const message = await messageBox().inputValue();
@@ -433,7 +395,7 @@ describe('input processing tester', () => {
   });
 
   it('needs a message that is not only spaces', async () => {
-    await signIn();
+    await login();
     const sent = recordRequests('/api/process-message');
     await page.goto('/admin/input-processing');
     await messageBox().fill('  \t ');
@@ -446,7 +408,7 @@ describe('input processing tester', () => {
   });
 
   it('raises a destructive Processing Error toast when processing fails', async () => {
-    await signIn();
+    await login();
     await page.goto('/admin/input-processing');
     await messageBox().fill('When should I plant garlic?');
     await signOut();
@@ -462,7 +424,7 @@ describe('input processing tester', () => {
 
 describe('all four screens', () => {
   it('fit a 360 px phone without horizontal scrolling', async () => {
-    await signIn();
+    await login();
     await page.setViewportSize({ width: 360, height: 740 });
     for (const path of [
       '/location-test',

@@ -1,16 +1,9 @@
 // The Users screen (/admin/users) in Chromium against the real api-gateway and seeded data.
 import { readFileSync } from 'node:fs';
-import {
-  type Browser,
-  type BrowserContext,
-  checkA11y,
-  hasHorizontalScroll,
-  launchBrowser,
-  openPage,
-  type Page,
-} from '@sprout/testing/browser';
+import { checkA11y, hasHorizontalScroll } from '@sprout/testing/browser';
 import { USER_EXPORT_COLUMNS } from '@sprout/contracts';
 import { parseCsv } from '@sprout/testing';
+import { useBrowserStack } from '../src/fixtures';
 import {
   advanceClock,
   DELIVERIES_KEY_OUTCOMES,
@@ -22,37 +15,8 @@ import {
   seedInsight,
   SEEDING_TIMEOUT_MS,
 } from '../src/seed-insight';
-import { signedInPage } from '../src/admin-session';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, startWebStack, type WebStack } from '../src/stack';
 
-let stack: WebStack;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let errors: string[];
-
-beforeAll(async () => {
-  stack = await startWebStack();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
-
-beforeEach(async () => {
-  errors = [];
-  ({ context, page } = await openPage(browser, { baseURL: stack.baseUrl, errors }));
-  const response = await context.request.post('/api/admin/login', {
-    data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
-  });
-  expect(response.status()).toBe(200);
-});
-
-afterEach(async () => {
-  await context.close();
-});
+const { stack, page, errors, openPage } = useBrowserStack();
 
 const rows = () => page.getByTestId('user-row');
 const detail = () => page.getByTestId('user-detail');
@@ -312,8 +276,7 @@ describe('with seeded users', () => {
       P.newcomer,
     ]);
     try {
-      await context.close();
-      ({ context, page } = await signedInPage(browser, stack, errors, { width: 1440, height: 900 }));
+      await openPage({ viewport: { width: 1440, height: 900 } });
       await openUsers();
       await rows().first().waitFor();
       const scroller = page.getByTestId('users-table-scroll');
@@ -360,7 +323,10 @@ describe('with seeded users', () => {
       expect(await link.getAttribute('href')).toBe(
         '/api/admin/users/export?showTestUsers=false&sort=totalMessages&order=asc',
       );
-      const shown = await phonesShown();
+      // The table keeps its previous rows until the sorted page arrives, while the link already
+      // asks for the new order: the rows are compared once they are the sorted ones.
+      const shown = phonesOf(orders.find(([key]) => key === 'totalMessages')?.[2] ?? [], 'asc');
+      await shows(shown);
       const before = new Date().toISOString().slice(0, 10);
       const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
       const after = new Date().toISOString().slice(0, 10);
