@@ -27,20 +27,6 @@ import { PipelineService } from '../src/pipeline/pipeline.service';
 
 export type Responder = Awaited<ReturnType<typeof createApp>>;
 
-export const eventually = async <T>(
-  probe: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
-
 export interface Harness {
   db: TestDatabase;
   redis: TestRedis;
@@ -169,3 +155,5 @@ const readExchange = async (harness: Harness, inbound: Message): Promise<Exchang
     }),
   };
 };
+
+export { eventually } from '@sprout/testing';

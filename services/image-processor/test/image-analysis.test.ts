@@ -9,7 +9,6 @@ import {
   IMAGE_SAMPLES_DIR,
   JobQueues,
   Metrics,
-  type ServiceApp,
   createLogger,
   hostPortOf,
   loadConfig,
@@ -17,10 +16,9 @@ import {
 import {
   FakeOpenAI,
   type FakeOpenAIChatRequest,
-  type TestDatabase,
-  type TestRedis,
-  createTestDatabase,
-  createTestRedis,
+  addUserWithConversation,
+  startOnStores,
+  useClosable,
 } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { createApp } from '../src/app';
@@ -62,10 +60,7 @@ const startServer = async (handler: http.RequestListener): Promise<{ server: htt
 };
 
 describe('image analysis', () => {
-  let db: TestDatabase;
-  let redis: TestRedis;
   let openai: FakeOpenAI;
-  let service: ServiceApp & { config: ImageProcessorConfig };
   let analysis: ImageAnalysisService;
   let ds: DataSource;
   let twilioMedia: { server: http.Server; url: string };
@@ -97,45 +92,38 @@ describe('image analysis', () => {
       }
       res.writeHead(307, { location: `${publicImages.url}/plant.jpg` }).end();
     });
-    [db, redis, openai] = await Promise.all([createTestDatabase(), createTestRedis(), FakeOpenAI.start()]);
-    ds = db.dataSource;
-    service = await createApp(
-      {
-        databaseUrl: db.url,
-        redisUrl: redis.url,
-        bullmqPrefix: redis.prefix,
-        logLevel: 'silent',
-        port: 0,
-        openaiApiKey: openai.apiKey,
-        openaiBaseUrl: openai.baseURL,
-        twilioAccountSid: ACCOUNT_SID,
-        twilioAuthToken: AUTH_TOKEN,
-        twilioApiBaseUrl: twilioMedia.url,
-        // The "Twilio" host is the sandbox endpoint already; its storage is one more of them.
-        imageFetchSandboxMediaHosts: [hostPortOf(publicImages.url)],
-      },
-      {},
-    );
-    analysis = service.app.get(ImageAnalysisService);
-    const [user] = await ds.query<Array<{ id: string }>>(
-      `INSERT INTO "users" ("phone_number") VALUES ('+15035550142') RETURNING "id"`,
-    );
-    userId = user!.id;
-    const [conversation] = await ds.query<Array<{ id: string }>>(
-      `INSERT INTO "conversations" ("user_id") VALUES ($1) RETURNING "id"`,
-      [userId],
-    );
-    conversationId = conversation!.id;
   });
 
-  afterAll(async () => {
-    await service?.close();
-    await openai?.close();
+  const h = useClosable(() =>
+    startOnStores(async (stores) => {
+      openai = stores.adopt(await FakeOpenAI.start());
+      return createApp(
+        {
+          ...stores.config,
+          port: 0,
+          openaiApiKey: openai.apiKey,
+          openaiBaseUrl: openai.baseURL,
+          twilioAccountSid: ACCOUNT_SID,
+          twilioAuthToken: AUTH_TOKEN,
+          twilioApiBaseUrl: twilioMedia.url,
+          // The "Twilio" host is the sandbox endpoint already; its storage is one more of them.
+          imageFetchSandboxMediaHosts: [hostPortOf(publicImages.url)],
+        },
+        {},
+      );
+    }),
+  );
+
+  beforeAll(async () => {
+    ds = h.ds;
+    analysis = h.service.app.get(ImageAnalysisService);
+    ({ userId, conversationId } = await addUserWithConversation(ds, '+15035550142'));
+  });
+
+  afterAll(() => {
     for (const s of [twilioMedia, publicImages]) {
       s?.server.close();
     }
-    await redis?.cleanup();
-    await db?.drop();
   });
 
   beforeEach(async () => {
@@ -163,7 +151,7 @@ describe('image analysis', () => {
   const imageCalls = (messageId: string): Promise<LlmCall[]> =>
     ds.getRepository(LlmCall).findBy({ messageId, purpose: 'image' });
   const analyzeByQueue = (messageId: string, mediaIndex = 0): Promise<ImageAnalysisResult> =>
-    service.app.get(JobQueues).enqueueAndWait('image.analyze', { messageId, mediaIndex }, 20_000);
+    h.service.app.get(JobQueues).enqueueAndWait('image.analyze', { messageId, mediaIndex }, 20_000);
 
   it('analyses a Twilio media image through the image.analyze queue and records it', async () => {
     let seen: FakeOpenAIChatRequest | undefined;
@@ -292,7 +280,7 @@ describe('image analysis', () => {
   });
 
   it('without an OpenAI key describes the photo offline and records it like a model answer', async () => {
-    const config = loadConfig(imageProcessorConfig, {}, { ...service.config, openaiApiKey: undefined });
+    const config = loadConfig(imageProcessorConfig, {}, { ...h.service.config, openaiApiKey: undefined });
     const factory = (visionModelProvider as { useFactory: (c: ImageProcessorConfig) => unknown }).useFactory;
     expect((visionModelProvider as { provide: symbol }).provide).toBe(VISION_MODEL);
     const model = factory(config);

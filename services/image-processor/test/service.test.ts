@@ -1,40 +1,17 @@
 import { Module } from '@nestjs/common';
 import {
   PlatformModule,
-  type ServiceApp,
   WorkerConfigurationError,
   createServiceApp,
   loadConfig,
   securityHeaders,
 } from '@sprout/platform';
-import {
-  type TestDatabase,
-  type TestRedis,
-  createTestDatabase,
-  createTestRedis,
-  securityHeaderGaps,
-} from '@sprout/testing';
+import { expectProbesAnswer, securityHeaderGaps, startOnStores, useClosable } from '@sprout/testing';
 import { createApp } from '../src/app';
-import { type ImageProcessorConfig, SERVICE_NAME, imageProcessorConfig } from '../src/config';
+import { SERVICE_NAME, imageProcessorConfig } from '../src/config';
 
 describe('image-processor service', () => {
-  let db: TestDatabase;
-  let redis: TestRedis;
-  let service: ServiceApp & { config: ImageProcessorConfig };
-
-  beforeAll(async () => {
-    [db, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
-    service = await createApp(
-      { databaseUrl: db.url, redisUrl: redis.url, bullmqPrefix: redis.prefix, logLevel: 'silent', port: 0 },
-      {},
-    );
-  });
-
-  afterAll(async () => {
-    await service?.close();
-    await redis?.cleanup();
-    await db?.drop();
-  });
+  const h = useClosable(() => startOnStores((stores) => createApp({ ...stores.config, port: 0 }, {})));
 
   it('defaults to port 3004, Twilio media hosts only, no sandbox hosts and the configured default model', () => {
     const defaults = loadConfig(imageProcessorConfig, {});
@@ -69,31 +46,15 @@ describe('image-processor service', () => {
   });
 
   it('answers liveness, readiness and metrics over HTTP', async () => {
-    const live = await fetch(`${service.url}/health/live`);
-    expect(live.status).toBe(200);
-    const ready = await fetch(`${service.url}/health/ready`);
-    expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ok' });
-    const metrics = await fetch(`${service.url}/metrics`);
-    expect(metrics.status).toBe(200);
-    expect(await metrics.text()).toContain(`service="${SERVICE_NAME}"`);
+    await expectProbesAnswer(h.service.url, SERVICE_NAME);
   });
 
   it('answers health, metrics, not-found and malformed URLs with the security-header policy', async () => {
-    expect(await securityHeaderGaps(String(service.url), securityHeaders())).toEqual([]);
+    expect(await securityHeaderGaps(String(h.service.url), securityHeaders())).toEqual([]);
   });
 
   it('refuses to start when image.analyze has no handler', async () => {
-    const config = loadConfig(
-      imageProcessorConfig,
-      {},
-      {
-        databaseUrl: db.url,
-        redisUrl: redis.url,
-        bullmqPrefix: redis.prefix,
-        logLevel: 'silent',
-      },
-    );
+    const config = loadConfig(imageProcessorConfig, {}, h.config);
     @Module({
       imports: [PlatformModule.forRoot({ name: SERVICE_NAME, config, workers: { owns: ['image.analyze'] } })],
     })

@@ -1,6 +1,6 @@
 import { SPENDING_LIMIT_SETTING, setSetting } from '@sprout/domain';
 import { JobQueues, Metrics, loadConfig } from '@sprout/platform';
-import { type TestDatabase, type TestRedis, createTestDatabase, createTestRedis } from '@sprout/testing';
+import { type TestRedis, addUserWithConversation, startOnStores, useClosable } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { monitorConfig } from '../src/config';
 import { PredictionsService } from '../src/predictions/predictions.service';
@@ -16,7 +16,6 @@ const MINUTE = 60_000;
 
 // The prediction run on its own (no scheduler beside it) over seeded messages and model calls.
 describe('predictions over seeded data', () => {
-  let db: TestDatabase;
   let redis: TestRedis;
   let queues: JobQueues;
   let predictions: PredictionsService;
@@ -25,38 +24,22 @@ describe('predictions over seeded data', () => {
   let conversationId: string;
   // A fixed instant: every query is bounded by it, so the seeded rows need not be in real time.
   const now = new Date('2025-06-15T12:02:30Z');
+  const h = useClosable(() =>
+    startOnStores(
+      async (stores) => new JobQueues({ connection: stores.redis.connection, prefix: stores.redis.prefix }),
+    ),
+  );
 
   beforeAll(async () => {
-    [db, redis] = await Promise.all([createTestDatabase(), createTestRedis()]);
-    ds = db.dataSource;
-    const config = loadConfig(
-      monitorConfig,
-      {},
-      { databaseUrl: db.url, redisUrl: redis.url, bullmqPrefix: redis.prefix, logLevel: 'silent' },
-    );
-    queues = new JobQueues({ connection: redis.connection, prefix: redis.prefix });
+    ({ ds, redis, service: queues } = h);
     predictions = new PredictionsService(
       ds,
       redis.connection,
       queues,
-      config,
+      loadConfig(monitorConfig, {}, h.config),
       new Metrics('monitor-test', false),
     );
-    const [user] = await ds.query<Array<{ id: string }>>(
-      `INSERT INTO "users" ("phone_number") VALUES ('+15035550100') RETURNING "id"`,
-    );
-    userId = user!.id;
-    const [conversation] = await ds.query<Array<{ id: string }>>(
-      `INSERT INTO "conversations" ("user_id") VALUES ($1) RETURNING "id"`,
-      [userId],
-    );
-    conversationId = conversation!.id;
-  });
-
-  afterAll(async () => {
-    await queues?.close();
-    await redis?.cleanup();
-    await db?.drop();
+    ({ userId, conversationId } = await addUserWithConversation(ds, '+15035550100'));
   });
 
   beforeEach(async () => {

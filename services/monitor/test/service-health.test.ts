@@ -5,20 +5,20 @@ import {
   createLogger,
   createRedisConnection,
   findFreePort,
-  loadConfig,
   startWorkers,
 } from '@sprout/platform';
 import { QUEUE_NAMES } from '@sprout/contracts';
 import {
-  FakeOpenAI,
-  FakeTwilio,
+  type FakeOpenAI,
+  type FakeTwilio,
   type TestDatabase,
   type TestRedis,
   createTestDatabase,
-  createTestRedis,
+  startOnStores,
+  useClosable,
 } from '@sprout/testing';
 import { Redis } from 'ioredis';
-import { type MonitorConfig, monitorConfig } from '../src/config';
+import { type MonitorConfig } from '../src/config';
 import { ProviderClients } from '../src/providers/provider-clients';
 import { ServiceHealthProcessor } from '../src/service-health/service-health.processor';
 import {
@@ -33,6 +33,7 @@ import {
   readServiceHealth,
   recordHealthChecks,
 } from '../src/state/monitor-state';
+import { startProviderFakes } from './support/providers';
 
 const silent = createLogger({ name: 'monitor-test', level: 'silent' });
 
@@ -94,39 +95,17 @@ describe('service health checks and thresholds', () => {
     );
   };
 
-  beforeAll(async () => {
-    [db, redis, openai, twilio] = await Promise.all([
-      createTestDatabase(),
-      createTestRedis(),
-      FakeOpenAI.start(),
-      FakeTwilio.start(),
-    ]);
-    config = loadConfig(
-      monitorConfig,
-      {},
-      {
-        databaseUrl: db.url,
-        redisUrl: redis.url,
-        bullmqPrefix: redis.prefix,
-        logLevel: 'silent',
-        openaiApiKey: openai.apiKey,
-        openaiBaseUrl: openai.baseURL,
-        twilioAccountSid: twilio.accountSid,
-        twilioAuthToken: twilio.authToken,
-        twilioApiBaseUrl: twilio.url,
-        // Generous: a loaded machine must not fail the healthy round; the timeout tests set their own.
-        checkTimeoutMs: 10_000,
-      },
-    );
-    queues = new JobQueues({ connection: redis.connection, prefix: redis.prefix });
-    health = build({});
-  });
+  const h = useClosable(() =>
+    startOnStores(async (stores) => {
+      // Generous: a loaded machine must not fail the healthy round; the timeout tests set their own.
+      ({ openai, twilio, config } = await startProviderFakes(stores, { checkTimeoutMs: 10_000 }));
+      return new JobQueues({ connection: stores.redis.connection, prefix: stores.redis.prefix });
+    }),
+  );
 
-  afterAll(async () => {
-    await queues?.close();
-    await Promise.all([openai?.close(), twilio?.close()]);
-    await redis?.cleanup();
-    await db?.drop();
+  beforeAll(() => {
+    ({ db, redis, service: queues } = h);
+    health = build({});
   });
 
   beforeEach(async () => {

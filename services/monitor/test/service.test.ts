@@ -2,88 +2,51 @@ import { Module } from '@nestjs/common';
 import {
   JobQueues,
   PlatformModule,
-  type ServiceApp,
   WorkerConfigurationError,
   createServiceApp,
   loadConfig,
   securityHeaders,
 } from '@sprout/platform';
 import {
-  FakeOpenAI,
-  FakeTwilio,
-  type TestDatabase,
-  type TestRedis,
-  createTestDatabase,
-  createTestRedis,
+  type FakeOpenAI,
+  expectProbesAnswer,
   securityHeaderGaps,
+  startOnStores,
+  useClosable,
 } from '@sprout/testing';
 import { createApp } from '../src/app';
-import { type MonitorConfig, SERVICE_NAME, monitorConfig } from '../src/config';
+import { SERVICE_NAME, monitorConfig } from '../src/config';
 import { PREDICT_EVERY_MS, PREDICT_SCHEDULER_ID } from '../src/predictions/predictions.processor';
 import { ProvidersModule } from '../src/providers/providers.module';
 import { HEALTH_EVERY_MS, HEALTH_SCHEDULER_ID } from '../src/service-health/service-health.processor';
 import { ServiceHealthModule } from '../src/service-health/service-health.module';
 import { readServiceHealth } from '../src/state/monitor-state';
+import { startProviderFakes } from './support/providers';
 
 describe('monitor service', () => {
-  let db: TestDatabase;
-  let redis: TestRedis;
   let openai: FakeOpenAI;
-  let twilio: FakeTwilio;
-  let service: ServiceApp & { config: MonitorConfig };
-
-  beforeAll(async () => {
-    [db, redis, openai, twilio] = await Promise.all([
-      createTestDatabase(),
-      createTestRedis(),
-      FakeOpenAI.start(),
-      FakeTwilio.start(),
-    ]);
-    service = await createApp(
-      {
-        databaseUrl: db.url,
-        redisUrl: redis.url,
-        bullmqPrefix: redis.prefix,
-        logLevel: 'silent',
-        port: 0,
-        openaiApiKey: openai.apiKey,
-        openaiBaseUrl: openai.baseURL,
-        twilioAccountSid: twilio.accountSid,
-        twilioAuthToken: twilio.authToken,
-        twilioApiBaseUrl: twilio.url,
-      },
-      {},
-    );
-  });
-
-  afterAll(async () => {
-    await service?.close();
-    await Promise.all([openai?.close(), twilio?.close()]);
-    await redis?.cleanup();
-    await db?.drop();
-  });
+  const h = useClosable(() =>
+    startOnStores(async (stores) => {
+      const fakes = await startProviderFakes(stores);
+      openai = fakes.openai;
+      return createApp({ ...fakes.config, port: 0 }, {});
+    }),
+  );
 
   it('defaults to port 3005', () => {
     expect(loadConfig(monitorConfig, {}).port).toBe(3005);
   });
 
   it('answers liveness, readiness and metrics over HTTP', async () => {
-    const live = await fetch(`${service.url}/health/live`);
-    expect(live.status).toBe(200);
-    const ready = await fetch(`${service.url}/health/ready`);
-    expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ok' });
-    const metrics = await fetch(`${service.url}/metrics`);
-    expect(metrics.status).toBe(200);
-    expect(await metrics.text()).toContain(`service="${SERVICE_NAME}"`);
+    await expectProbesAnswer(h.service.url, SERVICE_NAME);
   });
 
   it('answers health, metrics, not-found and malformed URLs with the security-header policy', async () => {
-    expect(await securityHeaderGaps(String(service.url), securityHeaders())).toEqual([]);
+    expect(await securityHeaderGaps(String(h.service.url), securityHeaders())).toEqual([]);
   });
 
   it('schedules health checks every 30 s and predictions every minute', async () => {
-    const queues = service.app.get(JobQueues);
+    const queues = h.service.app.get(JobQueues);
     expect(await queues.queue('monitor.health').getJobSchedulers()).toEqual([
       expect.objectContaining({ key: HEALTH_SCHEDULER_ID, every: HEALTH_EVERY_MS }),
     ]);
@@ -93,17 +56,17 @@ describe('monitor service', () => {
   });
 
   it('runs a forced health check through monitor.health and exposes it in Redis and metrics', async () => {
-    const queues = service.app.get(JobQueues);
+    const queues = h.service.app.get(JobQueues);
     const health = await queues.enqueueAndWait('monitor.health', {}, 20_000);
 
     expect(health.overallHealth).toBe('healthy');
     expect(Object.keys(health.services).sort()).toEqual(['ai_provider', 'database', 'redis', 'sms_provider']);
     expect(openai.requests.some((r) => r.path === '/v1/models')).toBe(true);
-    const stored = await readServiceHealth(redis.connection, redis.prefix);
+    const stored = await readServiceHealth(h.redis.connection, h.redis.prefix);
     expect(stored?.overallHealth).toBe('healthy');
     expect(Object.keys(stored?.services ?? {}).sort()).toEqual(Object.keys(health.services).sort());
 
-    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    const metrics = await (await fetch(`${h.service.url}/metrics`)).text();
     expect(metrics).toMatch(/sprout_monitored_service_available\{[^}]*target="sms_provider"[^}]*\} 1/);
     // Every queue is looked at; the monitor's own queues have its workers.
     expect(stored?.queues['monitor.health']?.workers).toBeGreaterThanOrEqual(1);
@@ -113,7 +76,7 @@ describe('monitor service', () => {
   });
 
   it('runs a forced prediction through monitor.predict', async () => {
-    const queues = service.app.get(JobQueues);
+    const queues = h.service.app.get(JobQueues);
     const state = await queues.enqueueAndWait('monitor.predict', {}, 20_000);
     expect(state.trends.trends.errorRateHistory).toHaveLength(12);
     expect(state.system.metrics.resourceUtilization.heapUsed).toBeGreaterThan(0);
@@ -121,16 +84,7 @@ describe('monitor service', () => {
   });
 
   it('refuses to start when monitor.predict has no handler', async () => {
-    const config = loadConfig(
-      monitorConfig,
-      {},
-      {
-        databaseUrl: db.url,
-        redisUrl: redis.url,
-        bullmqPrefix: redis.prefix,
-        logLevel: 'silent',
-      },
-    );
+    const config = loadConfig(monitorConfig, {}, h.config);
     @Module({
       imports: [
         PlatformModule.forRoot({

@@ -64,21 +64,6 @@ export const startGateway = async (
   return harness;
 };
 
-/** Polls until `probe` returns a value (not undefined), or fails after `timeoutMs`. */
-export const eventually = async <T>(
-  probe: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
-
 let phoneCounter = 0;
 /** A distinct valid US number per call (555-01xx is reserved for fiction). */
 export const nextPhone = (): string => `+1503555${String(100 + (phoneCounter++ % 100)).padStart(4, '0')}`;
@@ -116,4 +101,4 @@ export const insertQueuedReply = async (
   );
 };
 
-export { countersOf } from '@sprout/testing';
+export { countersOf, eventually } from '@sprout/testing';

@@ -13,52 +13,35 @@ import {
 import { localDateOf, localMinutesOf, timeZoneForZip, tipMinuteFor } from '@sprout/gardening';
 import { JobQueues } from '@sprout/platform';
 import { answerComplianceKeyword } from '@sprout/sms';
-import {
-  FakeNws,
-  type TestDatabase,
-  type TestRedis,
-  createTestDatabase,
-  createTestRedis,
-} from '@sprout/testing';
+import { FakeNws } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
-import { createApp } from '../src/app';
 import { CalendarSenderService } from '../src/calendar/calendar-sender.service';
 import { CALENDAR_SCHEDULERS } from '../src/calendar/calendar.processor';
 import { TipsPlannerService } from '../src/calendar/tips-planner.service';
 import { WeatherWatchService } from '../src/calendar/weather-watch.service';
+import { useScheduler } from './support/scheduler';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 describe('garden calendar', () => {
-  let db: TestDatabase;
-  let redis: TestRedis;
   let nws: FakeNws;
-  let service: Awaited<ReturnType<typeof createApp>>;
   let ds: DataSource;
   let planner: TipsPlannerService;
   let sender: CalendarSenderService;
   let weather: WeatherWatchService;
   let phoneSeq = 0;
   let clock = new Date('2027-04-20T15:00:00Z');
+  const h = useScheduler(async (stores) => {
+    nws = stores.adopt(await FakeNws.start({ now: () => clock }));
+    return { nwsBaseUrl: nws.url, nwsTimeoutMs: 2_000 };
+  });
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    redis = await createTestRedis();
-    nws = await FakeNws.start({ now: () => clock });
-    service = await createApp({
-      databaseUrl: db.url,
-      redisUrl: redis.url,
-      bullmqPrefix: redis.prefix,
-      logLevel: 'silent',
-      port: 0,
-      nwsBaseUrl: nws.url,
-      nwsTimeoutMs: 2_000,
-    });
-    ds = db.dataSource;
+    ds = h.ds;
     // The tests drive the jobs on their own clock: the real-time schedules are taken away.
-    const queues = service.app.get(JobQueues);
+    const queues = h.service.app.get(JobQueues);
     for (const [queue, id] of [
       ['calendar.plan', CALENDAR_SCHEDULERS.plan.id],
       ['calendar.send', CALENDAR_SCHEDULERS.send.id],
@@ -67,16 +50,9 @@ describe('garden calendar', () => {
       await queues.queue(queue).removeJobScheduler(id);
       await queues.queue(queue).drain(true);
     }
-    planner = service.app.get(TipsPlannerService);
-    sender = service.app.get(CalendarSenderService);
-    weather = service.app.get(WeatherWatchService);
-  });
-
-  afterAll(async () => {
-    await service?.close();
-    await nws?.close();
-    await redis?.cleanup();
-    await db?.drop();
+    planner = h.service.app.get(TipsPlannerService);
+    sender = h.service.app.get(CalendarSenderService);
+    weather = h.service.app.get(WeatherWatchService);
   });
 
   beforeEach(async () => {
@@ -180,7 +156,7 @@ describe('garden calendar', () => {
       expect(messages).toHaveLength(4);
       expect(messages.every((m) => m.status === 'queued' && m.direction === 'outbound')).toBe(true);
       // Each through the same send path as every reply: an sms.outbound job per message.
-      const outbound = service.app.get(JobQueues).queue('sms.outbound');
+      const outbound = h.service.app.get(JobQueues).queue('sms.outbound');
       for (const m of messages) expect(await outbound.getJob(`outbound-${m.id}`)).toBeDefined();
       // Never twice: nothing is due any more.
       expect(await sender.sendDue(new Date('2027-03-14T19:31:00Z'))).toEqual({
@@ -270,7 +246,7 @@ describe('garden calendar', () => {
 
   describe('the monthly cap', () => {
     it('schedules at most GARDEN_TIPS_PER_MONTH tips in a local month and records the rest as capped', async () => {
-      const capped = new TipsPlannerService(ds, { ...service.config, gardenTipsPerMonth: 2 });
+      const capped = new TipsPlannerService(ds, { ...h.service.config, gardenTipsPerMonth: 2 });
       // Portland's defaults in Feb 1-14: kale hardened off Feb 7, set out Feb 14, lettuce sown Feb 14.
       const userId = await subscriber('97201');
       expect(await capped.plan(new Date('2027-02-01T18:00:00Z'))).toMatchObject({ scheduled: 2, capped: 1 });

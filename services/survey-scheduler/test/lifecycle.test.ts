@@ -1,40 +1,22 @@
 import { type CampaignStatus, SurveyCampaign, SurveyDelivery } from '@sprout/domain';
-import { JobQueues, type ServiceApp } from '@sprout/platform';
-import { type TestDatabase, type TestRedis, createTestDatabase, createTestRedis } from '@sprout/testing';
+import { JobQueues } from '@sprout/platform';
 import type { DataSource } from 'typeorm';
-import { createApp } from '../src/app';
 import { TARGETING_SETTLE_MS, campaignStatusAt, isTargeted } from '../src/lifecycle/campaign-rules';
 import { LifecycleService } from '../src/lifecycle/lifecycle.service';
+import { useScheduler } from './support/scheduler';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
 describe('survey lifecycle', () => {
-  let db: TestDatabase;
-  let redis: TestRedis;
-  let service: ServiceApp;
+  const h = useScheduler();
   let ds: DataSource;
   let lifecycle: LifecycleService;
   let phoneSeq = 0;
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    redis = await createTestRedis();
-    service = await createApp({
-      databaseUrl: db.url,
-      redisUrl: redis.url,
-      bullmqPrefix: redis.prefix,
-      logLevel: 'silent',
-      port: 0,
-    });
-    ds = db.dataSource;
-    lifecycle = service.app.get(LifecycleService);
-  });
-
-  afterAll(async () => {
-    await service?.close();
-    await redis?.cleanup();
-    await db?.drop();
+  beforeAll(() => {
+    ds = h.ds;
+    lifecycle = h.service.app.get(LifecycleService);
   });
 
   beforeEach(async () => {
@@ -327,7 +309,7 @@ describe('survey lifecycle', () => {
   it('runs on demand for one campaign through the survey.lifecycle queue', async () => {
     await addUser({ createdAt: new Date(Date.now() - 60 * DAY) });
     const c = await addCampaign({ status: 'scheduled', startDate: new Date(Date.now() - 1000) });
-    const queues = service.app.get(JobQueues);
+    const queues = h.service.app.get(JobQueues);
 
     const report = await queues.enqueueAndWait('survey.lifecycle', { campaignId: c.id }, 15_000);
 
@@ -341,7 +323,7 @@ describe('survey lifecycle', () => {
   });
 
   it('does nothing for a campaign that no longer exists', async () => {
-    const queues = service.app.get(JobQueues);
+    const queues = h.service.app.get(JobQueues);
     const report = await queues.enqueueAndWait(
       'survey.lifecycle',
       { campaignId: '6f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f' },
