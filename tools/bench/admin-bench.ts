@@ -14,10 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
-import { USER_SORTS, keyTextSql, runMigrations } from '@sprout/domain';
+import { USER_SORTS, encodeUserCursor, keyTextSql, runMigrations } from '@sprout/domain';
 import { Redis } from 'ioredis';
 import { USER_SORT_KEYS, api, type UserSortKey, type UserSortOrder } from '@sprout/contracts';
-import { encodeUserCursor } from '../../services/api-gateway/src/users/user-sorts';
+
 import {
   databaseUrl as urlOf,
   readSeedState,
