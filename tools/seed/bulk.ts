@@ -22,6 +22,10 @@ export const sizeFor = (scale: number): SeedSize => {
   return { users: Math.max(2, Math.round(1_000_000 * scale)), conversations, messages: conversations * 5 };
 };
 
+/** The database of a seed of this scale: one per size, shared by the admin and conversations benches. */
+export const seedDatabaseName = (scale: number): string =>
+  scale === 1 ? 'sprout_bench' : `sprout_bench_${String(scale).replace('.', '_')}`;
+
 const SPAN_DAYS = 365;
 
 export interface SeedState {
@@ -372,6 +376,61 @@ export const seed = async ({ adminUrl, database, size, log }: SeedOptions): Prom
     return state;
   });
 };
+
+export interface SeededOptions {
+  adminUrl: string;
+  database: string;
+  size: SeedSize;
+  /** Seed again even when `database` holds a complete seed of this size. */
+  reseed: boolean;
+  /** Tables analysed again when migrations were applied on top of a reused seed. */
+  analyse: readonly string[];
+  log: Log;
+}
+
+/**
+ * The `seed` database for a benchmark, seeded first when missing, of another size or `reseed`, then
+ * migrated: new migrations run on top of the data and are followed by VACUUM (ANALYZE) of the
+ * tables named, as autovacuum would bring statistics and the visibility map up to date.
+ */
+export const seededDatabase = async (
+  options: SeededOptions,
+): Promise<{ state: SeedState; databaseUrl: string }> => {
+  const { adminUrl, database, size, log } = options;
+  let state = options.reseed ? null : await readSeedState(adminUrl, database);
+  if (state && !sameSize(state.size, size)) {
+    log(`${database} holds another size (${JSON.stringify(state.size)}): seeding again`);
+    state = null;
+  }
+  if (state === null) {
+    log(
+      `seeding ${database}: ${size.users} users, ${size.conversations} conversations, ${size.messages} messages`,
+    );
+    state = await seed({ adminUrl, database, size, log });
+  } else {
+    log(`reusing ${database} seeded ${state.seededAt.toISOString()} (${JSON.stringify(state.size)})`);
+    const ageDays = (Date.now() - state.seededAt.getTime()) / 86_400_000;
+    if (ageDays > 1)
+      log(
+        `note: seeded ${ageDays.toFixed(1)} days ago, so "today" and "last 24 h" hold less data; --reseed refreshes`,
+      );
+  }
+  const url = databaseUrl(adminUrl, database);
+  const applied = await runMigrations(url);
+  if (applied.length > 0) {
+    await withClient(url, async (c) => {
+      for (const table of options.analyse) {
+        const started = Date.now();
+        await c.query(`VACUUM (ANALYZE) ${table}`);
+        log(`migrated (${applied.join(', ')}): VACUUM (ANALYZE) ${table} (${elapsed(started)})`);
+      }
+    });
+  }
+  return { state, databaseUrl: url };
+};
+
+const sameSize = (a: SeedSize, b: SeedSize): boolean =>
+  a.users === b.users && a.conversations === b.conversations && a.messages === b.messages;
 
 /**
  * Records (in bench.saved_ddl) and drops every index and key of the three big tables, and the
