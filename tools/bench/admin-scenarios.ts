@@ -4,7 +4,12 @@
 import { Client } from 'pg';
 import { USER_SORT_KEYS, api, endpointUrl, type UserSortKey, type UserSortOrder } from '@sprout/contracts';
 import { USER_SORTS, encodeUserCursor, keyTextSql } from '@sprout/domain';
+import { UNASSIGNED_AREA_CODES, unassignedPhoneAt } from '../seed/phones';
 import { routeOf } from './harness';
+
+// Two area codes of the bulk seed, each a twentieth of its users (the seed's first and seventh).
+const AREA = UNASSIGNED_AREA_CODES[0] ?? '';
+const OTHER_AREA = UNASSIGNED_AREA_CODES[6] ?? '';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -580,9 +585,9 @@ export const sampleParameters = async (client: Client): Promise<Samples> => {
       `SELECT phone_number FROM users TABLESAMPLE SYSTEM (1) REPEATABLE (7) WHERE NOT is_test_user LIMIT 4`,
     )
   ).rows.map((r) => r.phone_number);
-  const full = phones[0] ?? '+15035550123';
-  const tail = (phones[1] ?? '+12065550188').slice(-7);
-  const last4 = (phones[2] ?? '+13125550142').slice(-4);
+  const full = phones[0] ?? unassignedPhoneAt(123);
+  const tail = (phones[1] ?? unassignedPhoneAt(188)).slice(-7);
+  const last4 = (phones[2] ?? unassignedPhoneAt(142)).slice(-4);
   const conversationSearches = [
     'tomatoes',
     'Pacific Northwest',
@@ -593,7 +598,7 @@ export const sampleParameters = async (client: Client): Promise<Samples> => {
     'Alaska',
     'tomatoes aphids',
     'xyzzy',
-    '503555',
+    `${AREA}555`,
     full,
   ];
   const searchEstimates = new Map<string, number>();
@@ -627,7 +632,16 @@ export const sampleParameters = async (client: Client): Promise<Samples> => {
     conversationIds,
     // Full numbers (the Messages page links to /users?search={phone}), area-code prefixes, the
     // last 4 digits shown on the Messages page, a middle run, and digits nobody has.
-    userSearches: [full, '+1503', tail, last4, '503555', '+1212', '99999999', full.slice(0, 8)],
+    userSearches: [
+      full,
+      `+1${AREA}`,
+      tail,
+      last4,
+      `${AREA}555`,
+      `+1${OTHER_AREA}`,
+      '99999999',
+      full.slice(0, 8),
+    ],
     conversationSearches,
     searchEstimates,
   };

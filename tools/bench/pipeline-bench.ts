@@ -36,6 +36,7 @@ import { findFreePort } from '@sprout/platform';
 import { validateTwilioSignature } from '@sprout/sms';
 import { FakeOpenAI, FakeTwilio, signTwilioWebhook } from '@sprout/testing';
 import { databaseUrl as urlOf } from '../seed/bulk';
+import { unassignedPhoneAt } from '../seed/phones';
 import { benchServers, log, quantile, readFlags, round, sleep } from './harness';
 import { BARE_TABLE_SQL } from './pipeline-bare';
 import {
@@ -108,27 +109,28 @@ const startLoad = () => {
   return { run, close: () => worker.terminate() };
 };
 
-let phoneCounter = 0;
-let sidCounter = 0;
+/** A gardener's text: from a number no earlier text of the run used (unassigned: it reaches no phone). */
 interface Text {
   phone: string;
   sid: string;
   body: string;
 }
+
+const QUESTIONS = [
+  'When should I plant garlic in zone 7?',
+  'My tomato leaves are curling, what is wrong?',
+  'How often should I water basil?',
+  'Can I grow peas in the fall?',
+];
+
+let textsMade = 0;
 const newTexts = (n: number): Text[] =>
   Array.from({ length: n }, () => {
-    phoneCounter += 1;
-    sidCounter += 1;
-    const body = [
-      'When should I plant garlic in zone 7?',
-      'My tomato leaves are curling, what is wrong?',
-      'How often should I water basil?',
-      'Can I grow peas in the fall?',
-    ][sidCounter % 4] as string;
+    textsMade += 1;
     return {
-      phone: `+1555${String(phoneCounter).padStart(7, '0')}`,
-      sid: `SM${sidCounter.toString(16).padStart(32, '0')}`,
-      body,
+      phone: unassignedPhoneAt(textsMade),
+      sid: `SM${textsMade.toString(16).padStart(32, '0')}`,
+      body: QUESTIONS[textsMade % QUESTIONS.length] ?? '',
     };
   });
 

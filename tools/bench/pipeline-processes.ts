@@ -7,6 +7,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { findFreePort } from '@sprout/platform';
 import { round, sleep } from './harness';
+import { assertLoopbackTwilio } from './sms-guard';
 
 export interface Service {
   name: string;
@@ -24,6 +25,7 @@ export const startService = async (
 ): Promise<Service & { go(): Promise<void> }> => {
   const port = env.PORT === undefined ? await findFreePort() : Number(env.PORT);
   const childEnv = { ...process.env, ...env, PORT: String(port), BENCH_DEFER_START: deferred ? '1' : '0' };
+  assertLoopbackTwilio(childEnv);
   const child = fork(path.join(__dirname, 'pipeline-service.mjs'), [kind], {
     env: childEnv,
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
