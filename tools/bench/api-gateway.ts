@@ -1,12 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import { api } from '@sprout/contracts';
+import {
+  type EndpointAnswer,
+  type EndpointDefinition,
+  type EndpointRequest,
+  api,
+  endpointUrl,
+} from '@sprout/contracts';
 import { createApp } from '../../services/api-gateway/src/app';
 
 /** api-gateway under benchmark: its origin, a signed-in admin's session cookie, and how to stop it. */
 export interface BenchGateway {
   baseUrl: string;
   cookie: string;
+  /** One call of an endpoint as the console makes it (the session's cookie, a JSON body), timed. */
+  call<D extends EndpointDefinition>(definition: D, request: EndpointRequest<D>): Promise<Answered<D>>;
   close(): Promise<void>;
+}
+
+export interface Answered<D extends EndpointDefinition> {
+  ms: number;
+  answer: EndpointAnswer<D>;
 }
 
 export interface BenchGatewaySettings {
@@ -44,7 +57,24 @@ export async function startApiGateway(settings: BenchGatewaySettings): Promise<B
     )[0];
     if (login.status !== 200 || !cookie)
       throw new Error(`login failed: ${login.status} ${await login.text()}`);
-    return { baseUrl, cookie, close: () => app.close() };
+    const call = async <D extends EndpointDefinition>(
+      definition: D,
+      request: EndpointRequest<D>,
+    ): Promise<Answered<D>> => {
+      const url = endpointUrl(definition, request);
+      const body = (request as { body?: unknown }).body;
+      const started = performance.now();
+      const res = await fetch(`${baseUrl}${url}`, {
+        method: definition.method,
+        headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      const ms = performance.now() - started;
+      if (!res.ok) throw new Error(`${definition.method} ${url}: ${res.status} ${text}`);
+      return { ms, answer: (text === '' ? undefined : JSON.parse(text)) as EndpointAnswer<D> };
+    };
+    return { baseUrl, cookie, call, close: () => app.close() };
   } catch (error) {
     await app.close();
     throw error;

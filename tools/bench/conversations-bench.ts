@@ -9,104 +9,33 @@
 // sprout_bench, or sprout_bench_<scale> for other sizes, so one seed serves both> --concurrency=<4>
 // --requests=<200 per case> --only=<text: the cases whose name contains it, besides the floor>
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
-import { api } from '@sprout/contracts';
-import { runMigrations } from '@sprout/domain';
-import { type SeedState, databaseUrl as urlOf, readSeedState, seed, sizeFor } from '../seed/bulk';
+import { type ConversationListResponse, api, endpointUrl } from '@sprout/contracts';
+import { seedDatabaseName, seededDatabase, sizeFor } from '../seed/bulk';
+import { UNASSIGNED_AREA_CODES } from '../seed/phones';
 import { startApiGateway } from './api-gateway';
+import { benchServers, log, quantile, readFlags, round, summarize, writeResult } from './harness';
+import { LoadWorker, repeat } from './load-client';
 
-const ROOT = path.resolve(__dirname, '../..');
 const P95_TARGET_MS = 50;
+/** The last area code of the bulk seed (a twentieth of its users, those in Alaska), as a search. */
+const AREA_PREFIX = `+1${UNASSIGNED_AREA_CODES.at(-1) ?? ''}`;
 const WARM_UP_REQUESTS = 50;
 
-interface Options {
-  scale: number;
-  database: string;
-  concurrency: number;
-  requests: number;
-  only: string | undefined;
-}
-
-const parseOptions = (argv: string[]): Options => {
-  const flags = new Map<string, string>();
-  for (const arg of argv) {
-    const match = /^--([a-z-]+)=(.*)$/.exec(arg);
-    if (!match?.[1] || match[2] === undefined) throw new Error(`Unknown argument ${arg}`);
-    flags.set(match[1], match[2]);
-  }
-  const number = (name: string, fallback: number): number => {
-    const raw = flags.get(name);
-    const value = raw === undefined ? fallback : Number(raw);
-    if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
-    return value;
-  };
-  const scale = number('scale', 1);
+const parseOptions = (argv: string[]) => {
+  const flags = readFlags(argv);
+  const scale = flags.positive('scale', 1);
   return {
     scale,
-    database:
-      flags.get('db') ?? (scale === 1 ? 'sprout_bench' : `sprout_bench_${String(scale).replace('.', '_')}`),
-    concurrency: Math.round(number('concurrency', 4)),
-    requests: Math.round(number('requests', 200)),
-    only: flags.get('only'),
+    database: flags.text('db') ?? seedDatabaseName(scale),
+    concurrency: Math.round(flags.positive('concurrency', 4)),
+    requests: Math.round(flags.positive('requests', 200)),
+    only: flags.text('only'),
   };
 };
 
-const log = (message: string): void => console.log(`[bench:conversations] ${message}`);
-
-interface RunResult {
-  latencies: number[];
-  errors: string[];
-  wallMs: number;
-}
-
-/** load-worker.mjs (the admin bench's load generator) driven for HTTP jobs. */
-class LoadWorker {
-  private readonly worker: Worker;
-  private seq = 0;
-  private readonly pending = new Map<number, (message: Record<string, unknown>) => void>();
-
-  constructor(data: { baseUrl: string; cookie: string; databaseUrl: string; concurrency: number }) {
-    this.worker = new Worker(path.join(__dirname, 'load-worker.mjs'), { workerData: data });
-    this.worker.on('message', (message: Record<string, unknown>) => {
-      const id = message.id as number;
-      this.pending.get(id)?.(message);
-      this.pending.delete(id);
-    });
-  }
-
-  private send(message: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const id = ++this.seq;
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve);
-      this.worker.postMessage({ ...message, id });
-    });
-  }
-
-  async run(concurrency: number, urls: string[]): Promise<RunResult> {
-    const reply = await this.send({
-      type: 'run',
-      kind: 'http',
-      concurrency,
-      jobs: urls.map((url) => ({ url })),
-    });
-    if (typeof reply.fatal === 'string') throw new Error(reply.fatal);
-    return reply as unknown as RunResult;
-  }
-
-  async close(): Promise<void> {
-    await this.send({ type: 'close' });
-    await this.worker.terminate();
-  }
-}
-
-const quantile = (sorted: number[], q: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
-
-const round = (ms: number): number => Math.round(ms * 10) / 10;
+type Options = ReturnType<typeof parseOptions>;
 
 interface CaseResult {
   name: string;
@@ -119,40 +48,22 @@ interface CaseResult {
   meetsTarget: boolean;
 }
 
-const LIST = '/api/admin/conversations?limit=20&showTestData=false';
-const q = (search: string): string => `&search=${encodeURIComponent(search)}`;
+interface ListQuery {
+  page?: number;
+  search?: string;
+  cursor?: string;
+}
 
-type GetJson = (url: string) => Promise<{ conversations: unknown[]; pagination: Record<string, unknown> }>;
+/** The Messages screen's list as the console asks for it: 20 real users' conversations a page. */
+const listQuery = (query: ListQuery = {}) => ({ limit: 20, showTestData: false, ...query });
+const list = (query?: ListQuery): string => endpointUrl(api.messages.list, { query: listQuery(query) });
+
+/** The list's answer, asked once by the bench itself. */
+type Ask = (query?: ListQuery) => Promise<ConversationListResponse>;
+
 interface BenchCase {
   name: string;
   urls: string[];
-}
-
-/** The seeded database (seeded first when missing or of another size), migrated. */
-async function prepareDatabase(
-  options: Options,
-  adminUrl: string,
-): Promise<{ state: SeedState; databaseUrl: string; db: Client }> {
-  const size = sizeFor(options.scale);
-  let state = await readSeedState(adminUrl, options.database);
-  if (state && state.size.conversations !== size.conversations) state = null;
-  if (state === null) {
-    log(
-      `seeding ${options.database}: ${size.users} users, ${size.conversations} conversations, ${size.messages} messages`,
-    );
-    state = await seed({ adminUrl, database: options.database, size, log });
-  } else {
-    log(`reusing ${options.database} seeded ${state.seededAt.toISOString()} (${JSON.stringify(state.size)})`);
-  }
-  const databaseUrl = urlOf(adminUrl, options.database);
-  const applied = await runMigrations(databaseUrl);
-  const db = new Client({ connectionString: databaseUrl, application_name: 'sprout-bench-conversations' });
-  await db.connect();
-  if (applied.length > 0) {
-    log(`migrated (${applied.join(', ')}): VACUUM (ANALYZE) conversations`);
-    await db.query('VACUUM (ANALYZE) conversations');
-  }
-  return { state, databaseUrl, db };
 }
 
 /** The measured requests: browsing at every depth and searches of every kind. */
@@ -176,35 +87,35 @@ async function benchCases(db: Client, only: string | undefined): Promise<BenchCa
   const allCases: BenchCase[] = [
     // The floor: an authenticated request that reads nothing (routing, session check, loopback HTTP).
     { name: 'floor: auth-status (reads nothing)', urls: [api.auth.status.path] },
-    { name: 'first page (browse)', urls: [`${LIST}&page=1`] },
+    { name: 'first page (browse)', urls: [list({ page: 1 })] },
     {
       name: 'deep pages by cursor (browse, random depths)',
-      urls: deep.map((c) => `${LIST}&page=2&cursor=${c}`),
+      urls: deep.map((cursor) => list({ page: 2, cursor })),
     },
     {
       name: 'last pages by cursor (browse)',
-      urls: oldest.rows.map((r) => `${LIST}&page=2&cursor=${r.cursor}`),
+      urls: oldest.rows.map((r) => list({ page: 2, cursor: r.cursor })),
     },
-    { name: 'search, common word: tomatoes', urls: [`${LIST}${q('tomatoes')}`] },
+    { name: 'search, common word: tomatoes', urls: [list({ search: 'tomatoes' })] },
     {
       name: 'search tomatoes, deep pages by cursor',
-      urls: deepSearch.map((c) => `${LIST}${q('tomatoes')}&page=2&cursor=${c}`),
+      urls: deepSearch.map((cursor) => list({ search: 'tomatoes', page: 2, cursor })),
     },
-    { name: 'search, two words: tomatoes alaska', urls: [`${LIST}${q('tomatoes alaska')}`] },
+    { name: 'search, two words: tomatoes alaska', urls: [list({ search: 'tomatoes alaska' })] },
     {
       name: 'search, three words: blueberries garlic alaska',
-      urls: [`${LIST}${q('blueberries garlic alaska')}`],
+      urls: [list({ search: 'blueberries garlic alaska' })],
     },
     // Common words rare together: the word index (one posting list per word).
-    { name: 'search, two words: garlic blueberries', urls: [`${LIST}${q('garlic blueberries')}`] },
+    { name: 'search, two words: garlic blueberries', urls: [list({ search: 'garlic blueberries' })] },
     {
       name: 'search, four words: tomatoes garlic blueberries alaska',
-      urls: [`${LIST}${q('tomatoes garlic blueberries alaska')}`],
+      urls: [list({ search: 'tomatoes garlic blueberries alaska' })],
     },
-    { name: 'search, parts of words: blueber garl alask', urls: [`${LIST}${q('blueber garl alask')}`] },
-    { name: 'search, no match: zucchini', urls: [`${LIST}${q('zucchini')}`] },
-    { name: 'search, phone prefix: +1907', urls: [`${LIST}${q('+1907')}`] },
-    { name: 'search, phone digits: 5550123', urls: [`${LIST}${q('5550123')}`] },
+    { name: 'search, parts of words: blueber garl alask', urls: [list({ search: 'blueber garl alask' })] },
+    { name: 'search, no match: zucchini', urls: [list({ search: 'zucchini' })] },
+    { name: `search, phone prefix: ${AREA_PREFIX}`, urls: [list({ search: AREA_PREFIX })] },
+    { name: 'search, phone digits: 5550123', urls: [list({ search: '5550123' })] },
   ];
   return allCases.filter((c, i) => i === 0 || only === undefined || c.name.includes(only));
 }
@@ -213,21 +124,15 @@ async function benchCases(db: Client, only: string | undefined): Promise<BenchCa
 async function measureCases(worker: LoadWorker, cases: BenchCase[], options: Options): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   for (const c of cases) {
-    const jobs = (n: number): string[] =>
-      Array.from({ length: n }, (_, i) => c.urls[i % c.urls.length] ?? LIST);
-    await worker.run(options.concurrency, jobs(WARM_UP_REQUESTS));
-    const run = await worker.run(options.concurrency, jobs(options.requests));
-    const sorted = [...run.latencies].sort((a, b) => a - b);
+    await worker.http(options.concurrency, repeat(WARM_UP_REQUESTS, c.urls));
+    const run = await worker.http(options.concurrency, repeat(options.requests, c.urls));
     const errors = run.errors.length;
     const result: CaseResult = {
       name: c.name,
-      p50: round(quantile(sorted, 0.5)),
-      p95: round(quantile(sorted, 0.95)),
-      max: round(sorted.at(-1) ?? NaN),
-      n: sorted.length,
+      ...summarize(run.latencies, 1),
       errors,
       ...(run.errors[0] ? { firstError: run.errors[0] } : {}),
-      meetsTarget: errors === 0 && quantile(sorted, 0.95) < P95_TARGET_MS,
+      meetsTarget: errors === 0 && quantile(run.latencies, 0.95) < P95_TARGET_MS,
     };
     results.push(result);
     log(
@@ -238,7 +143,7 @@ async function measureCases(worker: LoadWorker, cases: BenchCase[], options: Opt
 }
 
 /** What the answers say (totals, estimates) for the searches measured. */
-async function readAnswers(getJson: GetJson): Promise<Record<string, unknown>> {
+async function readAnswers(ask: Ask): Promise<Record<string, unknown>> {
   const answers: Record<string, unknown> = {};
   for (const search of [
     'tomatoes',
@@ -247,28 +152,28 @@ async function readAnswers(getJson: GetJson): Promise<Record<string, unknown>> {
     'garlic blueberries',
     'tomatoes garlic blueberries alaska',
     'blueber garl alask',
-    '+1907',
+    AREA_PREFIX,
     '5550123',
   ]) {
-    const { pagination } = await getJson(`${LIST}${q(search)}`);
+    const { pagination } = await ask({ search });
     answers[search] = { total: pagination.total, totalIsExact: pagination.totalIsExact };
   }
-  answers.browse = (await getJson(LIST)).pagination;
+  answers.browse = (await ask()).pagination;
   return answers;
 }
 
 /** Single requests of the costliest searches: words too short for the trigram index walk every conversation. */
-async function timeCostliestSearches(getJson: GetJson): Promise<Array<{ name: string; ms: number }>> {
+async function timeCostliestSearches(ask: Ask): Promise<Array<{ name: string; ms: number }>> {
   const single: Array<{ name: string; ms: number }> = [];
-  for (const [name, url] of [
-    ['short word, no match: qz (walks every conversation)', `${LIST}${q('qz')}`],
-    ['short word, common: ee', `${LIST}${q('ee')}`],
-    ['phone digits, no match: 0000000', `${LIST}${q('0000000')}`],
+  for (const [name, search] of [
+    ['short word, no match: qz (walks every conversation)', 'qz'],
+    ['short word, common: ee', 'ee'],
+    ['phone digits, no match: 0000000', '0000000'],
   ] as const) {
     const times: number[] = [];
     for (let i = 0; i < 3; i += 1) {
       const started = performance.now();
-      await getJson(url);
+      await ask({ search });
       times.push(performance.now() - started);
     }
     single.push({ name, ms: round(Math.min(...times)) });
@@ -278,21 +183,29 @@ async function timeCostliestSearches(getJson: GetJson): Promise<Array<{ name: st
 }
 
 function writeReport(options: Options, report: Record<string, unknown>, loadAtStart: number[]): void {
-  const dir = path.join(ROOT, 'bench-results');
-  fs.mkdirSync(dir, { recursive: true });
-  const file = options.only === undefined ? 'conversations.json' : 'conversations-partial.json';
-  fs.writeFileSync(path.join(dir, file), `${JSON.stringify(report, null, 2)}\n`);
-  log(
-    `wrote bench-results/${file}; load average at start ${loadAtStart.join(' ')}, now ${os.loadavg().map(round).join(' ')}`,
+  const written = writeResult(
+    options.only === undefined ? 'conversations.json' : 'conversations-partial.json',
+    report,
   );
+  log(`wrote ${written}; load average at start ${loadAtStart.join(' ')}, now ${loadAverage().join(' ')}`);
 }
+
+const loadAverage = (): number[] => os.loadavg().map((l) => round(l));
 
 export const main = async (argv: string[]): Promise<void> => {
   const options = parseOptions(argv);
-  const loadAtStart = os.loadavg().map(round);
-  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const { state, databaseUrl, db } = await prepareDatabase(options, adminUrl);
+  const loadAtStart = loadAverage();
+  const { adminUrl, redisUrl } = benchServers();
+  const { state, databaseUrl } = await seededDatabase({
+    adminUrl,
+    database: options.database,
+    size: sizeFor(options.scale),
+    reseed: false,
+    analyse: ['conversations'],
+    log,
+  });
+  const db = new Client({ connectionString: databaseUrl, application_name: 'sprout-bench-conversations' });
+  await db.connect();
   const gateway = await startApiGateway({
     databaseUrl,
     redisUrl,
@@ -301,27 +214,20 @@ export const main = async (argv: string[]): Promise<void> => {
   let worker: LoadWorker | undefined;
   try {
     const { baseUrl, cookie } = gateway;
-    const getJson: GetJson = async (url) => {
-      const res = await fetch(`${baseUrl}${url}`, { headers: { cookie } });
-      if (res.status !== 200) throw new Error(`${res.status} ${url}: ${await res.text()}`);
-      return (await res.json()) as Awaited<ReturnType<GetJson>>;
-    };
+    const ask: Ask = async (query) =>
+      (await gateway.call(api.messages.list, { query: listQuery(query) })).answer;
     const cases = await benchCases(db, options.only);
     worker = new LoadWorker({ baseUrl, cookie, databaseUrl, concurrency: options.concurrency });
     const results = await measureCases(worker, cases, options);
-    const answers = await readAnswers(getJson);
-    const single = await timeCostliestSearches(getJson);
+    const answers = await readAnswers(ask);
+    const single = await timeCostliestSearches(ask);
     const report = {
       database: options.database,
       seededAt: state.seededAt.toISOString(),
       size: state.size,
       concurrency: options.concurrency,
       requestsPerCase: options.requests,
-      machine: {
-        cpus: os.cpus().length,
-        loadAverageAtStart: loadAtStart,
-        loadAverage: os.loadavg().map(round),
-      },
+      machine: { cpus: os.cpus().length, loadAverageAtStart: loadAtStart, loadAverage: loadAverage() },
       p95TargetMs: P95_TARGET_MS,
       results,
       answers,

@@ -9,6 +9,7 @@
 // instead of 10M random b-tree inserts), then rollup_rebuild() and VACUUM (FREEZE, ANALYZE).
 import { Client } from 'pg';
 import { runMigrations } from '@sprout/domain';
+import { unassignedPhoneSql } from './phones';
 
 export interface SeedSize {
   users: number;
@@ -22,12 +23,21 @@ export const sizeFor = (scale: number): SeedSize => {
   return { users: Math.max(2, Math.round(1_000_000 * scale)), conversations, messages: conversations * 5 };
 };
 
+/** The database of a seed of this scale: one per size, shared by the admin and conversations benches. */
+export const seedDatabaseName = (scale: number): string =>
+  scale === 1 ? 'sprout_bench' : `sprout_bench_${String(scale).replace('.', '_')}`;
+
 const SPAN_DAYS = 365;
 
 export interface SeedState {
   seededAt: Date;
   size: SeedSize;
+  /** How the users' numbers were made: a seed of another scheme (real area codes) is made again. */
+  phones?: string;
 }
+
+/** The numbers of every bulk seed: unassigned area codes (phones.ts), which reach no phone. */
+export const BULK_PHONES = 'unassigned area codes';
 
 type Log = (message: string) => void;
 
@@ -60,36 +70,42 @@ export const readSeedState = async (adminUrl: string, database: string): Promise
       `SELECT to_regclass('bench.meta') IS NOT NULL AS present`,
     );
     if (table.rows[0]?.present !== true) return null;
-    const r = await c.query<{ value: { seededAt: string; size: SeedSize } }>(
+    const r = await c.query<{ value: { seededAt: string; size: SeedSize; phones?: string } }>(
       `SELECT value FROM bench.meta WHERE key = 'seed'`,
     );
     const value = r.rows[0]?.value;
-    return value ? { seededAt: new Date(value.seededAt), size: value.size } : null;
+    return value
+      ? {
+          seededAt: new Date(value.seededAt),
+          size: value.size,
+          ...(value.phones ? { phones: value.phones } : {}),
+        }
+      : null;
   });
 };
 
 // Reference data the generator picks from (index = hash % length).
-const AREAS: Array<[area: string, region: string, zip: string, zone: string]> = [
-  ['503', 'Pacific Northwest', '97201', '8b'],
-  ['206', 'Pacific Northwest', '98101', '8b'],
-  ['415', 'Northern California', '94103', '10b'],
-  ['213', 'Southern California', '90012', '10b'],
-  ['312', 'Midwest', '60601', '6a'],
-  ['612', 'Upper Midwest', '55401', '4b'],
-  ['212', 'Northeast', '10001', '7b'],
-  ['617', 'New England', '02108', '7a'],
-  ['404', 'Southeast', '30303', '8a'],
-  ['305', 'South Florida', '33101', '11a'],
-  ['512', 'Central Texas', '78701', '9a'],
-  ['214', 'North Texas', '75201', '8a'],
-  ['602', 'Desert Southwest', '85004', '10a'],
-  ['505', 'Southwest', '87102', '7b'],
-  ['303', 'Mountain West', '80202', '6a'],
-  ['801', 'Mountain West', '84101', '7a'],
-  ['702', 'Desert Southwest', '89101', '9b'],
-  ['919', 'Southeast', '27601', '8a'],
-  ['215', 'Mid-Atlantic', '19102', '7b'],
-  ['907', 'Alaska', '99501', '4b'],
+const AREAS: Array<[region: string, zip: string, zone: string]> = [
+  ['Pacific Northwest', '97201', '8b'],
+  ['Pacific Northwest', '98101', '8b'],
+  ['Northern California', '94103', '10b'],
+  ['Southern California', '90012', '10b'],
+  ['Midwest', '60601', '6a'],
+  ['Upper Midwest', '55401', '4b'],
+  ['Northeast', '10001', '7b'],
+  ['New England', '02108', '7a'],
+  ['Southeast', '30303', '8a'],
+  ['South Florida', '33101', '11a'],
+  ['Central Texas', '78701', '9a'],
+  ['North Texas', '75201', '8a'],
+  ['Desert Southwest', '85004', '10a'],
+  ['Southwest', '87102', '7b'],
+  ['Mountain West', '80202', '6a'],
+  ['Mountain West', '84101', '7a'],
+  ['Desert Southwest', '89101', '9b'],
+  ['Southeast', '27601', '8a'],
+  ['Mid-Atlantic', '19102', '7b'],
+  ['Alaska', '99501', '4b'],
 ];
 const TOPICS = [
   'tomatoes',
@@ -173,10 +189,9 @@ const HELPERS = [
   `CREATE OR REPLACE FUNCTION bench.id(kind int, n bigint) RETURNS uuid LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
      $$ SELECT (substr(h, 1, 12) || '4' || substr(h, 14, 3) || '8' || substr(h, 18, 15))::uuid
         FROM md5(kind::text || ':' || n::text) AS h $$`,
-  // User i's number: one of the AREAS' codes, then 7 digits spread over 2000000..9999999.
+  // User i's number: unassignedPhoneAt(i), under an area code no phone has.
   `CREATE OR REPLACE FUNCTION bench.phone(i bigint) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
-     $$ SELECT '+1' || (${sqlArray(AREAS.map((a) => a[0]))})[1 + (i % ${AREAS.length})::int]
-               || lpad((2000000 + ((i / ${AREAS.length}) * 7919) % 8000000)::text, 7, '0') $$`,
+     $$ SELECT ${unassignedPhoneSql('i')} $$`,
   // Conversation j's user. Every even j is a new user's first conversation (user j / 2), so users
   // join steadily over the year; every odd j is a returning user, skewed towards those who joined
   // early (the busiest have a few hundred conversations).
@@ -268,7 +283,7 @@ export const seed = async ({ adminUrl, database, size, log }: SeedOptions): Prom
            ) s
            CROSS JOIN LATERAL (
              SELECT bench.pick(j, 3, $4::text[]) AS t1, bench.pick(j, 4, $4::text[]) AS t2, bench.pick(j, 6, $4::text[]) AS t3,
-                    (${sqlArray(AREAS.map((a) => a[1]))})[1 + (u % ${AREAS.length})::int] AS region
+                    (${sqlArray(AREAS.map((a) => a[0]))})[1 + (u % ${AREAS.length})::int] AS region
            ) t`,
         [from, to, ADVICE, TOPICS],
       );
@@ -348,7 +363,7 @@ export const seed = async ({ adminUrl, database, size, log }: SeedOptions): Prom
          LEFT JOIN (SELECT user_id, count(*)::int AS messages, sum(token_usage)::int AS tokens, sum(cost) AS cost
                       FROM messages GROUP BY user_id) mv ON mv.user_id = bench.id(1, i)
         ORDER BY i`,
-      [AREAS.map((a) => a[2]), AREAS.map((a) => a[1]), AREAS.map((a) => a[3])],
+      [AREAS.map((a) => a[1]), AREAS.map((a) => a[0]), AREAS.map((a) => a[2])],
     );
 
     const ddl = await c.query<{ phase: string; create_sql: string }>(
@@ -362,7 +377,7 @@ export const seed = async ({ adminUrl, database, size, log }: SeedOptions): Prom
     for (const table of ['users', 'conversations', 'messages', 'rollup_totals', 'rollup_hourly']) {
       await step(`VACUUM (FREEZE, ANALYZE) ${table}`, `VACUUM (FREEZE, ANALYZE) ${table}`);
     }
-    const state: SeedState = { seededAt, size };
+    const state: SeedState = { seededAt, size, phones: BULK_PHONES };
     await c.query(
       `INSERT INTO bench.meta (key, value) VALUES ('seed', $1)
        ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
@@ -372,6 +387,65 @@ export const seed = async ({ adminUrl, database, size, log }: SeedOptions): Prom
     return state;
   });
 };
+
+export interface SeededOptions {
+  adminUrl: string;
+  database: string;
+  size: SeedSize;
+  /** Seed again even when `database` holds a complete seed of this size. */
+  reseed: boolean;
+  /** Tables analysed again when migrations were applied on top of a reused seed. */
+  analyse: readonly string[];
+  log: Log;
+}
+
+/**
+ * The `seed` database for a benchmark, seeded first when missing, of another size or `reseed`, then
+ * migrated: new migrations run on top of the data and are followed by VACUUM (ANALYZE) of the
+ * tables named, as autovacuum would bring statistics and the visibility map up to date.
+ */
+export const seededDatabase = async (
+  options: SeededOptions,
+): Promise<{ state: SeedState; databaseUrl: string }> => {
+  const { adminUrl, database, size, log } = options;
+  let state = options.reseed ? null : await readSeedState(adminUrl, database);
+  if (state && !sameSize(state.size, size)) {
+    log(`${database} holds another size (${JSON.stringify(state.size)}): seeding again`);
+    state = null;
+  }
+  if (state && state.phones !== BULK_PHONES) {
+    log(`${database} holds numbers with real area codes: seeding again with ${BULK_PHONES}`);
+    state = null;
+  }
+  if (state === null) {
+    log(
+      `seeding ${database}: ${size.users} users, ${size.conversations} conversations, ${size.messages} messages`,
+    );
+    state = await seed({ adminUrl, database, size, log });
+  } else {
+    log(`reusing ${database} seeded ${state.seededAt.toISOString()} (${JSON.stringify(state.size)})`);
+    const ageDays = (Date.now() - state.seededAt.getTime()) / 86_400_000;
+    if (ageDays > 1)
+      log(
+        `note: seeded ${ageDays.toFixed(1)} days ago, so "today" and "last 24 h" hold less data; --reseed refreshes`,
+      );
+  }
+  const url = databaseUrl(adminUrl, database);
+  const applied = await runMigrations(url);
+  if (applied.length > 0) {
+    await withClient(url, async (c) => {
+      for (const table of options.analyse) {
+        const started = Date.now();
+        await c.query(`VACUUM (ANALYZE) ${table}`);
+        log(`migrated (${applied.join(', ')}): VACUUM (ANALYZE) ${table} (${elapsed(started)})`);
+      }
+    });
+  }
+  return { state, databaseUrl: url };
+};
+
+const sameSize = (a: SeedSize, b: SeedSize): boolean =>
+  a.users === b.users && a.conversations === b.conversations && a.messages === b.messages;
 
 /**
  * Records (in bench.saved_ddl) and drops every index and key of the three big tables, and the
@@ -436,11 +510,12 @@ export const seedUsersOnly = async ({
   await runMigrations(url);
   await withClient(url, async (c) => {
     for (const sql of HELPERS) await c.query(sql);
-    const seeded = await c.query<{ value: { users: number } }>(
+    const seeded = await c.query<{ value: { users: number; phones?: string } }>(
       `SELECT value FROM bench.meta WHERE key = $1`,
       [USERS_ONLY_KEY],
     );
-    if (!reseed && seeded.rows[0]?.value.users === users) {
+    const value = seeded.rows[0]?.value;
+    if (!reseed && value?.users === users && value.phones === BULK_PHONES) {
       log(`reusing ${database}: ${users.toLocaleString('en-US')} users`);
       return;
     }
@@ -472,7 +547,7 @@ export const seedUsersOnly = async ({
     await c.query(`VACUUM (ANALYZE) "users"`);
     await c.query(`INSERT INTO bench.meta (key, value) VALUES ($1, $2)`, [
       USERS_ONLY_KEY,
-      JSON.stringify({ users, seededAt: new Date().toISOString() }),
+      JSON.stringify({ users, phones: BULK_PHONES, seededAt: new Date().toISOString() }),
     ]);
     log(`seeded in ${elapsed(started)}`);
   });

@@ -204,23 +204,26 @@ async function createReferenceTables(client: Client, phraseUses: Record<string, 
       `CREATE TEMP TABLE ${name} AS SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${columns})`,
       [JSON.stringify(rows)],
     );
-  await table('seed_zips', 'idx int, zip text, city text, state text, region text, zone text', zips);
-  await table('seed_blocks', 'block int, zip_idx int, area_code text', blocks);
-  await table(
-    'seed_topics',
-    'idx int, topic text, summary text, key_outcomes text, next_steps text, phrase_count int',
-    topics,
-  );
-  await table('seed_phrases', 'topic_idx int, n int, question text, answer text', phrases);
-  await table('seed_images', 'n int, question text, analysis text, answer text', images);
-  await table('seed_errors', 'n int, status text, code text, message text', errors);
-  await table('seed_llm_errors', 'n int, kind text, message text, min_ms int, max_ms int', llmErrors);
-  await table(
-    'seed_image_failures',
-    'n int, stage text, content_type text, error text, min_ms int, max_ms int',
-    imageFailures,
-  );
-  await table('seed_phrase_uses', 'key text, used int', uses);
+  const rowTables: Array<[name: string, columns: string, rows: unknown[]]> = [
+    ['seed_zips', 'idx int, zip text, city text, state text, region text, zone text', zips],
+    ['seed_blocks', 'block int, zip_idx int, area_code text', blocks],
+    [
+      'seed_topics',
+      'idx int, topic text, summary text, key_outcomes text, next_steps text, phrase_count int',
+      topics,
+    ],
+    ['seed_phrases', 'topic_idx int, n int, question text, answer text', phrases],
+    ['seed_images', 'n int, question text, analysis text, answer text', images],
+    ['seed_errors', 'n int, status text, code text, message text', errors],
+    ['seed_llm_errors', 'n int, kind text, message text, min_ms int, max_ms int', llmErrors],
+    [
+      'seed_image_failures',
+      'n int, stage text, content_type text, error text, min_ms int, max_ms int',
+      imageFailures,
+    ],
+    ['seed_phrase_uses', 'key text, used int', uses],
+  ];
+  for (const [name, columns, rows] of rowTables) await table(name, columns, rows);
   for (const [name, values] of [
     ['seed_first_names', SEED_FIRST_NAMES],
     ['seed_last_names', SEED_LAST_NAMES],

@@ -115,9 +115,11 @@ export { openCursor, type RowCursor, type Statement } from './cursor';
 export { TRIGRAM_MIN_LENGTH, escapeLike, phonePattern, type PhonePattern } from './users/search-patterns';
 export {
   USER_SORTS,
+  encodeUserCursor,
   keyTextSql,
   profileText,
   type SortOrder,
+  type UserCursor,
   type UserSortDefinition,
   type UserSortKeyType,
   type UserSortName,

@@ -36,6 +36,21 @@ export const USER_SORTS = {
 export type UserSortName = keyof typeof USER_SORTS;
 export type SortOrder = 'asc' | 'desc';
 
+/**
+ * Where a page of the Users table starts: after the last row of the page before (its key, null past
+ * the keyed rows, and id).
+ */
+export interface UserCursor {
+  sort: UserSortName;
+  order: SortOrder;
+  key: string | null;
+  id: string;
+}
+
+/** The list's cursor (X-Next-Cursor): [sort, order, key, id] as base64url JSON. */
+export const encodeUserCursor = (cursor: UserCursor): string =>
+  Buffer.from(JSON.stringify([cursor.sort, cursor.order, cursor.key, cursor.id])).toString('base64url');
+
 /** The key as exact text for the cursor (timestamps to the microsecond, in UTC). */
 export const keyTextSql = (sort: UserSortDefinition): string =>
   sort.type === 'timestamptz'

@@ -1,9 +1,9 @@
 import { BadRequestException } from '@nestjs/common';
 import type { UserSortKey, UserSortOrder } from '@sprout/contracts';
-import { USER_SORTS, type UserSortKeyType } from '@sprout/domain';
+import { USER_SORTS, type UserCursor, type UserSortKeyType } from '@sprout/domain';
 
-// The keyset cursor that continues an order of the admin Users table (the orders themselves,
-// USER_SORTS, are SQL and live in libs/domain).
+// Reading the keyset cursor that continues an order of the admin Users table (the orders, USER_SORTS,
+// and the cursor's encoding live in libs/domain).
 
 const KEY_TEXT: Record<UserSortKeyType, (text: string) => boolean> = {
   text: (text) => text.length <= 200,
@@ -15,17 +15,6 @@ const KEY_TEXT: Record<UserSortKeyType, (text: string) => boolean> = {
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Where a page starts: after the last row of the page before (its key, null past the keyed rows, and id). */
-export interface UserCursor {
-  sort: UserSortKey;
-  order: UserSortOrder;
-  key: string | null;
-  id: string;
-}
-
-export const encodeUserCursor = (cursor: UserCursor): string =>
-  Buffer.from(JSON.stringify([cursor.sort, cursor.order, cursor.key, cursor.id])).toString('base64url');
 
 export const CURSOR_INVALID = 'cursor: is not a cursor of this list';
 export const CURSOR_OTHER_ORDER = 'cursor: belongs to another sort or order; start again without it';

@@ -12,6 +12,7 @@ import {
   type JsonText,
   type Statement,
   USER_SORTS,
+  encodeUserCursor,
   phonePattern,
   senderLimitsEndingAfter,
   userDetailJson,
@@ -23,7 +24,7 @@ import {
 } from '@sprout/domain';
 import { DataSource } from 'typeorm';
 import { DAY_MS, percent, rollingWindow, startOfUtcDay } from './time-windows';
-import { decodeUserCursor, encodeUserCursor } from './user-sorts';
+import { decodeUserCursor } from './user-sorts';
 
 /** A search counts its matches up to this many; up to this many, its page is sorted from them in memory. */
 const USER_SEARCH_COUNT_CAP = 1000;
