@@ -2,15 +2,22 @@ import { In, IsNull, Not } from 'typeorm';
 import { recordCarrierOptOut } from '../consent/carrier-opt-out';
 import { type Db, managerOf } from '../db';
 import { Message } from '../entities/message.entity';
+import { entityColumns, entityPrepared, statementText, updatePrepared } from '../prepared-query';
 import type { MessageStatus } from '../types';
 
 // Delivery statuses of outbound messages (sms-gateway's sms.status and delivery.check): the
 // caller decides the forward-only change from the row read here, and writes it back only while
 // the status is still the one it read.
 
+const BY_SID = statementText(
+  (dataSource) =>
+    `SELECT ${entityColumns(dataSource, Message, 'm').sql} FROM messages m
+      WHERE m.provider_sid = $1 AND m.direction = 'outbound' LIMIT 1`,
+);
+
 /** The outbound message Twilio knows by `providerSid`, or null. */
 export async function outboundBySid(db: Db, providerSid: string): Promise<Message | null> {
-  return managerOf(db).getRepository(Message).findOneBy({ providerSid, direction: 'outbound' });
+  return entityPrepared(db, Message, 'm', BY_SID(db), [providerSid]);
 }
 
 /** Writes `changes` only while the message's status is still `status` (compare and set); true when written. */
@@ -19,10 +26,11 @@ export async function updateStatusIfStill(
   message: Pick<Message, 'id' | 'status'>,
   changes: Partial<Message>,
 ): Promise<boolean> {
-  const written = await managerOf(db)
-    .getRepository(Message)
-    .update({ id: message.id, status: message.status }, changes);
-  return written.affected === 1;
+  const written = await updatePrepared(db, Message, changes, 'id = $1 AND status = $2', [
+    message.id,
+    message.status,
+  ]);
+  return written === 1;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import { type Db, managerOf } from '../db';
 import { Conversation } from '../entities/conversation.entity';
 import { User } from '../entities/user.entity';
+import { assignmentsOf, queryPrepared } from '../prepared-query';
 import { isE164 } from '../users/users';
 import type {
   ConsentEventType,
@@ -161,7 +161,8 @@ const recordInboundOnce = async (db: Db, input: InboundMessageInput): Promise<In
     throw new RangeError('Phone number must be E.164 (e.g. +15035550123)');
   }
   const consent = input.consent ?? null;
-  const rows = await managerOf(db).query<InboundRow[]>(
+  const rows = await queryPrepared<InboundRow>(
+    db,
     `SELECT * FROM record_inbound($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
     [
       'userId' in from ? from.userId : null,
@@ -218,30 +219,6 @@ export async function recordInbound(db: Db, input: InboundMessageInput): Promise
   }
 }
 
-type ColumnMetadata = NonNullable<ReturnType<EntityMetadata['findColumnWithPropertyName']>>;
-
-const sqlTypeOf = (column: ColumnMetadata): string =>
-  `${typeof column.type === 'string' ? column.type : 'text'}${column.isArray ? '[]' : ''}`;
-
-/** `, "column" = $n::type` for each change, its values appended to `params`. */
-const assignmentsOf = <T extends ObjectLiteral>(
-  manager: EntityManager,
-  target: EntityTarget<T>,
-  changes: Partial<T> | undefined,
-  params: unknown[],
-): string => {
-  const metadata = manager.connection.getMetadata(target);
-  let sql = '';
-  for (const [property, value] of Object.entries(changes ?? {})) {
-    if (value === undefined) continue;
-    const column = metadata.findColumnWithPropertyName(property);
-    if (column === undefined) throw new Error(`${metadata.name} has no column ${property}`);
-    params.push(column.type === 'jsonb' && value !== null ? JSON.stringify(value) : value);
-    sql += `, "${column.databaseName}" = $${params.length}::${sqlTypeOf(column)}`;
-  }
-  return sql;
-};
-
 /**
  * Records an outbound message (a reply, a confirmation, a survey message) and moves its user's
  * counters (messages, tokens, cost, last message time) and its conversation's (message count,
@@ -250,7 +227,7 @@ const assignmentsOf = <T extends ObjectLiteral>(
  * statement. Idempotent on `id`: null when a message with that id exists (nothing written).
  */
 export async function recordOutbound(db: Db, input: OutboundMessageInput): Promise<OutboundRecord | null> {
-  const manager = managerOf(db);
+  const dataSource = managerOf(db).connection;
   const params: unknown[] = [
     input.id ?? randomUUID(),
     input.userId,
@@ -269,8 +246,8 @@ export async function recordOutbound(db: Db, input: OutboundMessageInput): Promi
     input.answered?.sentiment ?? null,
     input.answered?.topics ?? [],
   ];
-  const userChanges = assignmentsOf(manager, User, input.user, params);
-  const conversationChanges = assignmentsOf(manager, Conversation, input.conversation, params);
+  const userChanges = assignmentsOf(dataSource, User, input.user, params);
+  const conversationChanges = assignmentsOf(dataSource, Conversation, input.conversation, params);
   let callLink = '';
   if (input.llmCallId !== undefined && input.llmCallId !== null) {
     params.push(input.llmCallId);
@@ -279,7 +256,8 @@ export async function recordOutbound(db: Db, input: OutboundMessageInput): Promi
        UPDATE llm_calls l SET message_id = reply.id FROM reply WHERE l.id = $${params.length}::uuid
      )`;
   }
-  const rows = await manager.query<{ id: string; created_at: Date; is_test_user: boolean }[]>(
+  const rows = await queryPrepared<{ id: string; created_at: Date; is_test_user: boolean }>(
+    db,
     `WITH
      answered AS (SELECT id, created_at, is_test_user FROM messages WHERE id = $4::uuid),
      clock AS (

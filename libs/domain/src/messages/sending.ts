@@ -1,8 +1,9 @@
-import { In, IsNull } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { recordCarrierOptOut } from '../consent/carrier-opt-out';
 import { type Db, managerOf } from '../db';
 import { Message } from '../entities/message.entity';
+import { queryPrepared, statementText, updatePrepared } from '../prepared-query';
+import { messageWithUser, selectMessageWithUser } from './reply-reads';
 
 // The send of an outbound message (sms-gateway's sms.outbound): its row read with its recipient,
 // and the status moves of a message nobody has handed to the provider yet. What Twilio accepted is
@@ -11,21 +12,12 @@ import { Message } from '../entities/message.entity';
 /** Statuses of an outbound message nobody has handed to the provider yet (or whose hand-off broke off). */
 export const UNSENT_STATUSES = ['queued', 'pending', 'sending'] as const;
 
-const unsent = (messageId: string) => ({
-  id: messageId,
-  providerSid: IsNull(),
-  status: In([...UNSENT_STATUSES]),
-});
+const TO_SEND = statementText((dataSource) => `${selectMessageWithUser(dataSource)} WHERE m.id = $1`);
 
 /** A message to send with its user (`message.user`), or null. One statement. */
 export async function messageToSend(db: Db, messageId: string): Promise<Message | null> {
-  // findOne with a relation makes two statements (a DISTINCT id query, then the rows).
-  return managerOf(db)
-    .getRepository(Message)
-    .createQueryBuilder('m')
-    .leftJoinAndSelect('m.user', 'u')
-    .where('m.id = :id', { id: messageId })
-    .getOne();
+  const [row] = await queryPrepared<Record<string, unknown>>(db, TO_SEND(db), [messageId]);
+  return messageWithUser(managerOf(db).connection, row);
 }
 
 /** Changes a message only while it is unsent (no provider sid, an unsent status). */
@@ -34,7 +26,10 @@ export async function updateUnsent(
   messageId: string,
   changes: QueryDeepPartialEntity<Message>,
 ): Promise<void> {
-  await managerOf(db).update(Message, unsent(messageId), changes);
+  await updatePrepared(db, Message, changes, 'id = $1 AND provider_sid IS NULL AND status = ANY($2)', [
+    messageId,
+    UNSENT_STATUSES,
+  ]);
 }
 
 export interface SendFailure {

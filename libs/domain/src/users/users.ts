@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { User } from '../entities/user.entity';
+import { entityColumns, entityPrepared, queryPrepared, statementText } from '../prepared-query';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
@@ -40,12 +41,18 @@ export async function userById(db: DataSource | EntityManager, userId: string): 
   return db.getRepository(User).findOneBy({ id: userId });
 }
 
+const LOCK_ID = `SELECT u.id FROM users u WHERE u.id = $1 FOR UPDATE`;
+const LOCK_ROW = statementText(
+  (dataSource) =>
+    `SELECT ${entityColumns(dataSource, User, 'u').sql} FROM users u WHERE u.id = $1 FOR UPDATE`,
+);
+
 /**
  * The user's row, locked until the caller's transaction ends (`db` a transaction's manager): whole,
  * or only its id with `idOnly` (a lock that reads nothing). Null when there is no such user.
  */
 export async function lockUser(db: EntityManager, userId: string, idOnly = false): Promise<User | null> {
-  const query = db.createQueryBuilder(User, 'u');
-  if (idOnly) query.select('u.id');
-  return query.where('u.id = :id', { id: userId }).setLock('pessimistic_write').getOne();
+  if (!idOnly) return entityPrepared(db, User, 'u', LOCK_ROW(db), [userId]);
+  const [row] = await queryPrepared<{ id: string }>(db, LOCK_ID, [userId]);
+  return row === undefined ? null : (row as User);
 }
