@@ -9,6 +9,7 @@ export * from './places/states';
 export * from './places/hardiness';
 export * from './places/areas';
 export * from './places/frost';
+export * from './places/frost-shift';
 export * from './places/season';
 
 // Message validation and the template replies for invalid kinds

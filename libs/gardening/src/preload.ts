@@ -1,5 +1,6 @@
 import { advisorRetriever } from './advisor/retrieval/search';
 import { preloadPlaceAreas } from './places/areas';
+import { frostReferences } from './places/frost-shift';
 import { preloadZoneTable } from './places/hardiness';
 import { getCityIndex } from './places/zip';
 import { preloadLanguageDetector } from './validation/language';
@@ -22,13 +23,15 @@ export function preloadAdvisor(): number {
 
 /**
  * Loads every lazy table now (ZIP data and city index, the hardiness zone table with its
- * nearest-ZIP index, the areas of Alaska, Hawaii and Puerto Rico, the language model, the
+ * nearest-ZIP index, the areas of Alaska, Hawaii and Puerto Rico, the dry interior West's frost
+ * references, the language model, the
  * advisor's index), so a service's first message is answered as fast as the rest. Safe to call
  * more than once; nothing is loaded twice.
  */
 export function preloadGardeningData(): PreloadReport {
   getCityIndex();
   preloadPlaceAreas();
+  frostReferences();
   return {
     zoneTable: preloadZoneTable(),
     languageDetector: preloadLanguageDetector(),

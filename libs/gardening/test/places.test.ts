@@ -5,7 +5,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   configureZoneTable,
+  dayOfYear,
+  frostDatesFor,
   frostDatesForZone,
+  frostReferenceForZip,
+  frostReferences,
   hardinessZoneForZip,
   lookupZip,
   NEAREST_ZONE_MAX_KM,
@@ -211,6 +215,43 @@ describe('frostDatesForZone', () => {
     expect(normalizeZone(' zone 9 a ')).toBe('9a');
     expect(normalizeZone('9c')).toBeNull();
     expect(normalizeZone('zone 9a')).toBe('9a');
+  });
+});
+
+describe('frost dates in the dry interior West', () => {
+  it("gives a reference town its own dates, weeks later in spring than its zone's", () => {
+    // Denver is 6a (Apr 17 elsewhere) with an early-May last frost; Boise 7a, about May 10.
+    expect(frostDatesFor({ zipCode: '80202' })).toMatchObject({
+      lastSpringFrost: '05-05',
+      firstFallFrost: '10-05',
+      source: 'shifted',
+      place: 'Denver',
+    });
+    expect(frostDatesFor({ zipCode: '83702' })?.lastSpringFrost).toBe('05-10');
+    expect(frostDatesFor({ zipCode: '87501' })?.lastSpringFrost).toBe('05-12');
+    for (const town of frostReferences()) {
+      expect(frostDatesFor({ zipCode: town.zip })).toMatchObject({
+        lastSpringFrost: town.frost[0],
+        firstFallFrost: town.frost[1],
+      });
+    }
+  });
+
+  it('moves every ZIP of the prefix by the same shift, so a colder zone stays later', () => {
+    const evergreen = frostDatesFor({ zipCode: '80439' });
+    const shift = dayOfYear(evergreen!.lastSpringFrost) - dayOfYear(frostDatesForZone('5b')!.lastSpringFrost);
+    expect(shift).toBe(dayOfYear('05-05') - dayOfYear('04-17'));
+    // A zone given with the ZIP takes the place's shift too; a zone alone is the zone's dates.
+    expect(frostDatesFor({ zipCode: '80202', zone: '5b' })?.lastSpringFrost).toBe(evergreen?.lastSpringFrost);
+    expect(frostDatesFor({ zone: '6a' })).toEqual({ ...frostDatesForZone('6a'), source: 'zone' });
+  });
+
+  it('leaves places outside it, and frost-free zones, with their zone dates', () => {
+    for (const zip of ['60601', '97201', '85004', '30301']) {
+      expect(frostDatesFor({ zipCode: zip })?.source).toBe('zone');
+    }
+    expect(frostReferenceForZip('84770')).toBeNull();
+    expect(frostReferenceForZip('80202-1234')?.town).toBe('Denver');
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Topic } from '../analysis/topics';
 import { fitToLength, toGsm7 } from '../text/gsm7';
 import { addDays } from '../text/dates';
+import { lookupZip } from '../places/zip';
 import { analysisWindow } from '../text/words';
 import { buildContext, zipHint, type AdviceContext } from './context';
 import { findCropIn, type CropTiming } from './crops';
@@ -163,7 +164,10 @@ export function readRequest(given: AdviceRequest): Reading {
   const retriever = advisorRetriever();
   const history = request.history ?? [];
   const earlier = history.map(gardenerWords).filter((t): t is string => t !== null);
-  const read = (q: string): string => readQuestion(q, retriever);
+  // The gardener's own town, as the question may name it ("new to santa fe"): a place, not a word to correct.
+  const town = request.zipCode ? lookupZip(request.zipCode)?.city : undefined;
+  const known = town ? [town] : [];
+  const read = (q: string): string => readQuestion(q, retriever, known);
   const standsAlone = (q: string): boolean => {
     const known = alone.get(q);
     if (known !== undefined) return known;
@@ -195,7 +199,7 @@ export function readRequest(given: AdviceRequest): Reading {
       crop: crop !== null,
       region: ctx.regionName,
       season: ctx.season,
-      place: placeStems(ctx.question, retriever.knowledge),
+      place: placeStems(ctx.question, retriever.knowledge, known),
     },
     retriever,
   );

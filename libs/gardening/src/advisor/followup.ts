@@ -146,6 +146,14 @@ function resolveOne(
     // A general word ("the soil", "the tree") after a named plant is still about that plant.
     const same = own.every((o) => before.some((b) => b.text === o.text) || !o.named);
     if (words <= SHORT_WORDS && (same || goesOn)) return continues(text);
+    // A longer message that points back: with only general words ("should I use the big ones, do
+    // they need mulch" after garlic), or opening as a reply ("ok it rubs off, now it's on the
+    // cucumbers too"), it is still about what the conversation was about.
+    const pointsBack = PRONOUN.test(text) || BACK_REFERENCE.test(text);
+    if (words <= POINTING_WORDS && pointsBack && (same || CONTINUES.test(text))) {
+      const earlier = before.find((s) => s.named && !s.pest);
+      return continues(same && earlier ? text.replace(PRONOUN, earlier.text) : text);
+    }
     return alone;
   }
   const subject = before.find((s) => !s.pest) ?? before[0];

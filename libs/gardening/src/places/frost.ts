@@ -1,4 +1,5 @@
 import { placeAreaForZip } from './areas';
+import { frostReferenceForZip } from './frost-shift';
 import { hardinessZoneForZip } from './hardiness';
 
 /** Approximate frost dates for a hardiness zone. */
@@ -89,9 +90,12 @@ export function frostDatesForZone(zone: string): FrostDates | null {
 
 /** Frost dates with where they come from. */
 export interface PlaceFrostDates extends FrostDates {
-  /** "place": the dates of the ZIP's own area; "zone": the zone's average dates. */
-  source: 'place' | 'zone';
-  /** For source "place": the area, e.g. "Anchorage", "San Juan metro". */
+  /**
+   * "place": the dates of the ZIP's own area; "zone": the zone's average dates; "shifted": the
+   * zone's dates moved by what a dry interior West town's own dates differ from its zone's.
+   */
+  source: 'place' | 'zone' | 'shifted';
+  /** For source "place": the area, e.g. "Anchorage", "San Juan metro"; for "shifted": the town. */
   place?: string;
 }
 
@@ -99,7 +103,8 @@ export interface PlaceFrostDates extends FrostDates {
  * The frost dates to tell a gardener. A ZIP of Alaska, Hawaii, Puerto Rico or the Virgin Islands
  * takes its area's own dates (or frost-free): there a zone misleads, as maritime Juneau (6b) has a
  * shorter, cooler season than a 6b garden in Missouri. Elsewhere the zone's dates: the zone given,
- * else the ZIP's. Null when neither tells.
+ * else the ZIP's; in the dry interior West (data/frost-dry-west.txt) moved later in spring and
+ * earlier in fall, as a nearby town's own dates differ from its zone's. Null when neither tells.
  */
 export function frostDatesFor(input: {
   zipCode?: string | null;
@@ -121,5 +126,27 @@ export function frostDatesFor(input: {
   }
   const zone = input.zone?.trim() || (input.zipCode ? hardinessZoneForZip(input.zipCode)?.zone : null);
   const dates = zone ? frostDatesForZone(zone) : null;
-  return dates ? { ...dates, source: 'zone' } : null;
+  if (!dates) return null;
+  const shifted = input.zipCode ? dryWestShift(input.zipCode, dates) : null;
+  return shifted ?? { ...dates, source: 'zone' };
+}
+
+/** Moves a zone's dates by what the ZIP's reference town's own dates differ from its zone's; null elsewhere. */
+function dryWestShift(zipCode: string, dates: FrostDates): PlaceFrostDates | null {
+  const reference = frostReferenceForZip(zipCode);
+  if (!reference || dates.lastSpringFrost === 'frost-free') return null;
+  const townZone = hardinessZoneForZip(reference.zip)?.zone;
+  const own = townZone ? frostDatesForZone(townZone) : null;
+  if (!own || own.lastSpringFrost === 'frost-free') return null;
+  const spring =
+    dayOfYear(dates.lastSpringFrost) + dayOfYear(reference.frost[0]) - dayOfYear(own.lastSpringFrost);
+  const fall =
+    dayOfYear(dates.firstFallFrost) + dayOfYear(reference.frost[1]) - dayOfYear(own.firstFallFrost);
+  return {
+    lastSpringFrost: fromDayOfYear(spring),
+    firstFallFrost: fromDayOfYear(fall),
+    growingSeasonDays: fall - spring,
+    source: 'shifted',
+    place: reference.town,
+  };
 }

@@ -95,9 +95,15 @@ function closest(word: string, lexicon: Lexicon): string | null {
 
 /**
  * The question normalised (normalizeText) with shorthand expanded and unknown words corrected. A
- * word is known when the knowledge uses it, its stem matches a known word's, or it is a small word.
+ * word is known when the knowledge uses it, its stem matches a known word's, or it is a small word;
+ * `keep` are words never corrected (a place's name: "santa fe" is not "santo fe").
  */
-export function readText(text: string, knowledge: AdvisorKnowledge, lexicon: Lexicon): string {
+export function readText(
+  text: string,
+  knowledge: AdvisorKnowledge,
+  lexicon: Lexicon,
+  keep: ReadonlySet<string> = new Set(),
+): string {
   const { shorthand, stopwords, irregular, units } = knowledge.language;
   const words = normalizeText(text).split(' ').filter(Boolean);
   const out: string[] = [];
@@ -122,6 +128,7 @@ export function readText(text: string, knowledge: AdvisorKnowledge, lexicon: Lex
     if (
       !/^[a-z]+$/.test(word) ||
       stopwords.has(word) ||
+      keep.has(word) ||
       lexicon.counts.has(word) ||
       knownStems.has(stem(word, irregular))
     ) {

@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import { detectLocation } from '../../location/detect-location';
-import { stateName } from '../../places/states';
+import { STATE_NAMES_LOWER, stateName } from '../../places/states';
 import type { Season } from '../../places/season';
 import { advisorKnowledge, type AdvisorKnowledge, type Entry } from '../knowledge/load';
 import type { AdvisorRegion } from '../knowledge/schema';
@@ -229,8 +229,9 @@ function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
 }
 
 /** The question read for search: shorthand, spelling, and the crop token when a crop is named. */
-export function readQuestion(text: string, retriever: Retriever): string {
-  return readText(text, retriever.knowledge, retriever.lexicon);
+export function readQuestion(text: string, retriever: Retriever, known: readonly string[] = []): string {
+  const keep = new Set(placeNames(text, known).flatMap((n) => normalizeText(n).split(' ')));
+  return readText(text, retriever.knowledge, retriever.lexicon, keep);
 }
 
 /** The content stems of a text (stopwords dropped). */
@@ -460,9 +461,26 @@ export function advisorRetriever(): Retriever {
 }
 
 /** The stems of a place the question names ("chicago", "puerto rico"), which say where, not what. */
-export function placeStems(question: string, knowledge: AdvisorKnowledge): string[] {
+export function placeStems(
+  question: string,
+  knowledge: AdvisorKnowledge,
+  known: readonly string[] = [],
+): string[] {
+  return placeNames(question, known).flatMap((n) => contentStems(n, knowledge));
+}
+
+/**
+ * The places a question names: the one located, any state named ("new to santa fe from florida"),
+ * and `known` places (the gardener's own town) where the question names them.
+ */
+function placeNames(question: string, known: readonly string[] = []): string[] {
   const found = detectLocation(question);
-  if (!found.hasLocation) return [];
-  const names = [found.city, found.state ? stateName(found.state) : null, found.region, found.location];
-  return names.flatMap((n) => (n ? contentStems(n, knowledge) : []));
+  const names = found.hasLocation
+    ? [found.city, found.state ? stateName(found.state) : null, found.region, found.location]
+    : [];
+  const text = ` ${normalizeText(question)} `;
+  const named = [...STATE_NAMES_LOWER, ...known.map(normalizeText)].filter((name) =>
+    text.includes(` ${name} `),
+  );
+  return [...names, ...named].filter((n): n is string => !!n);
 }
