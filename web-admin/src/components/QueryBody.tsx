@@ -3,15 +3,18 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { FailureNotice } from './StatCard';
 
+/** An answer that is an empty list. */
+const emptyList = (data: unknown): boolean => Array.isArray(data) && data.length === 0;
+
 /**
  * A section's body: its loading text, its failure (a string shows in the red FailureNotice, any
- * other node as it is), its empty state, or the data.
+ * other node as it is), its empty state (by default for an empty list), or the data.
  */
 export function QueryBody<T>({
   query,
   loading,
   failure,
-  isEmpty,
+  isEmpty = emptyList,
   empty,
   children,
 }: {
@@ -24,5 +27,5 @@ export function QueryBody<T>({
 }) {
   if (query.isPending) return <LoadingText>{loading}</LoadingText>;
   if (query.isError) return typeof failure === 'string' ? <FailureNotice>{failure}</FailureNotice> : failure;
-  return <>{isEmpty?.(query.data) ? empty : children(query.data)}</>;
+  return <>{empty !== undefined && isEmpty(query.data) ? empty : children(query.data)}</>;
 }

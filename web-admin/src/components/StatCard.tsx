@@ -1,4 +1,4 @@
-import { Card, CardContent, CardHeader, CardTitle } from '@sprout/ui';
+import { Card, CardContent, CardHeader, CardTitle, formatNumber } from '@sprout/ui';
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 
@@ -64,6 +64,15 @@ export interface StatCardDef<T> {
   tone?: Tone | ((data: T) => Tone);
   measures?: string;
 }
+
+/** A card showing one count of the data, as formatNumber writes it. */
+export const countCard = <T,>(
+  testId: string,
+  title: string,
+  icon: LucideIcon,
+  count: (data: T) => number,
+  detail: StatCardDef<T>['detail'],
+): StatCardDef<T> => ({ testId, title, icon, value: (data) => formatNumber(count(data)), detail });
 
 /** A row of stat cards over one answer: `placeholder` stands for every value until it is there. */
 export function StatCardRow<T>({

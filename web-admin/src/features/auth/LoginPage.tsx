@@ -4,8 +4,6 @@ import {
   CardContent,
   CardDescription,
   CardHeader,
-  Input,
-  Label,
   LoadingText,
   serverMessage,
   toast,
@@ -14,6 +12,7 @@ import { ArrowLeft, Sprout } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { TextField } from '../../components/FormField';
 import { authStatusQuery, loginMutation } from './queries';
 import { loginToasts } from './texts';
 
@@ -65,29 +64,25 @@ export default function LoginPage() {
           </CardHeader>
           <CardContent>
             <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="login-form">
-              <div className="grid gap-1.5">
-                <Label htmlFor="username">Username</Label>
-                <Input
-                  id="username"
-                  name="username"
-                  autoComplete="username"
-                  aria-required="true"
-                  value={username}
-                  onChange={(e) => setUsername(e.target.value)}
-                />
-              </div>
-              <div className="grid gap-1.5">
-                <Label htmlFor="password">Password</Label>
-                <Input
-                  id="password"
-                  name="password"
-                  type="password"
-                  autoComplete="current-password"
-                  aria-required="true"
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                />
-              </div>
+              <TextField
+                id="username"
+                label="Username"
+                name="username"
+                autoComplete="username"
+                aria-required="true"
+                value={username}
+                onValueChange={setUsername}
+              />
+              <TextField
+                id="password"
+                label="Password"
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                aria-required="true"
+                value={password}
+                onValueChange={setPassword}
+              />
               <Button type="submit" size="lg" disabled={login.isPending}>
                 {login.isPending ? 'Signing in...' : 'Sign in'}
               </Button>

@@ -18,34 +18,34 @@ import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryBody } from '../../components/QueryBody';
 import { SectionCard } from '../../components/SectionCard';
-import { FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
+import { countCard, FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
 import { useTestDataMode } from '../../test-data-mode';
 import { approveSignupMutation, dashboardMetricsQuery } from './queries';
 import { recentSignups, signupBadgeVariant } from './recent-signups';
 import { dashboardTexts } from './texts';
 
 const METRIC_CARDS: readonly StatCardDef<DashboardMetricsResponse>[] = [
-  {
-    testId: 'metric-beta-signups',
-    title: 'Beta Signups',
-    icon: UserCheck,
-    value: (metrics) => formatNumber(metrics.betaSignups.total),
-    detail: (metrics) => `${formatNumber(metrics.betaSignups.pending)} pending`,
-  },
-  {
-    testId: 'metric-active-users',
-    title: 'Active Users',
-    icon: Users,
-    value: (metrics) => formatNumber(metrics.activeUsers),
-    detail: 'Users with recent conversations',
-  },
-  {
-    testId: 'metric-messages-today',
-    title: 'Messages Today',
-    icon: MessageSquare,
-    value: (metrics) => formatNumber(metrics.messagesToday),
-    detail: (metrics) => `Avg response: ${formatNumber(metrics.avgResponseTime)}ms`,
-  },
+  countCard(
+    'metric-beta-signups',
+    'Beta Signups',
+    UserCheck,
+    (m) => m.betaSignups.total,
+    (m) => `${formatNumber(m.betaSignups.pending)} pending`,
+  ),
+  countCard(
+    'metric-active-users',
+    'Active Users',
+    Users,
+    (m) => m.activeUsers,
+    'Users with recent conversations',
+  ),
+  countCard(
+    'metric-messages-today',
+    'Messages Today',
+    MessageSquare,
+    (m) => m.messagesToday,
+    (m) => `Avg response: ${formatNumber(m.avgResponseTime)}ms`,
+  ),
   {
     testId: 'metric-todays-cost',
     title: "Today's Cost",
@@ -124,7 +124,6 @@ function RecentBetaSignups() {
             Failed to fetch beta signups
           </p>
         }
-        isEmpty={(list) => list.length === 0}
         empty={<p className="py-6 text-center text-sm text-muted-foreground">{dashboardTexts.noSignups}</p>}
       >
         {(list) => (

@@ -1,7 +1,7 @@
 import type { GardenCalendarSummary } from '@sprout/contracts';
 import { formatNumber } from '@sprout/ui';
 import { BellRing, PauseCircle, PlayCircle, Send, UserMinus, Users } from 'lucide-react';
-import { type StatCardDef, StatCardRow } from '../../components/StatCard';
+import { countCard, type StatCardDef, StatCardRow } from '../../components/StatCard';
 import { calendarTexts as t } from './texts';
 
 /** "4.2%": the opt-out rate after tips, one decimal. */
@@ -9,21 +9,15 @@ const percentText = (share: number): string => `${(share * 100).toFixed(1)}%`;
 
 /** The cards; the Tips card's icon says whether tips are running, before the summary is there too. */
 const cardsFor = (summary: GardenCalendarSummary | undefined): StatCardDef<GardenCalendarSummary>[] => [
-  {
-    testId: 'stat-subscribers',
-    title: 'Subscribers',
-    icon: Users,
-    value: (s) => formatNumber(s.subscribers),
-    detail: (s) =>
+  countCard(
+    'stat-subscribers',
+    'Subscribers',
+    Users,
+    (s) => s.subscribers,
+    (s) =>
       `${formatNumber(s.offered)} offered · ${formatNumber(s.declined)} declined · ${formatNumber(s.unsubscribed)} stopped`,
-  },
-  {
-    testId: 'stat-sent-30-days',
-    title: 'Sent (30 days)',
-    icon: Send,
-    value: (s) => formatNumber(s.sentLast30Days),
-    detail: 'Tips and weather alerts',
-  },
+  ),
+  countCard('stat-sent-30-days', 'Sent (30 days)', Send, (s) => s.sentLast30Days, 'Tips and weather alerts'),
   {
     testId: 'stat-opt-out-rate',
     title: 'Opt-out Rate After Tips',

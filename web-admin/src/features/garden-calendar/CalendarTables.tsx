@@ -156,7 +156,6 @@ export function SendsCard() {
         loading={t.loading}
         query={sends}
         failure={t.sendsFailed}
-        isEmpty={(data) => data.length === 0}
         empty={<EmptyState icon={Send} title={t.noSendsTitle} hint={t.noSendsHint} testId="sends-empty" />}
       >
         {(data) => <SendsTable sends={data} />}
@@ -207,7 +206,6 @@ export function AlertsCard() {
         loading={t.loading}
         query={alerts}
         failure={t.alertsFailed}
-        isEmpty={(data) => data.length === 0}
         empty={
           <EmptyState icon={CloudSnow} title={t.noAlertsTitle} hint={t.noAlertsHint} testId="alerts-empty" />
         }

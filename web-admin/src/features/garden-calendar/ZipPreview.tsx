@@ -1,18 +1,9 @@
 import type { GardenCalendarPreview } from '@sprout/contracts';
-import {
-  Button,
-  Input,
-  Label,
-  serverMessage,
-  Table,
-  TableBody,
-  TableCaption,
-  TableCell,
-  TableRow,
-} from '@sprout/ui';
+import { Button, serverMessage, Table, TableBody, TableCaption, TableCell, TableRow } from '@sprout/ui';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { TableHeadings } from '../../components/DataTable';
+import { TextField } from '../../components/FormField';
 import { SectionCard } from '../../components/SectionCard';
 import { FailureNotice } from '../../components/StatCard';
 import { calendarPreviewQuery } from './queries';
@@ -124,31 +115,29 @@ export function ZipPreview() {
     <SectionCard title={t.previewTitle} description={t.previewDescription} testId="calendar-preview">
       <div className="space-y-4">
         <form className="flex flex-wrap items-end gap-3" onSubmit={submit}>
-          <div className="flex flex-col gap-1.5">
-            <Label htmlFor={id}>ZIP code</Label>
-            <Input
-              id={id}
-              value={typed}
-              onChange={(event) => setTyped(event.target.value)}
-              inputMode="numeric"
-              autoComplete="postal-code"
-              maxLength={10}
-              placeholder="97201"
-              className="w-32"
-              data-testid="preview-zip"
-            />
-          </div>
-          <div className="flex flex-col gap-1.5">
-            <Label htmlFor={`${id}-from`}>{t.previewFromLabel}</Label>
-            <Input
-              id={`${id}-from`}
-              type="date"
-              value={typedFrom}
-              onChange={(event) => setTypedFrom(event.target.value)}
-              className="w-40"
-              data-testid="preview-from"
-            />
-          </div>
+          <TextField
+            id={id}
+            label="ZIP code"
+            fieldClassName="flex flex-col gap-1.5"
+            value={typed}
+            onValueChange={setTyped}
+            inputMode="numeric"
+            autoComplete="postal-code"
+            maxLength={10}
+            placeholder="97201"
+            className="w-32"
+            data-testid="preview-zip"
+          />
+          <TextField
+            id={`${id}-from`}
+            label={t.previewFromLabel}
+            fieldClassName="flex flex-col gap-1.5"
+            type="date"
+            value={typedFrom}
+            onValueChange={setTypedFrom}
+            className="w-40"
+            data-testid="preview-from"
+          />
           <Button type="submit" disabled={typed.trim() === '' || busy}>
             {busy ? t.previewing : t.previewButton}
           </Button>

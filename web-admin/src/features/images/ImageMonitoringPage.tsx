@@ -10,15 +10,10 @@ import {
   Button,
   Card,
   CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
   formatDateTime,
   formatDollars,
   formatNumber,
   formatPhoneNumber,
-  Input,
-  Label,
   LoadingText,
   serverMessage,
   Tabs,
@@ -31,8 +26,10 @@ import {
 } from '@sprout/ui';
 import { AlertTriangle, CheckCircle2, Clock, Coins, Hash, Image as ImageIcon, Percent } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
+import { FormField, TextField } from '../../components/FormField';
 import { PageHeader } from '../../components/PageHeader';
-import { FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
+import { SectionCard } from '../../components/SectionCard';
+import { countCard, FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
 import { imageMessagesQuery, imageProcessingTestMutation, imageStatsQuery } from './queries';
 import { ImageThumbnail } from './ImageThumbnail';
 import { imageTexts as t } from './texts';
@@ -46,27 +43,17 @@ const successRate = (stats: ImageStats): number =>
   stats.totalImages > 0 ? (stats.processedImages / stats.totalImages) * 100 : 0;
 
 const OVERVIEW_CARDS: readonly StatCardDef<ImageStats>[] = [
+  countCard('image-total', t.totalImages, ImageIcon, (s) => s.totalImages, 'MMS photos received'),
+  countCard(
+    'image-processed',
+    t.processed,
+    CheckCircle2,
+    (s) => s.processedImages,
+    (s) => `${successRate(s).toFixed(1)}% ${t.successRate.toLowerCase()}`,
+  ),
   {
-    testId: 'image-total',
-    title: t.totalImages,
-    icon: ImageIcon,
-    value: (stats) => formatNumber(stats.totalImages),
-    detail: 'MMS photos received',
-  },
-  {
-    testId: 'image-processed',
-    title: t.processed,
-    icon: CheckCircle2,
-    value: (stats) => formatNumber(stats.processedImages),
-    detail: (stats) => `${successRate(stats).toFixed(1)}% ${t.successRate.toLowerCase()}`,
-  },
-  {
-    testId: 'image-errors',
-    title: t.errors,
-    icon: AlertTriangle,
+    ...countCard('image-errors', t.errors, AlertTriangle, (s) => s.failedImages, 'Could not be analysed'),
     tone: (stats) => (stats.failedImages > 0 ? 'warning' : 'default'),
-    value: (stats) => formatNumber(stats.failedImages),
-    detail: 'Could not be analysed',
   },
   {
     testId: 'image-cost',
@@ -75,13 +62,7 @@ const OVERVIEW_CARDS: readonly StatCardDef<ImageStats>[] = [
     value: (stats) => formatDollars(stats.totalCost, 4),
     detail: (stats) => `${formatNumber(stats.totalTokens)} tokens`,
   },
-  {
-    testId: 'image-tokens',
-    title: t.totalTokens,
-    icon: Hash,
-    value: (stats) => formatNumber(stats.totalTokens),
-    detail: 'Prompt and completion',
-  },
+  countCard('image-tokens', t.totalTokens, Hash, (s) => s.totalTokens, 'Prompt and completion'),
   {
     testId: 'image-avg-time',
     title: t.avgTime,
@@ -197,6 +178,9 @@ function ValidationResults({ results }: { results: ImageValidationTestResponse }
   );
 }
 
+/** The test form's fields: label above control, a little apart. */
+const FIELD_LAYOUT = 'flex flex-col gap-2';
+
 function Testing() {
   const [imageUrl, setImageUrl] = useState('');
   const [messageText, setMessageText] = useState<string>(t.defaultMessage);
@@ -241,64 +225,54 @@ function Testing() {
 
   return (
     <div className="grid items-start gap-6 lg:grid-cols-2">
-      <Card>
-        <CardHeader>
-          <CardTitle asChild>
-            <h2>Test image processing</h2>
-          </CardTitle>
-          <CardDescription>Send a picture through the analysis as an MMS from a test number.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <form className="flex flex-col gap-4" onSubmit={onSubmit} data-testid="image-test-form" noValidate>
-            <div className="flex flex-col gap-2">
-              <Label htmlFor="image-url">{t.imageUrl}</Label>
-              <Input
-                id="image-url"
-                type="url"
-                value={imageUrl}
-                placeholder="https://example.com/plant.jpg"
-                onChange={(e) => setImageUrl(e.target.value)}
-              />
-            </div>
-            <div className="flex flex-col gap-2">
-              <Label htmlFor="image-message">{t.messageText}</Label>
-              <Textarea
-                id="image-message"
-                value={messageText}
-                onChange={(e) => setMessageText(e.target.value)}
-              />
-            </div>
-            <div className="flex flex-col gap-2">
-              <Label htmlFor="image-phone">{t.phoneNumber}</Label>
-              <Input id="image-phone" value={phoneNumber} onChange={(e) => setPhoneNumber(e.target.value)} />
-            </div>
-            <Button type="submit" disabled={processing.isPending}>
-              {t.runProcessing}
-            </Button>
-          </form>
-          {processing.data && (
-            <p className="mt-4 break-words whitespace-pre-line text-sm" data-testid="image-test-analysis">
-              {processing.data.imageProcessing.analysis}
-            </p>
-          )}
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle asChild>
-            <h2>Validation suite</h2>
-          </CardTitle>
-          <CardDescription>
-            Real pictures served by Sprout, and unsafe or unusable URLs the fetcher must refuse.
-          </CardDescription>
-        </CardHeader>
-        <CardContent className="flex flex-col gap-4">
-          <Button type="button" variant="outline" onClick={runValidation} disabled={validation.isPending}>
-            {t.runValidation}
+      <SectionCard
+        title="Test image processing"
+        description="Send a picture through the analysis as an MMS from a test number."
+      >
+        <form className="flex flex-col gap-4" onSubmit={onSubmit} data-testid="image-test-form" noValidate>
+          <TextField
+            id="image-url"
+            label={t.imageUrl}
+            fieldClassName={FIELD_LAYOUT}
+            type="url"
+            value={imageUrl}
+            placeholder="https://example.com/plant.jpg"
+            onValueChange={setImageUrl}
+          />
+          <FormField id="image-message" label={t.messageText} className={FIELD_LAYOUT}>
+            <Textarea
+              id="image-message"
+              value={messageText}
+              onChange={(e) => setMessageText(e.target.value)}
+            />
+          </FormField>
+          <TextField
+            id="image-phone"
+            label={t.phoneNumber}
+            fieldClassName={FIELD_LAYOUT}
+            value={phoneNumber}
+            onValueChange={setPhoneNumber}
+          />
+          <Button type="submit" disabled={processing.isPending}>
+            {t.runProcessing}
           </Button>
-          {validation.data && <ValidationResults results={validation.data} />}
-        </CardContent>
-      </Card>
+        </form>
+        {processing.data && (
+          <p className="mt-4 break-words whitespace-pre-line text-sm" data-testid="image-test-analysis">
+            {processing.data.imageProcessing.analysis}
+          </p>
+        )}
+      </SectionCard>
+      <SectionCard
+        title="Validation suite"
+        description="Real pictures served by Sprout, and unsafe or unusable URLs the fetcher must refuse."
+        contentClassName="flex flex-col gap-4"
+      >
+        <Button type="button" variant="outline" onClick={runValidation} disabled={validation.isPending}>
+          {t.runValidation}
+        </Button>
+        {validation.data && <ValidationResults results={validation.data} />}
+      </SectionCard>
     </div>
   );
 }

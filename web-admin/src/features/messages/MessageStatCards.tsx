@@ -1,28 +1,21 @@
 import type { MessageStats } from '@sprout/contracts';
-import { formatNumber } from '@sprout/ui';
 import { MessageSquare, Reply, TrendingUp, TriangleAlert } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTestDataMode } from '../../test-data-mode';
 import { messageStatsQuery } from './queries';
 import { formatPercent } from '../users/format';
-import { FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
+import { countCard, FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
 import { changeFromYesterday, messagesTexts } from './texts';
 
 const CARDS: readonly StatCardDef<MessageStats>[] = [
-  {
-    testId: 'stat-total-messages',
-    title: 'Total Messages',
-    icon: MessageSquare,
-    value: (stats) => formatNumber(stats.totalMessages),
-    detail: 'All time',
-  },
-  {
-    testId: 'stat-messages-today',
-    title: 'Messages Today',
-    icon: TrendingUp,
-    value: (stats) => formatNumber(stats.messagesToday),
-    detail: (stats) => changeFromYesterday(stats.changePercent),
-  },
+  countCard('stat-total-messages', 'Total Messages', MessageSquare, (s) => s.totalMessages, 'All time'),
+  countCard(
+    'stat-messages-today',
+    'Messages Today',
+    TrendingUp,
+    (s) => s.messagesToday,
+    (s) => changeFromYesterday(s.changePercent),
+  ),
   {
     testId: 'stat-response-rate',
     title: 'Response Rate',
@@ -31,12 +24,14 @@ const CARDS: readonly StatCardDef<MessageStats>[] = [
     detail: 'Last 24 hours',
   },
   {
-    testId: 'stat-failed-messages',
-    title: 'Failed Messages',
-    icon: TriangleAlert,
+    ...countCard(
+      'stat-failed-messages',
+      'Failed Messages',
+      TriangleAlert,
+      (s) => s.failedMessages,
+      messagesTexts.requiresAttention,
+    ),
     tone: 'warning',
-    value: (stats) => formatNumber(stats.failedMessages),
-    detail: messagesTexts.requiresAttention,
   },
 ];
 

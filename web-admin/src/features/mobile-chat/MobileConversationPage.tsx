@@ -13,23 +13,54 @@ import {
   Textarea,
   toast,
 } from '@sprout/ui';
-import { ArrowLeft, ChartColumn, Send, Sprout, UserRound } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { ArrowLeft, ChartColumn, type LucideIcon, Send, Sprout, UserRound } from 'lucide-react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { authStatusQuery } from '../auth/queries';
 import { ChatMessage } from '../simulator/ChatMessage';
-import { sendOnEnter, useScrollToNewest, wasRefused } from '../simulator/ConversationPanel';
-import { failureDescription } from '../simulator/failure';
-import { sendSimulatorMessageMutation, simulatorConversationQuery } from '../simulator/queries';
+import { sendOnEnter, useScrollToNewest, useSendTestMessage } from '../simulator/ConversationPanel';
+import { simulatorConversationQuery } from '../simulator/queries';
 import { simulatorTexts } from '../simulator/texts';
 import { AnalyticsDetails, ProfileDetails } from '../simulator/UserInsights';
 
 const LOGIN_PATH = '/admin/login';
 
+/** A header button opening one of the test user's insights in a dialog. */
+function InsightDialog({
+  label,
+  icon: Icon,
+  title,
+  description,
+  children,
+}: {
+  label: string;
+  icon: LucideIcon;
+  title: string;
+  description: string;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog>
+      <DialogTrigger asChild>
+        <Button variant="ghost" size="icon" className="size-9" aria-label={label}>
+          <Icon aria-hidden="true" />
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>{description}</DialogDescription>
+        </DialogHeader>
+        {children}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
 function MobileChat({ userId }: { userId: string }) {
   const { data: conversation, isPending, isError, error } = useQuery(simulatorConversationQuery(userId));
-  const send = useMutation(sendSimulatorMessageMutation(useQueryClient()));
+  const { send, sendMessage } = useSendTestMessage();
   const [text, setText] = useState('');
   const newest = conversation?.messages.at(-1);
   const scrollRef = useScrollToNewest(
@@ -43,22 +74,7 @@ function MobileChat({ userId }: { userId: string }) {
       return;
     }
     setText('');
-    send.mutate(
-      { body: { userId, messageContent } },
-      {
-        onSuccess: (answer) => {
-          if (answer.reply === null) toast(simulatorTexts.noReply);
-        },
-        onError: (sendError) => {
-          if (wasRefused(sendError)) setText((current) => current || messageContent);
-          toast({
-            variant: 'destructive',
-            title: 'Error',
-            description: failureDescription(sendError, simulatorTexts.sendFailed),
-          });
-        },
-      },
-    );
+    sendMessage({ body: { userId, messageContent } }, () => setText((current) => current || messageContent));
   }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -104,36 +120,22 @@ function MobileChat({ userId }: { userId: string }) {
         </h1>
         {conversation && (
           <>
-            <Dialog>
-              <DialogTrigger asChild>
-                <Button variant="ghost" size="icon" className="size-9" aria-label="Analytics">
-                  <ChartColumn aria-hidden="true" />
-                </Button>
-              </DialogTrigger>
-              <DialogContent>
-                <DialogHeader>
-                  <DialogTitle>User Analytics</DialogTitle>
-                  <DialogDescription>
-                    {conversation.user.testUserName}&apos;s conversation so far.
-                  </DialogDescription>
-                </DialogHeader>
-                <AnalyticsDetails analytics={conversation.analytics} />
-              </DialogContent>
-            </Dialog>
-            <Dialog>
-              <DialogTrigger asChild>
-                <Button variant="ghost" size="icon" className="size-9" aria-label="Profile">
-                  <UserRound aria-hidden="true" />
-                </Button>
-              </DialogTrigger>
-              <DialogContent>
-                <DialogHeader>
-                  <DialogTitle>User Profile</DialogTitle>
-                  <DialogDescription>Learned by Sprout from the conversation.</DialogDescription>
-                </DialogHeader>
-                <ProfileDetails profile={conversation.userProfile} />
-              </DialogContent>
-            </Dialog>
+            <InsightDialog
+              label="Analytics"
+              icon={ChartColumn}
+              title="User Analytics"
+              description={`${conversation.user.testUserName}'s conversation so far.`}
+            >
+              <AnalyticsDetails analytics={conversation.analytics} />
+            </InsightDialog>
+            <InsightDialog
+              label="Profile"
+              icon={UserRound}
+              title="User Profile"
+              description="Learned by Sprout from the conversation."
+            >
+              <ProfileDetails profile={conversation.userProfile} />
+            </InsightDialog>
           </>
         )}
       </header>

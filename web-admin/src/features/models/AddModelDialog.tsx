@@ -1,18 +1,8 @@
 import { DEFAULT_MAX_TOKENS, MAX_TOKENS_LIMIT } from '@sprout/contracts';
-import {
-  Button,
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  Input,
-  Label,
-  serverMessage,
-  toast,
-} from '@sprout/ui';
-import { type FormEvent, useState } from 'react';
+import { Button, serverMessage, toast } from '@sprout/ui';
+import { type FocusEvent, type FormEvent, useState } from 'react';
+import { FormDialog } from '../../components/FormDialog';
+import { TextField } from '../../components/FormField';
 import { api } from '@sprout/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { modelMutation, openAiModelsQuery } from './queries';
@@ -127,99 +117,28 @@ export function AddModelDialog({
     save();
   }
 
+  /** A number field that shows the parsed number again when it loses focus. */
+  const numberField = (key: Exclude<keyof Fields, 'name'>, parse: (typed: string) => number) => ({
+    type: 'number',
+    min: 0,
+    value: fields[key],
+    onValueChange: set(key),
+    onBlur: (e: FocusEvent<HTMLInputElement>) => set(key)(String(parse(e.target.value))),
+  });
+
   return (
-    <Dialog open={open} onOpenChange={close}>
-      <DialogContent data-testid="add-model-dialog">
-        <DialogHeader>
-          <DialogTitle>Add/Update AI Model</DialogTitle>
-          <DialogDescription>
-            Prices are dollars per million tokens. A name that already exists is updated and shown again.
-          </DialogDescription>
-        </DialogHeader>
-        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" id="add-model-form">
-          <div className="grid gap-1.5">
-            <Label htmlFor="model-name">Model Name</Label>
-            <Input
-              id="model-name"
-              placeholder="e.g. gpt-4o-mini"
-              autoComplete="off"
-              list="valid-model-names"
-              maxLength={100}
-              aria-required="true"
-              aria-describedby="model-name-hint"
-              value={fields.name}
-              onFocus={() => setListWanted(true)}
-              onChange={(e) => {
-                setConfirming(false);
-                set('name')(e.target.value);
-              }}
-            />
-            <datalist id="valid-model-names">
-              {(valid.data?.models ?? []).map((m) => (
-                <option key={m} value={m} />
-              ))}
-            </datalist>
-            <p
-              id="model-name-hint"
-              className="min-h-5 text-xs"
-              aria-live="polite"
-              data-testid="model-name-hint"
-            >
-              {listWanted && valid.isPending ? (
-                <span className="text-muted-foreground">{modelTexts.loadingValidModels}</span>
-              ) : notFound ? (
-                <span className="text-destructive">{modelTexts.modelNotFound}</span>
-              ) : unchecked ? (
-                <span className="text-amber-700" data-testid="model-names-unchecked">
-                  {uncheckedReason}
-                </span>
-              ) : null}
-            </p>
-          </div>
-          <div className="grid gap-4 sm:grid-cols-3">
-            <div className="grid gap-1.5">
-              <Label htmlFor="model-input-price">Input Price</Label>
-              <Input
-                id="model-input-price"
-                type="number"
-                inputMode="decimal"
-                min={0}
-                step={PRICE_STEP}
-                value={fields.inputPricePerMillion}
-                onChange={(e) => set('inputPricePerMillion')(e.target.value)}
-                onBlur={(e) => set('inputPricePerMillion')(String(parsePrice(e.target.value)))}
-              />
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="model-output-price">Output Price</Label>
-              <Input
-                id="model-output-price"
-                type="number"
-                inputMode="decimal"
-                min={0}
-                step={PRICE_STEP}
-                value={fields.outputPricePerMillion}
-                onChange={(e) => set('outputPricePerMillion')(e.target.value)}
-                onBlur={(e) => set('outputPricePerMillion')(String(parsePrice(e.target.value)))}
-              />
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="model-max-tokens">Max Tokens</Label>
-              <Input
-                id="model-max-tokens"
-                type="number"
-                inputMode="numeric"
-                min={0}
-                max={MAX_TOKENS_LIMIT}
-                step={1}
-                value={fields.maxTokens}
-                onChange={(e) => set('maxTokens')(e.target.value)}
-                onBlur={(e) => set('maxTokens')(String(parseMaxTokens(e.target.value)))}
-              />
-            </div>
-          </div>
-        </form>
-        {confirming ? (
+    <FormDialog
+      open={open}
+      onOpenChange={close}
+      testId="add-model-dialog"
+      title="Add/Update AI Model"
+      description="Prices are dollars per million tokens. A name that already exists is updated and shown again."
+      formId="add-model-form"
+      onSubmit={onSubmit}
+      submitLabel="Add Model"
+      submitDisabled={name === '' || create.isPending}
+      footer={
+        confirming ? (
           <div
             role="alert"
             className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950"
@@ -238,17 +157,66 @@ export function AddModelDialog({
               </Button>
             </div>
           </div>
-        ) : (
-          <DialogFooter>
-            <Button variant="outline" onClick={() => close(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" form="add-model-form" disabled={name === '' || create.isPending}>
-              Add Model
-            </Button>
-          </DialogFooter>
-        )}
-      </DialogContent>
-    </Dialog>
+        ) : undefined
+      }
+    >
+      <TextField
+        id="model-name"
+        label="Model Name"
+        placeholder="e.g. gpt-4o-mini"
+        autoComplete="off"
+        list="valid-model-names"
+        maxLength={100}
+        aria-required="true"
+        aria-describedby="model-name-hint"
+        value={fields.name}
+        onFocus={() => setListWanted(true)}
+        onValueChange={(value) => {
+          setConfirming(false);
+          set('name')(value);
+        }}
+      >
+        <datalist id="valid-model-names">
+          {(valid.data?.models ?? []).map((m) => (
+            <option key={m} value={m} />
+          ))}
+        </datalist>
+        <p id="model-name-hint" className="min-h-5 text-xs" aria-live="polite" data-testid="model-name-hint">
+          {listWanted && valid.isPending ? (
+            <span className="text-muted-foreground">{modelTexts.loadingValidModels}</span>
+          ) : notFound ? (
+            <span className="text-destructive">{modelTexts.modelNotFound}</span>
+          ) : unchecked ? (
+            <span className="text-amber-700" data-testid="model-names-unchecked">
+              {uncheckedReason}
+            </span>
+          ) : null}
+        </p>
+      </TextField>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <TextField
+          id="model-input-price"
+          label="Input Price"
+          inputMode="decimal"
+          step={PRICE_STEP}
+          {...numberField('inputPricePerMillion', parsePrice)}
+        />
+        <TextField
+          id="model-output-price"
+          label="Output Price"
+          inputMode="decimal"
+          step={PRICE_STEP}
+          {...numberField('outputPricePerMillion', parsePrice)}
+        />
+        <TextField
+          id="model-max-tokens"
+          label="Max Tokens"
+          inputMode="numeric"
+          max={MAX_TOKENS_LIMIT}
+          step={1}
+          {...numberField('maxTokens', parseMaxTokens)}
+        />
+      </div>
+    </FormDialog>
   );
 }

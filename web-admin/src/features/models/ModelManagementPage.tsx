@@ -208,7 +208,6 @@ export default function ModelManagementPage() {
             query={models}
             loading={modelTexts.loading}
             failure={modelTexts.loadFailed}
-            isEmpty={(data) => data.length === 0}
             empty={
               <EmptyState
                 icon={Cpu}

@@ -32,7 +32,7 @@ import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryBody } from '../../components/QueryBody';
 import { SectionCard } from '../../components/SectionCard';
-import { FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
+import { countCard, FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
 import { useQuery } from '@tanstack/react-query';
 import { adminMetricsQuery, apiUsageQuery, conversationQualityQuery, recentMessagesQuery } from './queries';
 import { locationOf } from './location-guess';
@@ -40,20 +40,20 @@ import { Bar, DeliveryBadge, Figure, levelBadgeVariant, secondsAxis, secondsText
 import { AVERAGE_MEASURES, DASHBOARD_CHANGE_TEXTS, monitoringTexts as t } from './texts';
 
 const TOP_CARDS: readonly StatCardDef<AdminMetrics>[] = [
-  {
-    testId: 'monitoring-active-users',
-    title: 'Active Users',
-    icon: Users,
-    value: (metrics) => formatNumber(metrics.activeUsers),
-    detail: DASHBOARD_CHANGE_TEXTS.activeUsers,
-  },
-  {
-    testId: 'monitoring-messages-today',
-    title: 'Messages Today',
-    icon: MessageSquare,
-    value: (metrics) => formatNumber(metrics.messagesToday),
-    detail: DASHBOARD_CHANGE_TEXTS.messagesToday,
-  },
+  countCard(
+    'monitoring-active-users',
+    'Active Users',
+    Users,
+    (m) => m.activeUsers,
+    DASHBOARD_CHANGE_TEXTS.activeUsers,
+  ),
+  countCard(
+    'monitoring-messages-today',
+    'Messages Today',
+    MessageSquare,
+    (m) => m.messagesToday,
+    DASHBOARD_CHANGE_TEXTS.messagesToday,
+  ),
   {
     testId: 'monitoring-avg-response',
     title: 'Avg Response Time',
@@ -366,7 +366,6 @@ function RecentActivityTab() {
         query={recent}
         loading={t.loading}
         failure={t.recentMessagesFailed}
-        isEmpty={(messages) => messages.length === 0}
         empty={
           <p className="py-6 text-center text-sm text-muted-foreground" data-testid="no-messages">
             {t.noMessages}

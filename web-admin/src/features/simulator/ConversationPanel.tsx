@@ -1,4 +1,4 @@
-import type { SimulatorConversationResponse } from '@sprout/contracts';
+import type { api, EndpointRequest, SimulatorConversationResponse } from '@sprout/contracts';
 import {
   ApiError,
   Button,
@@ -71,6 +71,29 @@ export function sendOnEnter(event: KeyboardEvent<HTMLTextAreaElement>, send: () 
 export const wasRefused = (error: unknown): boolean =>
   error instanceof ApiError && error.status >= 400 && error.status < 500;
 
+/**
+ * Sends test users' messages: 'No Reply' when Sprout sent none; a failure's toast, and for a
+ * message the server refused (nothing stored) `restore` gives the typed text back.
+ */
+export function useSendTestMessage() {
+  const send = useMutation(sendSimulatorMessageMutation(useQueryClient()));
+  const sendMessage = (request: EndpointRequest<typeof api.simulator.sendMessage>, restore: () => void) =>
+    send.mutate(request, {
+      onSuccess: (answer) => {
+        if (answer.reply === null) toast(simulatorTexts.noReply);
+      },
+      onError: (sendError) => {
+        if (wasRefused(sendError)) restore();
+        toast({
+          variant: 'destructive',
+          title: 'Error',
+          description: failureDescription(sendError, simulatorTexts.sendFailed),
+        });
+      },
+    });
+  return { send, sendMessage };
+}
+
 function Messages({
   conversation,
   sending,
@@ -110,7 +133,7 @@ function Messages({
 /** Centre column: the selected test user's conversation and the message box. */
 export function ConversationPanel({ userId }: { userId: string | null }) {
   const { data: conversation, isPending, isError, error } = useQuery(simulatorConversationQuery(userId));
-  const send = useMutation(sendSimulatorMessageMutation(useQueryClient()));
+  const { send, sendMessage } = useSendTestMessage();
   const [text, setText] = useState('');
   const [imageUrl, setImageUrl] = useState('');
   const sending = send.isPending && send.variables.body.userId === userId;
@@ -126,7 +149,7 @@ export function ConversationPanel({ userId }: { userId: string | null }) {
     const sentImage = imageUrl;
     setText('');
     setImageUrl('');
-    send.mutate(
+    sendMessage(
       {
         body: {
           userId,
@@ -134,21 +157,9 @@ export function ConversationPanel({ userId }: { userId: string | null }) {
           ...(image ? { imageUrl: image, contentType: IMAGE_CONTENT_TYPE } : {}),
         },
       },
-      {
-        onSuccess: (answer) => {
-          if (answer.reply === null) toast(simulatorTexts.noReply);
-        },
-        onError: (sendError) => {
-          if (wasRefused(sendError)) {
-            setText((current) => current || sentText);
-            setImageUrl((current) => current || sentImage);
-          }
-          toast({
-            variant: 'destructive',
-            title: 'Error',
-            description: failureDescription(sendError, simulatorTexts.sendFailed),
-          });
-        },
+      () => {
+        setText((current) => current || sentText);
+        setImageUrl((current) => current || sentImage);
       },
     );
   }

@@ -2,16 +2,9 @@ import type { TestUserDto } from '@sprout/contracts';
 import {
   Badge,
   Button,
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
   cn,
   ConfirmDialog,
   formatNumber,
-  Input,
-  Label,
   LoadingText,
   Select,
   SelectContent,
@@ -23,6 +16,8 @@ import {
 import { Copy, Trash2, UserPlus } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { FormField, TextField } from '../../components/FormField';
+import { SectionCard } from '../../components/SectionCard';
 import { createTestUserMutation, deleteTestUserMutation, testUsersQuery } from './queries';
 import { copyMobileChatLink } from './copy-link';
 import { failureDescription } from './failure';
@@ -68,19 +63,16 @@ function CreateTestUserForm({ onCreated }: { onCreated: (userId: string) => void
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" data-testid="create-test-user-form">
-      <div className="grid gap-1.5">
-        <Label htmlFor="test-user-name">Test user name</Label>
-        <Input
-          id="test-user-name"
-          placeholder="e.g. Tomato Tess"
-          maxLength={100}
-          aria-required="true"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-        />
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor="test-user-model">Model (optional)</Label>
+      <TextField
+        id="test-user-name"
+        label="Test user name"
+        placeholder="e.g. Tomato Tess"
+        maxLength={100}
+        aria-required="true"
+        value={name}
+        onValueChange={setName}
+      />
+      <FormField id="test-user-model" label="Model (optional)">
         <Select
           value={model}
           onValueChange={setModel}
@@ -106,7 +98,7 @@ function CreateTestUserForm({ onCreated }: { onCreated: (userId: string) => void
             )}
           </SelectContent>
         </Select>
-      </div>
+      </FormField>
       <Button type="submit" disabled={create.isPending}>
         <UserPlus aria-hidden="true" />
         {create.isPending ? 'Creating...' : 'Create User'}
@@ -241,39 +233,38 @@ export function TestUsersPanel({
 }) {
   const { data: users, isPending, isError } = useQuery(testUsersQuery);
   return (
-    <Card className="flex h-[900px] flex-col" data-testid="test-users-panel">
-      <CardHeader className="pb-4">
-        <CardTitle asChild>
-          <h2>Test Users</h2>
-        </CardTitle>
-        <CardDescription>Simulated gardeners for trying Sprout.</CardDescription>
-      </CardHeader>
-      <CardContent className="flex min-h-0 flex-1 flex-col gap-4">
-        <CreateTestUserForm onCreated={onSelect} />
-        <div className="min-h-0 flex-1 overflow-y-auto border-t border-border pt-3">
-          {isPending ? (
-            <LoadingText>{simulatorTexts.loadingUsers}</LoadingText>
-          ) : isError ? (
-            <p role="alert" className="py-6 text-center text-sm text-destructive">
-              Failed to fetch test users
-            </p>
-          ) : users.length === 0 ? (
-            <p className="py-6 text-center text-sm text-muted-foreground">No test users yet</p>
-          ) : (
-            <ul className="flex flex-col gap-2" aria-label="Test users" data-testid="test-users">
-              {users.map((user) => (
-                <TestUserRow
-                  key={user.id}
-                  user={user}
-                  selected={user.id === selectedUserId}
-                  onSelect={() => onSelect(user.id)}
-                  onDeleted={onDeleted}
-                />
-              ))}
-            </ul>
-          )}
-        </div>
-      </CardContent>
-    </Card>
+    <SectionCard
+      title="Test Users"
+      description="Simulated gardeners for trying Sprout."
+      testId="test-users-panel"
+      className="flex h-[900px] flex-col"
+      headerClassName="pb-4"
+      contentClassName="flex min-h-0 flex-1 flex-col gap-4"
+    >
+      <CreateTestUserForm onCreated={onSelect} />
+      <div className="min-h-0 flex-1 overflow-y-auto border-t border-border pt-3">
+        {isPending ? (
+          <LoadingText>{simulatorTexts.loadingUsers}</LoadingText>
+        ) : isError ? (
+          <p role="alert" className="py-6 text-center text-sm text-destructive">
+            Failed to fetch test users
+          </p>
+        ) : users.length === 0 ? (
+          <p className="py-6 text-center text-sm text-muted-foreground">No test users yet</p>
+        ) : (
+          <ul className="flex flex-col gap-2" aria-label="Test users" data-testid="test-users">
+            {users.map((user) => (
+              <TestUserRow
+                key={user.id}
+                user={user}
+                selected={user.id === selectedUserId}
+                onSelect={() => onSelect(user.id)}
+                onDeleted={onDeleted}
+              />
+            ))}
+          </ul>
+        )}
+      </div>
+    </SectionCard>
   );
 }

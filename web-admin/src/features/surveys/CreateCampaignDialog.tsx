@@ -1,17 +1,8 @@
 import { DEFAULT_SURVEY_URL } from '@sprout/contracts';
-import {
-  Button,
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  Input,
-  Label,
-  Switch,
-} from '@sprout/ui';
+import { Label, Switch } from '@sprout/ui';
 import { type FormEvent, useState } from 'react';
+import { FormDialog } from '../../components/FormDialog';
+import { TextField } from '../../components/FormField';
 import { api, SURVEY_FAILURES } from '@sprout/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { surveyMutation } from './queries';
@@ -77,76 +68,62 @@ export function CreateCampaignDialog({
       setFields((current) => ({ ...current, [key]: value }));
 
   return (
-    <Dialog open={open} onOpenChange={close}>
-      <DialogContent data-testid="create-campaign-dialog">
-        <DialogHeader>
-          <DialogTitle>Create Survey Campaign</DialogTitle>
-          <DialogDescription>
-            The survey link is added to a reply once per gardener while the campaign is live.
-          </DialogDescription>
-        </DialogHeader>
-        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" id="create-campaign-form">
-          <div className="grid gap-1.5">
-            <Label htmlFor="campaign-name">Campaign Name</Label>
-            <Input
-              id="campaign-name"
-              placeholder="e.g. Spring planting check-in"
-              maxLength={200}
-              aria-required="true"
-              value={fields.name}
-              onChange={(e) => set('name')(e.target.value)}
-            />
-          </div>
-          <div className="grid gap-1.5">
-            <Label htmlFor="campaign-survey-url">Survey URL</Label>
-            <Input
-              id="campaign-survey-url"
-              type="url"
-              inputMode="url"
-              maxLength={200}
-              aria-required="true"
-              value={fields.surveyUrl}
-              onChange={(e) => set('surveyUrl')(e.target.value)}
-            />
-          </div>
-          <div className="grid gap-1.5">
-            <Label htmlFor="campaign-end-date">End Date</Label>
-            <Input
-              id="campaign-end-date"
-              type="date"
-              min={todayInput()}
-              value={fields.endDate}
-              onChange={(e) => set('endDate')(e.target.value)}
-            />
-          </div>
-          <fieldset className="grid gap-3">
-            <legend className="mb-2 text-sm font-medium">Target Audience</legend>
-            <AudienceSwitch
-              id="target-existing-users"
-              label={surveyTexts.existingUsers}
-              hint={surveyTexts.existingUsersHint}
-              checked={fields.targetExistingUsers}
-              onChange={set('targetExistingUsers')}
-            />
-            <AudienceSwitch
-              id="target-new-users"
-              label={surveyTexts.newUsers}
-              hint={surveyTexts.newUsersHint}
-              checked={fields.targetNewUsers}
-              onChange={set('targetNewUsers')}
-            />
-          </fieldset>
-        </form>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => close(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="create-campaign-form" disabled={!ready || create.isPending}>
-            {create.isPending ? 'Creating...' : surveyTexts.createCampaign}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={close}
+      testId="create-campaign-dialog"
+      title="Create Survey Campaign"
+      description="The survey link is added to a reply once per gardener while the campaign is live."
+      formId="create-campaign-form"
+      onSubmit={onSubmit}
+      submitLabel={create.isPending ? 'Creating...' : surveyTexts.createCampaign}
+      submitDisabled={!ready || create.isPending}
+    >
+      <TextField
+        id="campaign-name"
+        label="Campaign Name"
+        placeholder="e.g. Spring planting check-in"
+        maxLength={200}
+        aria-required="true"
+        value={fields.name}
+        onValueChange={set('name')}
+      />
+      <TextField
+        id="campaign-survey-url"
+        label="Survey URL"
+        type="url"
+        inputMode="url"
+        maxLength={200}
+        aria-required="true"
+        value={fields.surveyUrl}
+        onValueChange={set('surveyUrl')}
+      />
+      <TextField
+        id="campaign-end-date"
+        label="End Date"
+        type="date"
+        min={todayInput()}
+        value={fields.endDate}
+        onValueChange={set('endDate')}
+      />
+      <fieldset className="grid gap-3">
+        <legend className="mb-2 text-sm font-medium">Target Audience</legend>
+        <AudienceSwitch
+          id="target-existing-users"
+          label={surveyTexts.existingUsers}
+          hint={surveyTexts.existingUsersHint}
+          checked={fields.targetExistingUsers}
+          onChange={set('targetExistingUsers')}
+        />
+        <AudienceSwitch
+          id="target-new-users"
+          label={surveyTexts.newUsers}
+          hint={surveyTexts.newUsersHint}
+          checked={fields.targetNewUsers}
+          onChange={set('targetNewUsers')}
+        />
+      </fieldset>
+    </FormDialog>
   );
 }
 

@@ -1,7 +1,6 @@
 import type { SurveyCampaignDto } from '@sprout/contracts';
-import { formatNumber } from '@sprout/ui';
 import { CheckCircle2, ClipboardList, PlayCircle, Send } from 'lucide-react';
-import { type StatCardDef, StatCardRow } from '../../components/StatCard';
+import { countCard, type StatCardDef, StatCardRow } from '../../components/StatCard';
 import { surveyTexts } from './texts';
 
 /** The four survey cards, from the campaign list. */
@@ -15,34 +14,22 @@ function surveyStats(campaigns: readonly SurveyCampaignDto[]) {
 }
 
 const CARDS: readonly StatCardDef<ReturnType<typeof surveyStats>>[] = [
-  {
-    testId: 'stat-active-campaigns',
-    title: 'Active Campaigns',
-    icon: PlayCircle,
-    value: (stats) => formatNumber(stats.active),
-    detail: 'Live now',
-  },
-  {
-    testId: 'stat-total-campaigns',
-    title: 'Total Campaigns',
-    icon: ClipboardList,
-    value: (stats) => formatNumber(stats.total),
-    detail: 'All campaigns',
-  },
-  {
-    testId: 'stat-total-deliveries',
-    title: 'Total Deliveries',
-    icon: Send,
-    value: (stats) => formatNumber(stats.deliveries),
-    detail: 'Survey links sent in replies',
-  },
-  {
-    testId: 'stat-completed-campaigns',
-    title: 'Completed Campaigns',
-    icon: CheckCircle2,
-    value: (stats) => formatNumber(stats.completed),
-    detail: 'Past their end date',
-  },
+  countCard('stat-active-campaigns', 'Active Campaigns', PlayCircle, (s) => s.active, 'Live now'),
+  countCard('stat-total-campaigns', 'Total Campaigns', ClipboardList, (s) => s.total, 'All campaigns'),
+  countCard(
+    'stat-total-deliveries',
+    'Total Deliveries',
+    Send,
+    (s) => s.deliveries,
+    'Survey links sent in replies',
+  ),
+  countCard(
+    'stat-completed-campaigns',
+    'Completed Campaigns',
+    CheckCircle2,
+    (s) => s.completed,
+    'Past their end date',
+  ),
 ];
 
 export function SurveyStatCards({ campaigns }: { campaigns: readonly SurveyCampaignDto[] | undefined }) {

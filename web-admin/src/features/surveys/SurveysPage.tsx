@@ -65,7 +65,6 @@ export default function SurveysPage() {
             query={campaigns}
             loading={surveyTexts.loading}
             failure={SURVEY_FAILURES.list}
-            isEmpty={(list) => list.length === 0}
             empty={
               <div className="flex flex-col items-center pb-8" data-testid="surveys-empty">
                 <EmptyState

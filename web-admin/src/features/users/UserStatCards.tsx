@@ -1,42 +1,17 @@
 import type { UserOverviewStats } from '@sprout/contracts';
-import { formatNumber } from '@sprout/ui';
 import { Activity, MessageSquare, Percent, UserPlus, Users } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTestDataMode } from '../../test-data-mode';
 import { userStatsQuery } from './queries';
 import { formatPercent } from './format';
-import { FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
+import { countCard, FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
 import { usersTexts } from './texts';
 
 const CARDS: readonly StatCardDef<UserOverviewStats>[] = [
-  {
-    testId: 'stat-users',
-    title: 'Users',
-    icon: Users,
-    value: (stats) => formatNumber(stats.totalUsers),
-    detail: 'Registered by text message',
-  },
-  {
-    testId: 'stat-active-users',
-    title: 'Active Users',
-    icon: Activity,
-    value: (stats) => formatNumber(stats.activeUsers),
-    detail: 'Last 24 hours',
-  },
-  {
-    testId: 'stat-new-users',
-    title: 'New Users',
-    icon: UserPlus,
-    value: (stats) => formatNumber(stats.newUsers),
-    detail: 'This week',
-  },
-  {
-    testId: 'stat-total-messages',
-    title: 'Total Messages',
-    icon: MessageSquare,
-    value: (stats) => formatNumber(stats.totalMessages),
-    detail: 'All time',
-  },
+  countCard('stat-users', 'Users', Users, (s) => s.totalUsers, 'Registered by text message'),
+  countCard('stat-active-users', 'Active Users', Activity, (s) => s.activeUsers, 'Last 24 hours'),
+  countCard('stat-new-users', 'New Users', UserPlus, (s) => s.newUsers, 'This week'),
+  countCard('stat-total-messages', 'Total Messages', MessageSquare, (s) => s.totalMessages, 'All time'),
   {
     testId: 'stat-engagement-rate',
     title: 'Engagement Rate',
