@@ -59,7 +59,7 @@ const withClient = async <T>(url: string, fn: (client: Client) => Promise<T>): P
 };
 
 /** The seed recorded in `database`, if a complete one is there. */
-export const readSeedState = async (adminUrl: string, database: string): Promise<SeedState | null> => {
+const readSeedState = async (adminUrl: string, database: string): Promise<SeedState | null> => {
   const exists = await withClient(adminUrl, async (c) => {
     const r = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     return (r.rowCount ?? 0) > 0;
@@ -206,7 +206,7 @@ const HELPERS = [
                - (30 + bench.r(j, 2) * 60) * interval '1 minute' $$`,
 ];
 
-export interface SeedOptions {
+interface SeedOptions {
   adminUrl: string;
   database: string;
   size: SeedSize;
@@ -219,7 +219,7 @@ const elapsed = (started: number): string => `${((Date.now() - started) / 1000).
 type Step = (label: string, sql: string, params?: unknown[]) => Promise<void>;
 
 /** (Re)creates `database` and fills it; records the seed in bench.meta when complete. */
-export const seed = async ({ adminUrl, database, size, log }: SeedOptions): Promise<SeedState> => {
+const seed = async ({ adminUrl, database, size, log }: SeedOptions): Promise<SeedState> => {
   const started = Date.now();
   await withClient(adminUrl, async (c) => {
     await c.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
