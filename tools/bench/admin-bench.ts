@@ -11,7 +11,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { Client } from 'pg';
-import { Redis } from 'ioredis';
 import { api } from '@sprout/contracts';
 import { type SeedState, seedDatabaseName, seededDatabase, sizeFor } from '../seed/bulk';
 import {
@@ -29,6 +28,7 @@ import {
   log,
   quantile,
   readFlags,
+  removeRunKeys,
   round,
   routeOf,
   summarize,
@@ -328,22 +328,6 @@ const report = ({ options, state, floors, results, loadBefore, postgres }: Run):
       `before and ${loadAfter} after (other work shares the cores).\nWritten ${written}\n`,
   );
 };
-
-/** Removes the session and counters a run left in Redis under its own prefix. */
-async function removeRunKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
 
 export const main = async (argv: string[]): Promise<void> => {
   const options = parseOptions(argv);

@@ -15,7 +15,7 @@ import { type ConversationListResponse, api, endpointUrl } from '@sprout/contrac
 import { seedDatabaseName, seededDatabase, sizeFor } from '../seed/bulk';
 import { UNASSIGNED_AREA_CODES } from '../seed/phones';
 import { startApiGateway } from './api-gateway';
-import { benchServers, log, quantile, readFlags, round, summarize, writeResult } from './harness';
+import { benchServers, log, readFlags, removeRunKeys, round, summarize, writeResult } from './harness';
 import { LoadWorker, repeat } from './load-client';
 
 const P95_TARGET_MS = 50;
@@ -132,7 +132,7 @@ async function measureCases(worker: LoadWorker, cases: BenchCase[], options: Opt
       ...summarize(run.latencies, 1),
       errors,
       ...(run.errors[0] ? { firstError: run.errors[0] } : {}),
-      meetsTarget: errors === 0 && quantile(run.latencies, 0.95) < P95_TARGET_MS,
+      meetsTarget: errors === 0 && summarize(run.latencies).p95 < P95_TARGET_MS,
     };
     results.push(result);
     log(
@@ -206,11 +206,8 @@ export const main = async (argv: string[]): Promise<void> => {
   });
   const db = new Client({ connectionString: databaseUrl, application_name: 'sprout-bench-conversations' });
   await db.connect();
-  const gateway = await startApiGateway({
-    databaseUrl,
-    redisUrl,
-    bullmqPrefix: `bench-${randomBytes(4).toString('hex')}`,
-  });
+  const prefix = `bench-${randomBytes(4).toString('hex')}`;
+  const gateway = await startApiGateway({ databaseUrl, redisUrl, bullmqPrefix: prefix });
   let worker: LoadWorker | undefined;
   try {
     const { baseUrl, cookie } = gateway;
@@ -239,5 +236,6 @@ export const main = async (argv: string[]): Promise<void> => {
     await worker?.close();
     await gateway.close();
     await db.end();
+    await removeRunKeys(redisUrl, prefix);
   }
 };

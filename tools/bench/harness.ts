@@ -2,6 +2,7 @@
 // and where its results go (bench-results/, gitignored).
 import fs from 'node:fs';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import type { EndpointDefinition } from '@sprout/contracts';
 
 export const ROOT = path.resolve(__dirname, '../..');
@@ -88,3 +89,19 @@ export const writeResult = (file: string, content: object | string): string => {
 /** An endpoint as a report names it: `GET /api/admin/users/{id}`, then the query's template if any. */
 export const routeOf = (definition: EndpointDefinition, query?: string): string =>
   `${definition.method} ${definition.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}${query === undefined ? '' : `?${query}`}`;
+
+/** Removes what a run left in Redis under its own prefix (sessions, counters, queues, schedulers). */
+export async function removeRunKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}

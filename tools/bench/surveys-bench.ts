@@ -27,6 +27,7 @@ import {
   benchServers,
   log,
   readFlags,
+  removeRunKeys,
   round,
   routeOf,
   sleep,
@@ -417,5 +418,6 @@ export const main = async (argv: string[]): Promise<void> => {
     await scheduler.close();
     await gateway.close();
     await db.end();
+    await removeRunKeys(redisUrl, prefix);
   }
 };

@@ -59,7 +59,7 @@ const withClient = async <T>(url: string, fn: (client: Client) => Promise<T>): P
 };
 
 /** The seed recorded in `database`, if a complete one is there. */
-export const readSeedState = async (adminUrl: string, database: string): Promise<SeedState | null> => {
+const readSeedState = async (adminUrl: string, database: string): Promise<SeedState | null> => {
   const exists = await withClient(adminUrl, async (c) => {
     const r = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     return (r.rowCount ?? 0) > 0;
@@ -206,7 +206,7 @@ const HELPERS = [
                - (30 + bench.r(j, 2) * 60) * interval '1 minute' $$`,
 ];
 
-export interface SeedOptions {
+interface SeedOptions {
   adminUrl: string;
   database: string;
   size: SeedSize;
@@ -215,8 +215,11 @@ export interface SeedOptions {
 
 const elapsed = (started: number): string => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
+/** Runs one statement of the load and logs how long it took. */
+type Step = (label: string, sql: string, params?: unknown[]) => Promise<void>;
+
 /** (Re)creates `database` and fills it; records the seed in bench.meta when complete. */
-export const seed = async ({ adminUrl, database, size, log }: SeedOptions): Promise<SeedState> => {
+const seed = async ({ adminUrl, database, size, log }: SeedOptions): Promise<SeedState> => {
   const started = Date.now();
   await withClient(adminUrl, async (c) => {
     await c.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
@@ -227,156 +230,18 @@ export const seed = async ({ adminUrl, database, size, log }: SeedOptions): Prom
   log(`created ${database} and migrated it (${elapsed(started)})`);
 
   return withClient(url, async (c) => {
-    const step = async (label: string, sql: string, params: unknown[] = []): Promise<void> => {
+    const step: Step = async (label, sql, params = []) => {
       const t = Date.now();
       await c.query(sql, params);
       log(`${label} (${elapsed(t)}, total ${elapsed(started)})`);
     };
-    for (const sql of HELPERS) await c.query(sql);
-    await c.query(`SET session_replication_role = replica`);
-    await c.query(`SET synchronous_commit = off`);
-    await c.query(`SET work_mem = '256MB'`);
-    await c.query(`SET maintenance_work_mem = '1GB'`);
-    await c.query(`SET max_parallel_maintenance_workers = 2`);
-
-    await saveAndDropKeysAndIndexes(c);
-    log(`dropped indexes and keys of users, conversations and messages (to rebuild after the load)`);
-
+    await prepareLoad(c, log);
     const seededAt = new Date();
     const t0 = seededAt.toISOString();
-
-    // Conversations, in batches.
-    const convBatch = 500_000;
-    for (let from = 1; from <= size.conversations; from += convBatch) {
-      const to = Math.min(size.conversations, from + convBatch - 1);
-      await step(
-        `conversations ${from}..${to}`,
-        `INSERT INTO conversations (id, user_id, started_at, last_message_at, ended_at, message_count, sentiment,
-           topics, summary, key_outcomes, next_steps, region, experience_level, model_used, is_test_user, summarized_at)
-         SELECT bench.id(2, j), bench.id(1, u), s.started, s.last,
-                CASE WHEN s.ended THEN s.last END,
-                s.n,
-                CASE WHEN s.ended THEN bench.pick(j, 5, ARRAY['positive','positive','neutral','neutral','negative','frustrated']) END,
-                ARRAY[t1, t2] || CASE WHEN bench.r(j, 7) < 0.5 THEN ARRAY[t3] ELSE ARRAY[]::text[] END,
-                CASE WHEN s.ended THEN 'User asked about ' || t1 || ' and ' || t2 || ' in the ' || region
-                  || '. We discussed ' || bench.pick(j, 8, $3::text[]) || ' and ' || bench.pick(j, 9, $3::text[]) || '.' END,
-                CASE WHEN s.ended THEN '- Diagnosed the ' || t1 || ' problem' || chr(10) || '- Agreed on ' || bench.pick(j, 10, $3::text[]) END,
-                CASE WHEN s.ended THEN '- Try ' || bench.pick(j, 11, $3::text[]) || chr(10) || '- Text back in a week about the ' || t2 END,
-                region,
-                bench.pick(j, 12, ARRAY['beginner','beginner','intermediate','advanced']),
-                CASE WHEN bench.r(j, 13) < 0.8 THEN 'gpt-4o-mini' ELSE 'gpt-4o' END,
-                u % 200 = 0,
-                CASE WHEN s.ended THEN s.last + interval '6 hours' END
-           FROM generate_series($1::bigint, $2::bigint) AS j
-           CROSS JOIN LATERAL (SELECT bench.conversation_user(j, ${size.users}) AS u) cu
-           CROSS JOIN LATERAL (
-             SELECT 2 + 2 * (j % 4)::int AS n,
-                    bench.conversation_start(j, ${size.conversations}, '${t0}'::timestamptz) AS started
-           ) b
-           CROSS JOIN LATERAL (
-             SELECT b.n,
-                    b.started + floor(bench.r(j * 8 + 1, 25) * 50) * interval '1 second' AS started,
-                    b.started + (b.n - 1) * interval '3 minutes' + floor(bench.r(j * 8 + b.n, 25) * 50) * interval '1 second' AS last
-           ) s0
-           CROSS JOIN LATERAL (
-             SELECT s0.n, s0.started, s0.last, s0.last < '${t0}'::timestamptz - interval '6 hours' AS ended
-           ) s
-           CROSS JOIN LATERAL (
-             SELECT bench.pick(j, 3, $4::text[]) AS t1, bench.pick(j, 4, $4::text[]) AS t2, bench.pick(j, 6, $4::text[]) AS t3,
-                    (${sqlArray(AREAS.map((a) => a[0]))})[1 + (u % ${AREAS.length})::int] AS region
-           ) t`,
-        [from, to, ADVICE, TOPICS],
-      );
-    }
-
-    // Messages, in batches of conversations: conversation j's k-th message, 3 minutes apart.
-    const msgBatch = 200_000;
-    for (let from = 1; from <= size.conversations; from += msgBatch) {
-      const to = Math.min(size.conversations, from + msgBatch - 1);
-      await step(
-        `messages of conversations ${from}..${to}`,
-        `INSERT INTO messages (id, user_id, conversation_id, direction, content, status, provider_sid, error_code,
-           error_message, segments, encoding, cost, token_usage, model_used, response_time_ms, sentiment, topics,
-           is_test_user, kind, created_at, updated_at, sent_at, delivered_at)
-         SELECT m.id, bench.id(1, u), bench.id(2, j), m.direction,
-                CASE WHEN m.inbound THEN ($3::text[])[1 + (x % 8)::int] ELSE ($4::text[])[1 + (x % 8)::int] END,
-                m.status, 'SM' || replace(m.id::text, '-', ''),
-                CASE m.status WHEN 'failed' THEN '30003' WHEN 'undelivered' THEN '30005' END,
-                CASE m.status WHEN 'failed' THEN 'Unreachable destination handset'
-                              WHEN 'undelivered' THEN 'Unknown destination handset' END,
-                1, 'GSM-7',
-                CASE WHEN m.inbound THEN 0 ELSE round((0.0002 + bench.r(x, 21) * 0.002)::numeric, 6) END,
-                CASE WHEN m.inbound THEN 0 ELSE 150 + floor(bench.r(x, 22) * 600)::int END,
-                CASE WHEN m.inbound THEN NULL WHEN bench.r(j, 13) < 0.8 THEN 'gpt-4o-mini' ELSE 'gpt-4o' END,
-                CASE WHEN m.inbound THEN NULL ELSE 800 + floor(bench.r(x, 23) * 3000)::int END,
-                CASE WHEN m.inbound THEN bench.pick(x, 24, ARRAY['positive','neutral','neutral','negative','frustrated']) END,
-                '{}', u % 200 = 0, 'reply', m.at, m.at,
-                CASE WHEN NOT m.inbound THEN m.at END,
-                CASE WHEN m.status = 'delivered' THEN m.at + interval '4 seconds' END
-           FROM generate_series($1::bigint, $2::bigint) AS j
-           CROSS JOIN LATERAL (SELECT bench.conversation_user(j, ${size.users}) AS u,
-                                      bench.conversation_start(j, ${size.conversations}, '${t0}'::timestamptz) AS started) c
-           CROSS JOIN LATERAL generate_series(1, 2 + 2 * (j % 4)::int) AS k
-           CROSS JOIN LATERAL (SELECT j * 8 + k AS x) xx
-           CROSS JOIN LATERAL (
-             SELECT gen_random_uuid() AS id, k % 2 = 1 AS inbound,
-                    CASE WHEN k % 2 = 1 THEN 'inbound' ELSE 'outbound' END AS direction,
-                    CASE WHEN k % 2 = 1 THEN 'received'
-                         WHEN bench.r(x, 20) < 0.015 THEN 'failed'
-                         WHEN bench.r(x, 20) < 0.02 THEN 'undelivered'
-                         WHEN bench.r(x, 20) < 0.05 THEN 'sent'
-                         ELSE 'delivered' END AS status,
-                    c.started + (k - 1) * interval '3 minutes' + floor(bench.r(x, 25) * 50) * interval '1 second' AS at
-           ) m`,
-        [from, to, QUESTIONS, ANSWERS],
-      );
-    }
-
-    // Users last: their dates and counters are the aggregates of what was generated.
-    await step(
-      `users 1..${size.users}`,
-      `INSERT INTO users (id, phone_number, created_at, updated_at, is_active, last_message_at, profile_completion_score,
-         zip_code, region, city, state, hardiness_zone, profile, is_test_user, test_user_name, total_messages,
-         total_tokens, total_cost, average_sentiment)
-       SELECT bench.id(1, i),
-              bench.phone(i),
-              coalesce(cv.first_at, '${t0}'::timestamptz), coalesce(cv.last_at, '${t0}'::timestamptz),
-              bench.r(i, 31) < 0.97, cv.last_at,
-              CASE WHEN p.has_profile THEN 40 + floor(bench.r(i, 32) * 61)::int ELSE floor(bench.r(i, 32) * 30)::int END,
-              ($1::text[])[1 + (i % ${AREAS.length})::int],
-              ($2::text[])[1 + (i % ${AREAS.length})::int], NULL, NULL,
-              ($3::text[])[1 + (i % ${AREAS.length})::int],
-              CASE WHEN p.has_profile THEN jsonb_build_object(
-                'region', ($2::text[])[1 + (i % ${AREAS.length})::int],
-                'growingContext', bench.pick(i, 33, ARRAY['raised beds','containers on a balcony','backyard plot','community garden','greenhouse']),
-                'preferences', (ARRAY['["organic"]','["vegetables","herbs"]','["native plants"]','["flowers","pollinators"]']::jsonb[])[1 + floor(bench.r(i, 34) * 4)::int],
-                'conversationStyle', bench.pick(i, 35, ARRAY['brief','detailed','friendly'])) ELSE '{}'::jsonb END,
-              i % 200 = 0,
-              CASE WHEN i % 200 = 0 THEN 'Test gardener ' || (i / 200) END,
-              coalesce(mv.messages, 0), coalesce(mv.tokens, 0), coalesce(mv.cost, 0),
-              CASE WHEN mv.messages IS NULL THEN NULL
-                   ELSE bench.pick(i, 36, ARRAY['positive','positive','neutral','negative','frustrated']) END
-         FROM generate_series(1, ${size.users}::bigint) AS i
-         CROSS JOIN LATERAL (SELECT bench.r(i, 30) < 0.6 AS has_profile) p
-         LEFT JOIN (SELECT user_id, min(started_at) AS first_at, max(last_message_at) AS last_at
-                      FROM conversations GROUP BY user_id) cv ON cv.user_id = bench.id(1, i)
-         LEFT JOIN (SELECT user_id, count(*)::int AS messages, sum(token_usage)::int AS tokens, sum(cost) AS cost
-                      FROM messages GROUP BY user_id) mv ON mv.user_id = bench.id(1, i)
-        ORDER BY i`,
-      [AREAS.map((a) => a[1]), AREAS.map((a) => a[0]), AREAS.map((a) => a[2])],
-    );
-
-    const ddl = await c.query<{ phase: string; create_sql: string }>(
-      `SELECT phase, create_sql FROM bench.saved_ddl ORDER BY CASE phase WHEN 'key' THEN 1 WHEN 'index' THEN 2 ELSE 3 END, seq`,
-    );
-    for (const row of ddl.rows) await step(`rebuilt: ${row.create_sql.slice(0, 110)}`, row.create_sql);
-    await c.query(`DELETE FROM bench.saved_ddl`);
-
-    await c.query(`SET session_replication_role = origin`);
-    await step('rollup_rebuild()', `SELECT rollup_rebuild()`);
-    for (const table of ['users', 'conversations', 'messages', 'rollup_totals', 'rollup_hourly']) {
-      await step(`VACUUM (FREEZE, ANALYZE) ${table}`, `VACUUM (FREEZE, ANALYZE) ${table}`);
-    }
+    await insertConversations(step, size, t0);
+    await insertMessages(step, size, t0);
+    await insertUsers(step, size, t0);
+    await rebuildAfterLoad(c, step);
     const state: SeedState = { seededAt, size, phones: BULK_PHONES };
     await c.query(
       `INSERT INTO bench.meta (key, value) VALUES ('seed', $1)
@@ -386,6 +251,160 @@ export const seed = async ({ adminUrl, database, size, log }: SeedOptions): Prom
     log(`seed complete in ${elapsed(started)}`);
     return state;
   });
+};
+
+/** The generator's functions, the bulk session settings, and the three tables bare of keys and indexes. */
+const prepareLoad = async (c: Client, log: Log): Promise<void> => {
+  for (const sql of HELPERS) await c.query(sql);
+  await c.query(`SET session_replication_role = replica`);
+  await c.query(`SET synchronous_commit = off`);
+  await c.query(`SET work_mem = '256MB'`);
+  await c.query(`SET maintenance_work_mem = '1GB'`);
+  await c.query(`SET max_parallel_maintenance_workers = 2`);
+  await saveAndDropKeysAndIndexes(c);
+  log(`dropped indexes and keys of users, conversations and messages (to rebuild after the load)`);
+};
+
+/** Conversations, numbered in time order and ending before `t0` (the seed's time), in batches. */
+const insertConversations = async (step: Step, size: SeedSize, t0: string): Promise<void> => {
+  const convBatch = 500_000;
+  for (let from = 1; from <= size.conversations; from += convBatch) {
+    const to = Math.min(size.conversations, from + convBatch - 1);
+    await step(
+      `conversations ${from}..${to}`,
+      `INSERT INTO conversations (id, user_id, started_at, last_message_at, ended_at, message_count, sentiment,
+         topics, summary, key_outcomes, next_steps, region, experience_level, model_used, is_test_user, summarized_at)
+       SELECT bench.id(2, j), bench.id(1, u), s.started, s.last,
+              CASE WHEN s.ended THEN s.last END,
+              s.n,
+              CASE WHEN s.ended THEN bench.pick(j, 5, ARRAY['positive','positive','neutral','neutral','negative','frustrated']) END,
+              ARRAY[t1, t2] || CASE WHEN bench.r(j, 7) < 0.5 THEN ARRAY[t3] ELSE ARRAY[]::text[] END,
+              CASE WHEN s.ended THEN 'User asked about ' || t1 || ' and ' || t2 || ' in the ' || region
+                || '. We discussed ' || bench.pick(j, 8, $3::text[]) || ' and ' || bench.pick(j, 9, $3::text[]) || '.' END,
+              CASE WHEN s.ended THEN '- Diagnosed the ' || t1 || ' problem' || chr(10) || '- Agreed on ' || bench.pick(j, 10, $3::text[]) END,
+              CASE WHEN s.ended THEN '- Try ' || bench.pick(j, 11, $3::text[]) || chr(10) || '- Text back in a week about the ' || t2 END,
+              region,
+              bench.pick(j, 12, ARRAY['beginner','beginner','intermediate','advanced']),
+              CASE WHEN bench.r(j, 13) < 0.8 THEN 'gpt-4o-mini' ELSE 'gpt-4o' END,
+              u % 200 = 0,
+              CASE WHEN s.ended THEN s.last + interval '6 hours' END
+         FROM generate_series($1::bigint, $2::bigint) AS j
+         CROSS JOIN LATERAL (SELECT bench.conversation_user(j, ${size.users}) AS u) cu
+         CROSS JOIN LATERAL (
+           SELECT 2 + 2 * (j % 4)::int AS n,
+                  bench.conversation_start(j, ${size.conversations}, '${t0}'::timestamptz) AS started
+         ) b
+         CROSS JOIN LATERAL (
+           SELECT b.n,
+                  b.started + floor(bench.r(j * 8 + 1, 25) * 50) * interval '1 second' AS started,
+                  b.started + (b.n - 1) * interval '3 minutes' + floor(bench.r(j * 8 + b.n, 25) * 50) * interval '1 second' AS last
+         ) s0
+         CROSS JOIN LATERAL (
+           SELECT s0.n, s0.started, s0.last, s0.last < '${t0}'::timestamptz - interval '6 hours' AS ended
+         ) s
+         CROSS JOIN LATERAL (
+           SELECT bench.pick(j, 3, $4::text[]) AS t1, bench.pick(j, 4, $4::text[]) AS t2, bench.pick(j, 6, $4::text[]) AS t3,
+                  (${sqlArray(AREAS.map((a) => a[0]))})[1 + (u % ${AREAS.length})::int] AS region
+         ) t`,
+      [from, to, ADVICE, TOPICS],
+    );
+  }
+};
+
+/** Messages, in batches of conversations: conversation j's k-th message, 3 minutes apart. */
+const insertMessages = async (step: Step, size: SeedSize, t0: string): Promise<void> => {
+  const msgBatch = 200_000;
+  for (let from = 1; from <= size.conversations; from += msgBatch) {
+    const to = Math.min(size.conversations, from + msgBatch - 1);
+    await step(
+      `messages of conversations ${from}..${to}`,
+      `INSERT INTO messages (id, user_id, conversation_id, direction, content, status, provider_sid, error_code,
+         error_message, segments, encoding, cost, token_usage, model_used, response_time_ms, sentiment, topics,
+         is_test_user, kind, created_at, updated_at, sent_at, delivered_at)
+       SELECT m.id, bench.id(1, u), bench.id(2, j), m.direction,
+              CASE WHEN m.inbound THEN ($3::text[])[1 + (x % 8)::int] ELSE ($4::text[])[1 + (x % 8)::int] END,
+              m.status, 'SM' || replace(m.id::text, '-', ''),
+              CASE m.status WHEN 'failed' THEN '30003' WHEN 'undelivered' THEN '30005' END,
+              CASE m.status WHEN 'failed' THEN 'Unreachable destination handset'
+                            WHEN 'undelivered' THEN 'Unknown destination handset' END,
+              1, 'GSM-7',
+              CASE WHEN m.inbound THEN 0 ELSE round((0.0002 + bench.r(x, 21) * 0.002)::numeric, 6) END,
+              CASE WHEN m.inbound THEN 0 ELSE 150 + floor(bench.r(x, 22) * 600)::int END,
+              CASE WHEN m.inbound THEN NULL WHEN bench.r(j, 13) < 0.8 THEN 'gpt-4o-mini' ELSE 'gpt-4o' END,
+              CASE WHEN m.inbound THEN NULL ELSE 800 + floor(bench.r(x, 23) * 3000)::int END,
+              CASE WHEN m.inbound THEN bench.pick(x, 24, ARRAY['positive','neutral','neutral','negative','frustrated']) END,
+              '{}', u % 200 = 0, 'reply', m.at, m.at,
+              CASE WHEN NOT m.inbound THEN m.at END,
+              CASE WHEN m.status = 'delivered' THEN m.at + interval '4 seconds' END
+         FROM generate_series($1::bigint, $2::bigint) AS j
+         CROSS JOIN LATERAL (SELECT bench.conversation_user(j, ${size.users}) AS u,
+                                    bench.conversation_start(j, ${size.conversations}, '${t0}'::timestamptz) AS started) c
+         CROSS JOIN LATERAL generate_series(1, 2 + 2 * (j % 4)::int) AS k
+         CROSS JOIN LATERAL (SELECT j * 8 + k AS x) xx
+         CROSS JOIN LATERAL (
+           SELECT gen_random_uuid() AS id, k % 2 = 1 AS inbound,
+                  CASE WHEN k % 2 = 1 THEN 'inbound' ELSE 'outbound' END AS direction,
+                  CASE WHEN k % 2 = 1 THEN 'received'
+                       WHEN bench.r(x, 20) < 0.015 THEN 'failed'
+                       WHEN bench.r(x, 20) < 0.02 THEN 'undelivered'
+                       WHEN bench.r(x, 20) < 0.05 THEN 'sent'
+                       ELSE 'delivered' END AS status,
+                  c.started + (k - 1) * interval '3 minutes' + floor(bench.r(x, 25) * 50) * interval '1 second' AS at
+         ) m`,
+      [from, to, QUESTIONS, ANSWERS],
+    );
+  }
+};
+
+/** Users last: their dates and counters are the aggregates of what was generated. */
+const insertUsers = async (step: Step, size: SeedSize, t0: string): Promise<void> => {
+  await step(
+    `users 1..${size.users}`,
+    `INSERT INTO users (id, phone_number, created_at, updated_at, is_active, last_message_at, profile_completion_score,
+       zip_code, region, city, state, hardiness_zone, profile, is_test_user, test_user_name, total_messages,
+       total_tokens, total_cost, average_sentiment)
+     SELECT bench.id(1, i),
+            bench.phone(i),
+            coalesce(cv.first_at, '${t0}'::timestamptz), coalesce(cv.last_at, '${t0}'::timestamptz),
+            bench.r(i, 31) < 0.97, cv.last_at,
+            CASE WHEN p.has_profile THEN 40 + floor(bench.r(i, 32) * 61)::int ELSE floor(bench.r(i, 32) * 30)::int END,
+            ($1::text[])[1 + (i % ${AREAS.length})::int],
+            ($2::text[])[1 + (i % ${AREAS.length})::int], NULL, NULL,
+            ($3::text[])[1 + (i % ${AREAS.length})::int],
+            CASE WHEN p.has_profile THEN jsonb_build_object(
+              'region', ($2::text[])[1 + (i % ${AREAS.length})::int],
+              'growingContext', bench.pick(i, 33, ARRAY['raised beds','containers on a balcony','backyard plot','community garden','greenhouse']),
+              'preferences', (ARRAY['["organic"]','["vegetables","herbs"]','["native plants"]','["flowers","pollinators"]']::jsonb[])[1 + floor(bench.r(i, 34) * 4)::int],
+              'conversationStyle', bench.pick(i, 35, ARRAY['brief','detailed','friendly'])) ELSE '{}'::jsonb END,
+            i % 200 = 0,
+            CASE WHEN i % 200 = 0 THEN 'Test gardener ' || (i / 200) END,
+            coalesce(mv.messages, 0), coalesce(mv.tokens, 0), coalesce(mv.cost, 0),
+            CASE WHEN mv.messages IS NULL THEN NULL
+                 ELSE bench.pick(i, 36, ARRAY['positive','positive','neutral','negative','frustrated']) END
+       FROM generate_series(1, ${size.users}::bigint) AS i
+       CROSS JOIN LATERAL (SELECT bench.r(i, 30) < 0.6 AS has_profile) p
+       LEFT JOIN (SELECT user_id, min(started_at) AS first_at, max(last_message_at) AS last_at
+                    FROM conversations GROUP BY user_id) cv ON cv.user_id = bench.id(1, i)
+       LEFT JOIN (SELECT user_id, count(*)::int AS messages, sum(token_usage)::int AS tokens, sum(cost) AS cost
+                    FROM messages GROUP BY user_id) mv ON mv.user_id = bench.id(1, i)
+      ORDER BY i`,
+    [AREAS.map((a) => a[1]), AREAS.map((a) => a[0]), AREAS.map((a) => a[2])],
+  );
+};
+
+/** Keys and indexes rebuilt, the rollups recomputed, and everything frozen and analysed. */
+const rebuildAfterLoad = async (c: Client, step: Step): Promise<void> => {
+  const ddl = await c.query<{ phase: string; create_sql: string }>(
+    `SELECT phase, create_sql FROM bench.saved_ddl ORDER BY CASE phase WHEN 'key' THEN 1 WHEN 'index' THEN 2 ELSE 3 END, seq`,
+  );
+  for (const row of ddl.rows) await step(`rebuilt: ${row.create_sql.slice(0, 110)}`, row.create_sql);
+  await c.query(`DELETE FROM bench.saved_ddl`);
+
+  await c.query(`SET session_replication_role = origin`);
+  await step('rollup_rebuild()', `SELECT rollup_rebuild()`);
+  for (const table of ['users', 'conversations', 'messages', 'rollup_totals', 'rollup_hourly']) {
+    await step(`VACUUM (FREEZE, ANALYZE) ${table}`, `VACUUM (FREEZE, ANALYZE) ${table}`);
+  }
 };
 
 export interface SeededOptions {
