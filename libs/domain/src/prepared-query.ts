@@ -57,7 +57,7 @@ export const queryPrepared = async <T extends QueryResultRow>(
 ): Promise<T[]> => (await runPrepared<T>(db, text, values)).rows;
 
 /** `queryPrepared` for a write: how many rows it changed. */
-export const executePrepared = async (db: Db, text: string, values: unknown[]): Promise<number> =>
+const executePrepared = async (db: Db, text: string, values: unknown[]): Promise<number> =>
   (await runPrepared(db, text, values)).rowCount ?? 0;
 
 /**

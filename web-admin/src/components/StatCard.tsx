@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 type Tone = 'default' | 'warning';
 
 /** One stat card of the Dashboard, Users and Messages screens. */
-export function StatCard({
+function StatCard({
   title,
   icon: Icon,
   value,

@@ -68,7 +68,7 @@ export function sendOnEnter(event: KeyboardEvent<HTMLTextAreaElement>, send: () 
 }
 
 /** A 4xx answer means the server refused the message (nothing stored): give the text back to edit. */
-export const wasRefused = (error: unknown): boolean =>
+const wasRefused = (error: unknown): boolean =>
   error instanceof ApiError && error.status >= 400 && error.status < 500;
 
 /**

@@ -8,7 +8,7 @@ import { filledContext, type TesterExample } from './tester-texts';
 import { ContextField, MessageField } from './TesterFields';
 
 /** A context field of a tester: which value it edits, its label and its hint. */
-export interface ContextFieldDef<K extends string> {
+interface ContextFieldDef<K extends string> {
   key: K;
   label: string;
   placeholder?: string;
