@@ -223,6 +223,8 @@ export async function seedInsight(db: DataSource, at?: Date): Promise<InsightSee
   const recent = (second: number) => new Date(Math.min(recentBase + second * 1000, now.getTime()));
   const daysAgo = (days: number, plusMinutes = 0) =>
     new Date(now.getTime() - days * DAY_MS + plusMinutes * MINUTE_MS);
+  const twoDaysAgoNoon = (plusMinutes: number) =>
+    new Date(startOfToday - 2 * DAY_MS + 12 * HOUR_MS + plusMinutes * MINUTE_MS);
 
   const userIds = {} as Record<InsightUser['key'], string>;
   for (const user of INSIGHT_USERS) {
@@ -307,10 +309,11 @@ export async function seedInsight(db: DataSource, at?: Date): Promise<InsightSee
   };
   const garlicMessages: SeedMessage[] = [];
   for (let n = 0; n < 7; n += 1) {
-    // Over an hour before "two days ago": never inside yesterday, whatever the time of day.
-    garlicMessages.push(ask(`Garlic question ${n + 1}: how deep should I plant?`, daysAgo(2, n * 2 - 90)));
+    // At noon of the UTC day before yesterday: one UTC day whatever the time of day (a time
+    // counted back from now crosses a UTC midnight in part of the night).
+    garlicMessages.push(ask(`Garlic question ${n + 1}: how deep should I plant?`, twoDaysAgoNoon(n * 2)));
     garlicMessages.push(
-      reply(`Plant cloves 2 inches deep, pointy end up (${n + 1}).`, 'delivered', daysAgo(2, n * 2 - 89)),
+      reply(`Plant cloves 2 inches deep, pointy end up (${n + 1}).`, 'delivered', twoDaysAgoNoon(n * 2 + 1)),
     );
   }
   const garlic: SeedConversation = {
