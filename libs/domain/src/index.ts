@@ -258,7 +258,7 @@ export {
   updateStatusLocked,
   type StaleStatusQuery,
 } from './messages/delivery-status';
-export { inboundMoods, inboundToAnswer, lockReplyRecipient, type InboundMoods } from './messages/reply-reads';
+export { inboundToAnswer, lockReplyRecipient, type InboundMoods } from './messages/reply-reads';
 export {
   recordReply,
   type PlannedReply,

@@ -81,11 +81,20 @@ describe('message path reads', () => {
     expect(await messageToSend(ds(), '00000000-0000-4000-8000-000000000000')).toBeNull();
 
     const locked = await ds().transaction((manager) =>
-      lockReplyRecipient(manager, inbound.userId, inbound.conversationId),
+      lockReplyRecipient(manager, {
+        inbound: { id: inbound.messageId, userId: inbound.userId, conversationId: inbound.conversationId },
+        sentiment: 'positive',
+        window: 5,
+      }),
     );
     expect(locked).toEqual({
       user: await ds().getRepository(User).findOneByOrFail({ id: inbound.userId }),
       conversation: await ds().getRepository(Conversation).findOneByOrFail({ id: inbound.conversationId }),
+      // The inbound's sentiment as if stored; the reply is outbound, so not a mood.
+      moods: {
+        conversation: ['positive'],
+        recent: [{ sentiment: 'positive', content: 'my tomatoes have spots' }],
+      },
     });
   });
 

@@ -3,7 +3,7 @@ import { type Db, managerOf } from '../db';
 import { Conversation } from '../entities/conversation.entity';
 import { Message } from '../entities/message.entity';
 import { User } from '../entities/user.entity';
-import { entityColumns, entityPrepared, queryPrepared, statementText } from '../prepared-query';
+import { entityColumns, queryPrepared, statementText } from '../prepared-query';
 import { lockUser } from '../users/users';
 import type { Sentiment } from '../types';
 import { replyIdFor } from './reply-id';
@@ -57,30 +57,6 @@ export async function inboundToAnswer(
   return { inbound, replied };
 }
 
-const CONVERSATION_READ = statementText(
-  (dataSource) =>
-    `SELECT ${entityColumns(dataSource, Conversation, 'c').sql} FROM conversations c WHERE c.id = $1`,
-);
-
-/**
- * The reply's user, row-locked until the caller's transaction ends, then its conversation: read
- * after the lock, so it holds what a concurrent reply of the same user wrote (a join in the locking
- * statement would return the conversation as it was when that statement started waiting).
- */
-export async function lockReplyRecipient(
-  db: Db,
-  userId: string,
-  conversationId: string,
-): Promise<{ user: User | null; conversation: Conversation | null }> {
-  const manager = managerOf(db);
-  const user = await lockUser(manager, userId);
-  if (user === null || user.optedOut) return { user, conversation: null };
-  const conversation = await entityPrepared(manager, Conversation, 'c', CONVERSATION_READ(manager), [
-    conversationId,
-  ]);
-  return { user, conversation };
-}
-
 export interface InboundMoods {
   /** The conversation's inbound sentiments, oldest first. */
   conversation: Sentiment[];
@@ -88,31 +64,58 @@ export interface InboundMoods {
   recent: Array<{ sentiment: Sentiment | null; content: string }>;
 }
 
-/**
- * The sentiments this inbound's rolls into, read in the reply's transaction, with the inbound's
- * own (stored only with the reply) read as if it were stored already. One statement.
- */
-export async function inboundMoods(
-  db: Db,
-  inbound: Pick<Message, 'id' | 'userId' | 'conversationId'>,
-  sentiment: Sentiment,
-  window: number,
-): Promise<InboundMoods> {
-  const [row] = await queryPrepared<{
-    conversation: Sentiment[] | null;
-    recent: Array<{ sentiment: Sentiment | null; content: string }> | null;
-  }>(
-    db,
-    `SELECT
+/** The inbound being answered, and its sentiment, which is stored only with the reply. */
+interface MoodsOf {
+  inbound: Pick<Message, 'id' | 'userId' | 'conversationId'>;
+  sentiment: Sentiment;
+  /** How many of the user's latest inbound texts `recent` holds. */
+  window: number;
+}
+
+// The conversation ($1) and the sentiments the inbound ($3, with sentiment $4 as if stored) rolls
+// into: the conversation's inbound ones and the user's ($2) latest $5 inbound texts.
+const CONVERSATION_AND_MOODS_READ = statementText(
+  (dataSource) =>
+    `SELECT ${entityColumns(dataSource, Conversation, 'c').sql},
        (SELECT array_agg(s ORDER BY created_at, id) FROM (
           SELECT CASE WHEN id = $3 THEN $4 ELSE sentiment END AS s, created_at, id FROM messages
            WHERE conversation_id = $1 AND direction = 'inbound') m
-         WHERE s IS NOT NULL) AS conversation,
+         WHERE s IS NOT NULL) AS moods_conversation,
        (SELECT json_agg(json_build_object('sentiment', s, 'content', content) ORDER BY created_at DESC, id DESC)
           FROM (SELECT CASE WHEN id = $3 THEN $4 ELSE sentiment END AS s, content, created_at, id FROM messages
                  WHERE user_id = $2 AND direction = 'inbound'
-                 ORDER BY created_at DESC, id DESC LIMIT $5) r) AS recent`,
-    [inbound.conversationId, inbound.userId, inbound.id, sentiment, window],
-  );
-  return { conversation: row?.conversation ?? [], recent: row?.recent ?? [] };
+                 ORDER BY created_at DESC, id DESC LIMIT $5) r) AS moods_recent
+     FROM conversations c WHERE c.id = $1`,
+);
+
+/**
+ * The reply's user, row-locked until the caller's transaction ends, then its conversation and the
+ * moods the inbound rolls into, in one statement: read after the lock, so they hold what a
+ * concurrent reply of the same user wrote (a join in the locking statement would return the
+ * conversation as it was when that statement started waiting). Two statements in all.
+ */
+export async function lockReplyRecipient(
+  db: Db,
+  { inbound, sentiment, window }: MoodsOf,
+): Promise<{ user: User | null; conversation: Conversation | null; moods: InboundMoods }> {
+  const manager = managerOf(db);
+  const none: InboundMoods = { conversation: [], recent: [] };
+  const user = await lockUser(manager, inbound.userId);
+  if (user === null || user.optedOut) return { user, conversation: null, moods: none };
+  const [row] = await queryPrepared<Record<string, unknown>>(manager, CONVERSATION_AND_MOODS_READ(manager), [
+    inbound.conversationId,
+    inbound.userId,
+    inbound.id,
+    sentiment,
+    window,
+  ]);
+  if (row === undefined) return { user, conversation: null, moods: none };
+  return {
+    user,
+    conversation: entityColumns(manager.connection, Conversation, 'c').read(row),
+    moods: {
+      conversation: (row['moods_conversation'] as Sentiment[] | null) ?? [],
+      recent: (row['moods_recent'] as InboundMoods['recent'] | null) ?? [],
+    },
+  };
 }

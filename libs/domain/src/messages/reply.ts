@@ -8,7 +8,7 @@ import type { UnpaidCall } from '../ledger/statements';
 import { type DueSurvey, claimDueSurvey, markSurveyDelivered } from '../surveys/reply-surveys';
 import type { Sentiment } from '../types';
 import { type OutboundMessageInput, recordOutbound } from './message-writer';
-import { type InboundMoods, inboundMoods, lockReplyRecipient } from './reply-reads';
+import { type InboundMoods, lockReplyRecipient } from './reply-reads';
 
 /** What the reply's plan is made from: the locked user and conversation, the due survey, the moods. */
 export interface ReplyState {
@@ -57,12 +57,15 @@ export async function recordReply(
 ): Promise<ReplyRecordOutcome> {
   const { inbound } = request;
   return managerOf(db).transaction(async (manager): Promise<ReplyRecordOutcome> => {
-    const { user, conversation } = await lockReplyRecipient(manager, inbound.userId, inbound.conversationId);
+    const { user, conversation, moods } = await lockReplyRecipient(manager, {
+      inbound,
+      sentiment: request.sentiment,
+      window: request.moodWindow,
+    });
     if (user === null) return 'missing';
     if (user.optedOut) return 'opted-out';
     if (conversation === null) return 'missing';
     const survey = request.withSurvey ? await claimDueSurvey(manager, user.id, inbound.conversationId) : null;
-    const moods = await inboundMoods(manager, inbound, request.sentiment, request.moodWindow);
     const planned = request.plan({ user, conversation, survey, moods });
 
     const recorded = await recordOutbound(manager, planned.message);
