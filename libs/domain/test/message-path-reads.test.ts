@@ -85,11 +85,13 @@ describe('message path reads', () => {
         inbound: { id: inbound.messageId, userId: inbound.userId, conversationId: inbound.conversationId },
         sentiment: 'positive',
         window: 5,
+        withSurvey: true,
       }),
     );
     expect(locked).toEqual({
       user: await ds().getRepository(User).findOneByOrFail({ id: inbound.userId }),
       conversation: await ds().getRepository(Conversation).findOneByOrFail({ id: inbound.conversationId }),
+      survey: null,
       // The inbound's sentiment as if stored; the reply is outbound, so not a mood.
       moods: {
         conversation: ['positive'],

@@ -4,6 +4,7 @@ import { Conversation } from '../entities/conversation.entity';
 import { Message } from '../entities/message.entity';
 import { User } from '../entities/user.entity';
 import { entityColumns, queryPrepared, statementText } from '../prepared-query';
+import { type DueSurvey, dueSurveySql } from '../surveys/reply-surveys';
 import { lockUser } from '../users/users';
 import type { Sentiment } from '../types';
 import { replyIdFor } from './reply-id';
@@ -64,19 +65,32 @@ export interface InboundMoods {
   recent: Array<{ sentiment: Sentiment | null; content: string }>;
 }
 
-/** The inbound being answered, and its sentiment, which is stored only with the reply. */
-interface MoodsOf {
+/** The inbound being answered, its sentiment (stored only with the reply), and whether a survey may ride on it. */
+interface ReplyStateRequest {
   inbound: Pick<Message, 'id' | 'userId' | 'conversationId'>;
   sentiment: Sentiment;
   /** How many of the user's latest inbound texts `recent` holds. */
   window: number;
+  /** Whether to claim the user's due survey delivery (never for a reply to an invalid text). */
+  withSurvey: boolean;
 }
 
-// The conversation ($1) and the sentiments the inbound ($3, with sentiment $4 as if stored) rolls
-// into: the conversation's inbound ones and the user's ($2) latest $5 inbound texts.
-const CONVERSATION_AND_MOODS_READ = statementText(
+/** What the reply is planned on besides its locked user. */
+interface ReplyRecipientState {
+  user: User | null;
+  conversation: Conversation | null;
+  /** The user's oldest due survey delivery, locked; null when none is due or none was asked for. */
+  survey: DueSurvey | null;
+  moods: InboundMoods;
+}
+
+// The conversation ($1); the sentiments the inbound ($3, with sentiment $4 as if stored) rolls
+// into: the conversation's inbound ones and the user's ($2) latest $5 inbound texts; and when $6,
+// the user's due survey delivery, locked.
+const REPLY_STATE_READ = statementText(
   (dataSource) =>
-    `SELECT ${entityColumns(dataSource, Conversation, 'c').sql},
+    `WITH due AS (${dueSurveySql('$2', '$1', '$6::boolean')})
+     SELECT ${entityColumns(dataSource, Conversation, 'c').sql},
        (SELECT array_agg(s ORDER BY created_at, id) FROM (
           SELECT CASE WHEN id = $3 THEN $4 ELSE sentiment END AS s, created_at, id FROM messages
            WHERE conversation_id = $1 AND direction = 'inbound') m
@@ -84,35 +98,46 @@ const CONVERSATION_AND_MOODS_READ = statementText(
        (SELECT json_agg(json_build_object('sentiment', s, 'content', content) ORDER BY created_at DESC, id DESC)
           FROM (SELECT CASE WHEN id = $3 THEN $4 ELSE sentiment END AS s, content, created_at, id FROM messages
                  WHERE user_id = $2 AND direction = 'inbound'
-                 ORDER BY created_at DESC, id DESC LIMIT $5) r) AS moods_recent
-     FROM conversations c WHERE c.id = $1`,
+                 ORDER BY created_at DESC, id DESC LIMIT $5) r) AS moods_recent,
+       due."id" AS due_id, due."campaign_id" AS due_campaign_id, due."survey_url" AS due_survey_url
+     FROM conversations c LEFT JOIN due ON true WHERE c.id = $1`,
 );
 
 /**
- * The reply's user, row-locked until the caller's transaction ends, then its conversation and the
- * moods the inbound rolls into, in one statement: read after the lock, so they hold what a
- * concurrent reply of the same user wrote (a join in the locking statement would return the
- * conversation as it was when that statement started waiting). Two statements in all.
+ * The reply's user, row-locked until the caller's transaction ends, then in one statement its
+ * conversation, the moods the inbound rolls into and the due survey (locked): read after the
+ * lock, so they hold what a concurrent reply of the same user wrote (a join in the locking
+ * statement would return the conversation as it was when that statement started waiting). Two
+ * statements in all.
  */
 export async function lockReplyRecipient(
   db: Db,
-  { inbound, sentiment, window }: MoodsOf,
-): Promise<{ user: User | null; conversation: Conversation | null; moods: InboundMoods }> {
+  { inbound, sentiment, window, withSurvey }: ReplyStateRequest,
+): Promise<ReplyRecipientState> {
   const manager = managerOf(db);
   const none: InboundMoods = { conversation: [], recent: [] };
   const user = await lockUser(manager, inbound.userId);
-  if (user === null || user.optedOut) return { user, conversation: null, moods: none };
-  const [row] = await queryPrepared<Record<string, unknown>>(manager, CONVERSATION_AND_MOODS_READ(manager), [
+  if (user === null || user.optedOut) return { user, conversation: null, survey: null, moods: none };
+  const [row] = await queryPrepared<Record<string, unknown>>(manager, REPLY_STATE_READ(manager), [
     inbound.conversationId,
     inbound.userId,
     inbound.id,
     sentiment,
     window,
+    withSurvey,
   ]);
-  if (row === undefined) return { user, conversation: null, moods: none };
+  if (row === undefined) return { user, conversation: null, survey: null, moods: none };
   return {
     user,
     conversation: entityColumns(manager.connection, Conversation, 'c').read(row),
+    survey:
+      typeof row['due_id'] === 'string'
+        ? {
+            deliveryId: row['due_id'],
+            campaignId: String(row['due_campaign_id']),
+            surveyUrl: String(row['due_survey_url']),
+          }
+        : null,
     moods: {
       conversation: (row['moods_conversation'] as Sentiment[] | null) ?? [],
       recent: (row['moods_recent'] as InboundMoods['recent'] | null) ?? [],

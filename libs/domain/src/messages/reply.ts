@@ -5,7 +5,7 @@ import type { Message } from '../entities/message.entity';
 import type { User } from '../entities/user.entity';
 import type { SpendLedger } from '../ledger/spend-ledger';
 import type { UnpaidCall } from '../ledger/statements';
-import { type DueSurvey, claimDueSurvey, markSurveyDelivered } from '../surveys/reply-surveys';
+import { type DueSurvey, markSurveyDelivered } from '../surveys/reply-surveys';
 import type { Sentiment } from '../types';
 import { type OutboundMessageInput, recordOutbound } from './message-writer';
 import { type InboundMoods, lockReplyRecipient } from './reply-reads';
@@ -57,15 +57,15 @@ export async function recordReply(
 ): Promise<ReplyRecordOutcome> {
   const { inbound } = request;
   return managerOf(db).transaction(async (manager): Promise<ReplyRecordOutcome> => {
-    const { user, conversation, moods } = await lockReplyRecipient(manager, {
+    const { user, conversation, survey, moods } = await lockReplyRecipient(manager, {
       inbound,
       sentiment: request.sentiment,
       window: request.moodWindow,
+      withSurvey: request.withSurvey,
     });
     if (user === null) return 'missing';
     if (user.optedOut) return 'opted-out';
     if (conversation === null) return 'missing';
-    const survey = request.withSurvey ? await claimDueSurvey(manager, user.id, inbound.conversationId) : null;
     const planned = request.plan({ user, conversation, survey, moods });
 
     const recorded = await recordOutbound(manager, planned.message);
