@@ -54,6 +54,24 @@ describe('spending day', () => {
     );
   });
 
+  it('answers each instant of a day with that day, from the last midnight to the next', () => {
+    // 1 November 2026 in Los Angeles is 25 hours long: 07:00Z to 08:00Z the next morning.
+    const zone = 'America/Los_Angeles';
+    const instants = ['2026-11-01T07:00:00Z', '2026-11-01T20:00:00Z', '2026-11-02T07:59:59.999Z'];
+    for (const at of instants)
+      expect(spendDay(new Date(at), zone)).toEqual({
+        key: '2026-11-01',
+        start: new Date('2026-11-01T07:00:00Z'),
+      });
+    expect(spendDay(new Date('2026-11-02T08:00:00Z'), zone)).toEqual({
+      key: '2026-11-02',
+      start: new Date('2026-11-02T08:00:00Z'),
+    });
+    // Back in time after a later day was asked.
+    expect(spendDay(new Date('2026-11-01T06:59:59.999Z'), zone).key).toBe('2026-10-31');
+    expect(spendDay(new Date('2026-11-01T12:00:00Z'), zone).key).toBe('2026-11-01');
+  });
+
   it('knows IANA time zones', () => {
     expect(isTimeZone('UTC')).toBe(true);
     expect(isTimeZone('Europe/Paris')).toBe(true);

@@ -54,8 +54,7 @@ export interface SpendDay {
   start: Date;
 }
 
-/** The spending day `now` falls in, midnight to midnight in `timeZone`. */
-export function spendDay(now: Date, timeZone: string): SpendDay {
+function computeSpendDay(now: Date, timeZone: string): SpendDay {
   const { year, month, day } = wallClock(now, timeZone);
   const midnightAsUtc = Date.UTC(year, month - 1, day);
   // Two passes settle the offset in force at midnight (it differs from now's across a DST change).
@@ -63,4 +62,24 @@ export function spendDay(now: Date, timeZone: string): SpendDay {
   start = midnightAsUtc - offsetAt(new Date(start), timeZone);
   const key = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
   return { key, start: new Date(start) };
+}
+
+/** A day is 23 to 25 hours long, so its start plus 26 hours always falls in the next day. */
+const INTO_NEXT_DAY_MS = 26 * 3_600_000;
+
+/** The last day computed per time zone and when the next one starts: every send and model call asks. */
+const lastDays = new Map<string, { day: SpendDay; end: number }>();
+
+/** The spending day `now` falls in, midnight to midnight in `timeZone`. */
+export function spendDay(now: Date, timeZone: string): SpendDay {
+  const at = now.getTime();
+  let last = lastDays.get(timeZone);
+  if (last === undefined || at < last.day.start.getTime() || at >= last.end) {
+    const day = computeSpendDay(now, timeZone);
+    const end = computeSpendDay(new Date(day.start.getTime() + INTO_NEXT_DAY_MS), timeZone).start.getTime();
+    last = { day, end };
+    lastDays.set(timeZone, last);
+  }
+  // A copy: callers may keep or change what they get.
+  return { key: last.day.key, start: new Date(last.day.start.getTime()) };
 }
