@@ -47,6 +47,10 @@ redis.call('PEXPIRE', KEYS[1], longest)
 return {1}
 `;
 
+/** Defined on the connection: ioredis sends the script once per connection, then its SHA only. */
+const ADMIT_COMMAND = 'sproutSenderAdmit';
+type AdmitCommand = Record<typeof ADMIT_COMMAND, (key: string, ...args: string[]) => Promise<number[]>>;
+
 /** "about 12 minutes", "about an hour", "about 5 hours": when a limited sender is answered again. */
 export const waitInWords = (ms: number): string => {
   const minutes = Math.max(1, Math.ceil(ms / MINUTE_MS));
@@ -86,20 +90,19 @@ export class SenderLimits {
       { window: 'hour', spanMs: HOUR_MS, limit: config.senderRepliesPerHour },
       { window: 'day', spanMs: DAY_MS, limit: config.senderRepliesPerDay },
     ];
+    redis.defineCommand(ADMIT_COMMAND, { numberOfKeys: 1, lua: ADMIT });
   }
 
   /** Admits `messageId` from `userId` (counting it), or answers the limit that refuses it. */
   async admit(userId: string, messageId: string, now: Date): Promise<SenderLimitHit | null> {
     const args = this.windows.flatMap((w) => [String(w.spanMs), String(w.limit)]);
     const key = `${this.config.bullmqPrefix}:sender-replies:${userId}`;
-    const answer = (await this.redis.eval(
-      ADMIT,
-      1,
+    const answer = await (this.redis as unknown as AdmitCommand)[ADMIT_COMMAND](
       key,
       String(now.getTime()),
       messageId,
       ...args,
-    )) as number[];
+    );
     if (answer[0] === 1) return null;
     const hit = this.windows[(answer[1] ?? 1) - 1] ?? this.windows[0];
     if (hit === undefined) throw new Error('No sender limit windows');

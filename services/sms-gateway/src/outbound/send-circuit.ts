@@ -54,6 +54,13 @@ redis.call('SET', KEYS[1], cjson.encode(s))
 return { 0, s.state }
 `;
 
+/** Defined on the connection: ioredis sends the script once per connection, then its SHA only. */
+const CIRCUIT_COMMAND = 'sproutSmsCircuit';
+type CircuitCommand = Record<
+  typeof CIRCUIT_COMMAND,
+  (key: string, ...args: string[]) => Promise<[number, string]>
+>;
+
 export interface CircuitPermit {
   /** 0: go ahead; otherwise how long until Twilio may be tried again. */
   waitMs: number;
@@ -74,6 +81,7 @@ export class SendCircuit {
     @Inject(CONFIG) private readonly config: SmsGatewayConfig,
   ) {
     this.key = smsCircuitKey(config.bullmqPrefix);
+    redis.defineCommand(CIRCUIT_COMMAND, { numberOfKeys: 1, lua: SCRIPT });
   }
 
   /** Whether a send could go now, without taking the probe (a paced job asks before reserving). */
@@ -100,16 +108,14 @@ export class SendCircuit {
   }
 
   private async run(op: string, error = ''): Promise<CircuitPermit> {
-    const answer = (await this.redis.eval(
-      SCRIPT,
-      1,
+    const answer = await (this.redis as unknown as CircuitCommand)[CIRCUIT_COMMAND](
       this.key,
       op,
       String(this.config.smsCircuitFailureThreshold),
       String(this.config.smsCircuitOpenMs),
       String(PROBE_TIMEOUT_MS),
       error,
-    )) as [number, string];
+    );
     return { waitMs: Math.max(0, Number(answer[0])) };
   }
 }

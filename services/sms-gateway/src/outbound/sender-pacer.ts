@@ -24,6 +24,13 @@ redis.call('SET', KEYS[1], tostring(nextTat), 'PX', math.ceil(nextTat - now) + 1
 return { math.ceil(tat - now), math.floor(tat) }
 `;
 
+/** Defined on the connection: ioredis sends the script once per connection, then its SHA only. */
+const RESERVE_COMMAND = 'sproutSmsPaceReserve';
+type ReserveCommand = Record<
+  typeof RESERVE_COMMAND,
+  (key: string, ...args: string[]) => Promise<[number, number]>
+>;
+
 /** A reservation not used within this long after its slot is dropped (a newer one is taken). */
 const SLOT_GRACE_MS = 1_000;
 /** Reservations keyed by message live at most this long past their slot. */
@@ -45,6 +52,7 @@ export class SenderPacer {
     @Inject(CONFIG) private readonly config: SmsGatewayConfig,
   ) {
     this.prefix = `${config.bullmqPrefix}:sms:pace`;
+    redis.defineCommand(RESERVE_COMMAND, { numberOfKeys: 1, lua: RESERVE });
   }
 
   /** Segments per second this number may send. */
@@ -76,13 +84,11 @@ export class SenderPacer {
       // Held past its slot (the circuit opened meanwhile): book again rather than burst.
     }
     const intervalMs = 1000 / this.rateOf(sender);
-    const [waitMs, slot] = (await this.redis.eval(
-      RESERVE,
-      1,
+    const [waitMs, slot] = await (this.redis as unknown as ReserveCommand)[RESERVE_COMMAND](
       `${this.prefix}:${sender}`,
       String(intervalMs),
       String(Math.max(1, segments)),
-    )) as [number, number];
+    );
     if (waitMs <= 0) return { go: true };
     await this.redis.set(slotKey, String(slot), 'PX', waitMs + SLOT_TTL_MS);
     return { go: false, waitMs };
