@@ -238,7 +238,13 @@ export function readRequest(given: AdviceRequest): Reading {
     ctx,
     crop,
     hits,
-    decision: decide(hits, retriever.weightOf, resolved.context !== null, hasTwoParts(request.question)),
+    decision: decide(
+      hits,
+      retriever.weightOf,
+      resolved.context !== null,
+      hasTwoParts(request.question),
+      request.question.trim().split(/\s+/).length,
+    ),
     followUp: resolved.followUp,
     context: resolved.context,
   };
