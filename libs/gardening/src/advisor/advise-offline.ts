@@ -3,7 +3,7 @@ import { fitToLength, toGsm7 } from '../text/gsm7';
 import { addDays } from '../text/dates';
 import { lookupZip } from '../places/zip';
 import { analysisWindow } from '../text/words';
-import { buildContext, zipHint, type AdviceContext } from './context';
+import { buildContext, zipHint, type AdviceAsker, type AdviceContext } from './context';
 import { findCropIn, findCropsIn, type CropTiming } from './crops';
 import { gardenerWords, resolveFollowUp, turnText, type ConversationTurn } from './followup';
 import { advisorKnowledge, type AdvisorKnowledge, type Entry } from './knowledge/load';
@@ -18,17 +18,7 @@ export const ADVICE_TARGET_CHARS = TWO_SEGMENTS;
 export const ADVICE_MAX_CHARS = THREE_SEGMENTS;
 
 /** A question for the offline advisor, with what is known about the asker. */
-export interface AdviceRequest {
-  question: string;
-  zipCode?: string | null;
-  /** USDA zone ("7b"); takes precedence over the zone of `zipCode`. */
-  zone?: string | null;
-  /** A region as people name it ("Pacific Northwest", "Front Range"); a ZIP's state wins. */
-  region?: string | null;
-  experienceLevel?: string | null;
-  soilType?: string | null;
-  /** The date to answer for (planting windows, season); default now. */
-  now?: Date;
+export interface AdviceRequest extends AdviceAsker {
   /**
    * Earlier turns of the conversation, oldest first, as chat messages (the reply pipeline's
    * history: the gardener's words may be wrapped in <sms> tags). Follow-ups are read against them.
