@@ -154,6 +154,14 @@ describe('adviseOffline', () => {
     ).toMatch(/^Good lawn alternatives/);
   });
 
+  it('times setting out a crop started indoors, and starting it indoors, apart', () => {
+    const ask = (question: string): string => adviseOffline({ question, zipCode: '60601', now: MAY }).entryId;
+    expect(ask('when can I put my peppers outside? I started them indoors in February')).toBe(
+      'crop-timing:pepper',
+    );
+    expect(ask('when should I start pepper seeds indoors')).toBe('crop-indoor:pepper');
+  });
+
   it('adapts planting answers to the date: now, later, too late', () => {
     const ask = (date: string): string =>
       adviseOffline({ question: 'when should I plant beans', zone: '6a', now: new Date(`${date}T12:00:00Z`) })
