@@ -21,6 +21,30 @@ describe('follow-ups keep the conversation', () => {
     expect(advice.entries).toEqual(['banana-suckers']);
   });
 
+  it('a word of a longer plant name ("fruit") leaves the earlier plant the subject', () => {
+    const advice = adviseOffline({
+      question: "it's 2 years old and big but no fruit. can I make it flower?",
+      history: turns('How do I grow a pineapple from a store-bought one?'),
+      now,
+    });
+    expect(advice).toMatchObject({ kind: 'answer', entryId: 'pineapple', followUp: true });
+    // Without the conversation, "no fruit" still counts as asked (dragon fruit is not the subject).
+    expect(adviseOffline({ question: 'dragon fruit flowers but no fruit', now }).entryId).toBe(
+      'dragon-fruit',
+    );
+  });
+
+  it("a crop entry answers about the conversation's crop when the follow-up names none", () => {
+    const advice = adviseOffline({
+      question: 'could i plant more for the fall?',
+      zipCode: '43215',
+      history: turns('my green beans were great but now they quit flowering'),
+      now: new Date('2025-07-20T12:00:00Z'),
+    });
+    expect(advice.entryId).toBe('crop-timing:bean');
+    expect(advice.answer).toMatch(/sow beans by /);
+  });
+
   it('naming the same plant again continues the earlier question', () => {
     const eat = adviseOffline({
       question: 'is it still ok to eat the squash?',

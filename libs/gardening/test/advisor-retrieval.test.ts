@@ -28,6 +28,17 @@ describe('reading the question', () => {
 });
 
 describe('asking back instead of answering another question', () => {
+  it('asks back when a long question is answered by an entry about two of its words, with a close rival', () => {
+    const long = adviseOffline({
+      question: 'I want a fruit tree for my small yard in Miami, full sun. Ideas?',
+      now,
+    });
+    expect(long).toMatchObject({ kind: 'clarify', matched: false });
+    expect(long.answer).toMatch(/^Is this about|I want to answer the right question/);
+    // A short question saying little more than the entry's words is answered.
+    expect(adviseOffline({ question: 'how do i overwinter my dahlias', now }).kind).toBe('answer');
+  });
+
   it('says explicitly that it asks, naming the plant it understood', () => {
     const vague = adviseOffline({ question: 'whats wrong with my plant', now });
     expect(vague).toMatchObject({ kind: 'clarify', matched: false, topic: 'general' });

@@ -126,6 +126,42 @@ describe('adviseOffline', () => {
     expect(advice.answer).toMatch(/nights stay above 50F/);
   });
 
+  it('times every crop a question names, saying the zone once', () => {
+    const advice = adviseOffline({
+      question: 'when can I put tomatoes and peppers out?',
+      zipCode: '97201',
+      now: new Date('2025-02-01T12:00:00Z'),
+    });
+    expect(advice.entryId).toBe('crop-timing:tomato');
+    expect(advice.answer).toMatch(/tomato transplants Mar 21-Apr 4/);
+    expect(advice.answer).toMatch(/\. Set out pepper transplants /);
+    expect(advice.answer.match(/zone 8b/g)).toHaveLength(1);
+    const one = adviseOffline({ question: 'when do I plant tomatoes?', zipCode: '97201', now: MAY });
+    expect(one.answer).not.toMatch(/pepper/);
+  });
+
+  it("answers a lawn to be replaced with natives with the gardener's regional natives", () => {
+    const ask = (zipCode: string): string =>
+      adviseOffline({
+        question: 'I want to replace my lawn with native plants, what should I plant?',
+        zipCode,
+        now: MAY,
+      }).answer;
+    expect(ask('95814')).toMatch(/California natives .*ceanothus/);
+    expect(ask('60601')).toMatch(/Midwest natives .*milkweed/);
+    expect(
+      adviseOffline({ question: 'what can I plant instead of grass', zipCode: '60601', now: MAY }).answer,
+    ).toMatch(/^Good lawn alternatives/);
+  });
+
+  it('times setting out a crop started indoors, and starting it indoors, apart', () => {
+    const ask = (question: string): string => adviseOffline({ question, zipCode: '60601', now: MAY }).entryId;
+    expect(ask('when can I put my peppers outside? I started them indoors in February')).toBe(
+      'crop-timing:pepper',
+    );
+    expect(ask('when should I start pepper seeds indoors')).toBe('crop-indoor:pepper');
+  });
+
   it('adapts planting answers to the date: now, later, too late', () => {
     const ask = (date: string): string =>
       adviseOffline({ question: 'when should I plant beans', zone: '6a', now: new Date(`${date}T12:00:00Z`) })

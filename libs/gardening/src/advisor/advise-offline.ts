@@ -3,12 +3,12 @@ import { fitToLength, toGsm7 } from '../text/gsm7';
 import { addDays } from '../text/dates';
 import { lookupZip } from '../places/zip';
 import { analysisWindow } from '../text/words';
-import { buildContext, zipHint, type AdviceContext } from './context';
-import { findCropIn, type CropTiming } from './crops';
+import { buildContext, zipHint, type AdviceAsker, type AdviceContext } from './context';
+import { findCropIn, findCropsIn, type CropTiming } from './crops';
 import { gardenerWords, resolveFollowUp, turnText, type ConversationTurn } from './followup';
 import { advisorKnowledge, type AdvisorKnowledge, type Entry } from './knowledge/load';
 import { composeParts, renderParts, THREE_SEGMENTS, TWO_SEGMENTS } from './knowledge/render';
-import { cropTimingAnswer, whatToPlantAnswer } from './planting';
+import { capitalise, cropTimingAnswer, whatToPlantAnswer } from './planting';
 import { decide, hasTwoParts, type Decision } from './retrieval/decide';
 import { advisorRetriever, placeStems, readQuestion, search, type Hit } from './retrieval/search';
 
@@ -18,17 +18,7 @@ export const ADVICE_TARGET_CHARS = TWO_SEGMENTS;
 export const ADVICE_MAX_CHARS = THREE_SEGMENTS;
 
 /** A question for the offline advisor, with what is known about the asker. */
-export interface AdviceRequest {
-  question: string;
-  zipCode?: string | null;
-  /** USDA zone ("7b"); takes precedence over the zone of `zipCode`. */
-  zone?: string | null;
-  /** A region as people name it ("Pacific Northwest", "Front Range"); a ZIP's state wins. */
-  region?: string | null;
-  experienceLevel?: string | null;
-  soilType?: string | null;
-  /** The date to answer for (planting windows, season); default now. */
-  now?: Date;
+export interface AdviceRequest extends AdviceAsker {
   /**
    * Earlier turns of the conversation, oldest first, as chat messages (the reply pipeline's
    * history: the gardener's words may be wrapped in <sms> tags). Follow-ups are read against them.
@@ -138,6 +128,37 @@ function renderEntry(
   return composeParts(hint ? [...parts, hint] : parts, ADVICE_TARGET_CHARS);
 }
 
+/** At most this many crops of one question get their own timing. */
+const MAX_CROPS = 3;
+
+/**
+ * "when do I plant kale for fall? and garlic?": a timing entry answers for each crop the question
+ * names, the first sentence of each, since any crop's dates come from the same frost arithmetic.
+ */
+function eachCrop(
+  entry: Entry,
+  ctx: AdviceContext,
+  crop: CropTiming | null,
+  knowledge: AdvisorKnowledge,
+): string | null {
+  if (!crop || !entry.compute || entry.compute === 'what-to-plant') return null;
+  const crops = findCropsIn(ctx.question);
+  if (crops.length < 2) return null;
+  const sentences = crops.slice(0, MAX_CROPS).map((c) => {
+    const text = renderEntry(entry, ctx, c, knowledge) ?? '';
+    return /^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
+  });
+  // "In zone 6b (last frost ~May 12), " said once is enough for the crops after the first.
+  const lead = /^[^,:]*\)[,:]\s/.exec(sentences[0] ?? '')?.[0];
+  const rest = sentences
+    .slice(1)
+    .map((t) => (lead && t.startsWith(lead) ? capitalise(t.slice(lead.length)) : t));
+  return composeParts(
+    [sentences[0] ?? '', ...rest].filter((t) => t.length > 0),
+    ADVICE_TARGET_CHARS,
+  );
+}
+
 function topicOf(entry: Entry, crop: CropTiming | null): Topic | 'general' {
   if (entry.topic !== 'crop') return entry.topic;
   return crop?.topic ?? 'general';
@@ -207,7 +228,13 @@ export function readRequest(given: AdviceRequest): Reading {
     ctx,
     crop,
     hits,
-    decision: decide(hits, retriever.weightOf, resolved.context !== null, hasTwoParts(request.question)),
+    decision: decide(
+      hits,
+      retriever.weightOf,
+      resolved.context !== null,
+      hasTwoParts(request.question),
+      request.question.trim().split(/\s+/).length,
+    ),
     followUp: resolved.followUp,
     context: resolved.context,
   };
@@ -286,6 +313,8 @@ export function adviseOffline(given: AdviceRequest): Advice {
     const [first, second] = decision.hits;
     const text = first ? renderEntry(first.entry, ctx, crop, knowledge) : null;
     if (first && text) {
+      const several = decision.kind === 'answer' ? eachCrop(first.entry, ctx, crop, knowledge) : null;
+      if (several) return finish(several, topicOf(first.entry, crop), 'answer', [first.entry]);
       if (decision.kind === 'answer' || !second)
         return finish(text, topicOf(first.entry, crop), 'answer', [first.entry]);
       // Two subjects: the core of each, the first as ranked.

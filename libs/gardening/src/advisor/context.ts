@@ -51,15 +51,22 @@ export interface AdviceContext {
   mayAskZip: boolean;
 }
 
-/** Input of the context builder (the advisor's input without the question parsing). */
-export interface AdviceContextInput {
+/** A question and what is known about the asker. */
+export interface AdviceAsker {
   question: string;
   zipCode?: string | null;
+  /** USDA zone ("7b"); takes precedence over the zone of `zipCode`. */
   zone?: string | null;
+  /** A region as people name it ("Pacific Northwest", "Front Range"); a ZIP's state wins. */
   region?: string | null;
   experienceLevel?: string | null;
   soilType?: string | null;
+  /** The date to answer for (planting windows, season); default now. */
   now?: Date;
+}
+
+/** Input of the context builder (the advisor's input without the question parsing). */
+export interface AdviceContextInput extends AdviceAsker {
   /** Never ask for a ZIP (refused, or asked earlier in the conversation). */
   noZipHint?: boolean;
   /** The question is already normalised (normalizeText). */

@@ -15,10 +15,15 @@ export function findCrop(text: string): CropTiming | null {
 
 /** findCrop over text already normalised (normalizeText). */
 export function findCropIn(normalized: string): CropTiming | null {
-  let best: { crop: CropTiming; at: number } | null = null;
+  return findCropsIn(normalized)[0] ?? null;
+}
+
+/** Every crop named in text already normalised, in the order the text names them. */
+export function findCropsIn(normalized: string): CropTiming[] {
+  const found: Array<{ crop: CropTiming; at: number }> = [];
   for (const crop of CROPS) {
     const match = crop.pattern.exec(normalized);
-    if (match && (!best || match.index < best.at)) best = { crop, at: match.index };
+    if (match) found.push({ crop, at: match.index });
   }
-  return best?.crop ?? null;
+  return found.sort((a, b) => a.at - b.at).map((f) => f.crop);
 }

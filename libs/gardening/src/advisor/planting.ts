@@ -22,7 +22,7 @@ const WARM_FROM = 10;
 const TOO_EARLY = /\btoo (?:early|soon)\b|\byet\b/;
 const DAY = 86_400_000;
 
-const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+export const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** How the crop goes in: "plant tomato transplants", "sow carrots", "plant garlic cloves". */
 function plantVerb(crop: CropTiming): string {

@@ -32,6 +32,19 @@ const CONFIDENCE = {
    */
   conversationCarried: 3,
   conversationLead: 2,
+  /**
+   * A weak answer: under this coverage, with at most `thinAbout` of the question's words in what the
+   * entry is about (the rest only in its answer text) and a runner-up within `thinRivalRatio`. On
+   * the tuning sets these answers were wrong more often than right, and a wrong topic costs more
+   * than a question back.
+   */
+  thinCoverage: 0.5,
+  /** Only a question of this many words is weakly answered that way: a short one says little more. */
+  thinMinWords: 8,
+  thinAbout: 2,
+  thinRivalRatio: 0.5,
+  /** ...that covers no more of the question than this beyond the best (else the ranking has its reasons). */
+  thinRivalCoverage: 0.15,
 };
 
 /**
@@ -48,13 +61,14 @@ export function hasTwoParts(question: string): boolean {
 
 /**
  * `weightOf` says how telling a word is; `twoParts`: the question has two parts (hasTwoParts), so
- * it may be about two things.
+ * it may be about two things; `words`: how many words the question has.
  */
 export function decide(
   hits: readonly Hit[],
   weightOf: (stem: string) => number,
   withContext = false,
   twoParts = false,
+  words = 0,
 ): Decision {
   const [top, ...rest] = hits;
   // The general entry's keywords are the questions too vague to answer ("whats wrong with my plant").
@@ -69,7 +83,21 @@ export function decide(
     withContext &&
     top.carried >= CONFIDENCE.conversationCarried &&
     top.score >= (second?.score ?? 0) * CONFIDENCE.conversationLead;
-  if (top.score < CONFIDENCE.minScore || (coverage < minCoverage && !aboutConversation) || unrelated) {
+  const thin =
+    !withContext &&
+    !twoParts &&
+    words >= CONFIDENCE.thinMinWords &&
+    coverage < CONFIDENCE.thinCoverage &&
+    top.about.length <= CONFIDENCE.thinAbout &&
+    second !== undefined &&
+    second.score > top.score * CONFIDENCE.thinRivalRatio &&
+    second.coverage <= top.coverage + CONFIDENCE.thinRivalCoverage;
+  if (
+    top.score < CONFIDENCE.minScore ||
+    (coverage < minCoverage && !aboutConversation) ||
+    unrelated ||
+    thin
+  ) {
     return { kind: 'clarify', hits: top.score >= CONFIDENCE.minScore / 2 ? [top] : [] };
   }
   // A second subject: a runner-up about words of the question the best entry is not about.

@@ -42,6 +42,8 @@ const PLANT_FIT = 1.2;
 const PLANT_MISFIT = 0.3;
 /** A question naming a place favours entries whose answer depends on where the gardener is. */
 const PLACE_FIT = 1.3;
+/** How telling (weightOf) a word of a plant's longer name must be to name the plant on its own. */
+const TELLING_PLANT_WORD = 2.5;
 
 interface Doc {
   id: string;
@@ -93,6 +95,11 @@ export interface Retriever {
   labelStems: ReadonlyMap<string, readonly string[]>;
   /** The stems of every entry's plants. */
   allPlantStems: ReadonlySet<string>;
+  /**
+   * Words of longer plant names that say little on their own ("fruit" of "dragon fruit", "tree" of
+   * "tree of heaven"): a question whose only plant words are these names no plant in particular.
+   */
+  genericPlantStems: ReadonlySet<string>;
   /** The stems of each entry's plants. */
   plantStems: ReadonlyMap<string, readonly string[]>;
   /** Every crop's names (global), to mark where a question names a crop. */
@@ -204,6 +211,11 @@ function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
   const plantStems = new Map(
     knowledge.entries.map((e) => [e.id, e.plants.flatMap((p) => contentStems(p, knowledge))]),
   );
+  const names = [
+    ...knowledge.entries.flatMap((e) => e.plants),
+    ...knowledge.plants.flatMap((p) => [p.name, ...(p.aliases ?? [])]),
+  ].map((n) => contentStems(n, knowledge));
+  const oneWord = new Set(names.filter((stems) => stems.length === 1).flat());
   return {
     lexicon,
     index,
@@ -212,14 +224,10 @@ function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
     labelStems: new Map(knowledge.entries.map((e) => [e.id, contentStems(e.label, knowledge)])),
     // Entries' plants, and the catalog's plants of one word ("mango", "banana"): a question naming
     // one of those is about that plant, whatever the entry.
-    allPlantStems: new Set([
-      ...[...plantStems.values()].flat(),
-      ...knowledge.plants
-        .flatMap((p) => [p.name, ...(p.aliases ?? [])])
-        .map((n) => contentStems(n, knowledge))
-        .filter((stems) => stems.length === 1)
-        .flat(),
-    ]),
+    allPlantStems: new Set([...[...plantStems.values()].flat(), ...oneWord]),
+    genericPlantStems: new Set(
+      names.flat().filter((w) => !oneWord.has(w) && weightOf(w) < TELLING_PLANT_WORD),
+    ),
     cropPatterns: cropNames,
     byId: knowledge.byId,
     synonyms,
@@ -393,11 +401,19 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
   // cropWords: the words naming the crop, which CROP_TOKEN stands for in crop entries.
   // The plants the question names, else those the conversation named ("how deep can I bury them"
   // after a tomato question): an entry about other plants is less likely the one.
+  // "it's 2 years old but no fruit" after a pineapple question: "fruit" names no plant, the
+  // conversation's pineapple does.
+  const generic = retriever.genericPlantStems;
+  const contextNamed = context.filter((w) => retriever.allPlantStems.has(w));
+  const fromContext =
+    ownNamed.length === 0 ||
+    (ownNamed.every((w) => generic.has(w)) && contextNamed.some((w) => !generic.has(w)));
   const named = new Set(
-    ownNamed.length > 0 ? ownNamed : context.filter((w) => retriever.allPlantStems.has(w)),
+    fromContext ? contextNamed.filter((w) => ownNamed.length === 0 || !generic.has(w)) : ownNamed,
   );
-  const plantStemsAsked = new Set([...stems, ...(ownNamed.length > 0 ? [] : named)]);
-  // A crop entry is about the crop the question itself names.
+  const plantStemsAsked =
+    fromContext && ownNamed.length > 0 ? named : new Set([...stems, ...(fromContext ? named : [])]);
+  // A crop entry is about the crop the question names, or the conversation's when it names none.
   const cropNamed = query.crop && marked !== query.text;
   const contextSet = new Set([...context, ...bigrams(context)]);
   const hits: Hit[] = [];
@@ -420,7 +436,7 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
     const said = label.length === 0 ? 0 : label.filter((w) => stems.has(w)).length / label.length;
     const plants = retriever.plantStems.get(entry.id) ?? [];
     const fit =
-      entry.subject === 'crop' && cropNamed
+      entry.subject === 'crop' && (cropNamed || (query.crop && fromContext))
         ? PLANT_FIT
         : plants.length === 0 || named.size === 0
           ? 1
