@@ -1,5 +1,6 @@
 // Helpers shared by the end-to-end tests.
 import { gzipSync } from 'node:zlib';
+import { eventually as pollUntil } from '@sprout/testing';
 import type { Page } from '@sprout/testing/browser';
 import type { Response } from 'playwright-core';
 
@@ -36,17 +37,9 @@ export async function gzippedScriptBytes(page: Page, path: string): Promise<numb
   return all.reduce((sum, body) => sum + gzipSync(body, { level: 9 }).length, 0);
 }
 
-/** Polls `probe` until it answers a value (not undefined), or fails after `timeoutMs`. */
-export const eventually = async <T>(
+/** The shared poll, with the longer wait these tests need: a whole stack answers, not one service. */
+export const eventually = <T>(
   probe: () => Promise<T | undefined>,
   what: string,
   timeoutMs = 30_000,
-): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
+): Promise<T> => pollUntil(probe, what, timeoutMs);
