@@ -2,7 +2,7 @@
 import { gzipSync } from 'node:zlib';
 import { eventually as pollUntil } from '@sprout/testing';
 import type { Page } from '@sprout/testing/browser';
-import type { Response } from 'playwright-core';
+import type { Locator, Response } from 'playwright-core';
 
 export interface ToastText {
   title: string;
@@ -43,3 +43,38 @@ export const eventually = <T>(
   what: string,
   timeoutMs = 30_000,
 ): Promise<T> => pollUntil(probe, what, timeoutMs);
+
+/** Expects the toast that shows `description` to carry `title` and to be destructive or not. */
+export async function expectToast(
+  page: Page,
+  title: string,
+  description: string,
+  destructive = false,
+): Promise<void> {
+  expect(await toastWithTitle(page, description)).toEqual({ title, description, destructive });
+}
+
+/** Expects the destructive toast that shows `description` to carry `title`. */
+export const expectErrorToast = (page: Page, title: string, description: string): Promise<void> =>
+  expectToast(page, title, description, true);
+
+/** Clicks `button`, waits for the answer from `path`, then for the result it shows (`resultTestId`). */
+export async function clickForResult(
+  page: Page,
+  button: Locator,
+  path: string,
+  resultTestId: string,
+): Promise<void> {
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === path);
+  await button.click();
+  await answered;
+  await page.getByTestId(resultTestId).waitFor();
+}
+
+/** Waits for the element `testId` and expects its text to hold each of `parts`. */
+export async function expectShownText(page: Page, testId: string, ...parts: string[]): Promise<void> {
+  const element = page.getByTestId(testId);
+  await element.waitFor();
+  const text = await element.innerText();
+  for (const part of parts) expect(text).toContain(part);
+}
