@@ -1,7 +1,8 @@
 // Helpers shared by the end-to-end tests.
 import { gzipSync } from 'node:zlib';
+import { eventually as pollUntil } from '@sprout/testing';
 import type { Page } from '@sprout/testing/browser';
-import type { Response } from 'playwright-core';
+import type { Locator, Response } from 'playwright-core';
 
 export interface ToastText {
   title: string;
@@ -36,17 +37,44 @@ export async function gzippedScriptBytes(page: Page, path: string): Promise<numb
   return all.reduce((sum, body) => sum + gzipSync(body, { level: 9 }).length, 0);
 }
 
-/** Polls `probe` until it answers a value (not undefined), or fails after `timeoutMs`. */
-export const eventually = async <T>(
+/** The shared poll, with the longer wait these tests need: a whole stack answers, not one service. */
+export const eventually = <T>(
   probe: () => Promise<T | undefined>,
   what: string,
   timeoutMs = 30_000,
-): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
+): Promise<T> => pollUntil(probe, what, timeoutMs);
+
+/** Expects the toast that shows `description` to carry `title` and to be destructive or not. */
+export async function expectToast(
+  page: Page,
+  title: string,
+  description: string,
+  destructive = false,
+): Promise<void> {
+  expect(await toastWithTitle(page, description)).toEqual({ title, description, destructive });
+}
+
+/** Expects the destructive toast that shows `description` to carry `title`. */
+export const expectErrorToast = (page: Page, title: string, description: string): Promise<void> =>
+  expectToast(page, title, description, true);
+
+/** Clicks `button`, waits for the answer from `path`, then for the result it shows (`resultTestId`). */
+export async function clickForResult(
+  page: Page,
+  button: Locator,
+  path: string,
+  resultTestId: string,
+): Promise<void> {
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === path);
+  await button.click();
+  await answered;
+  await page.getByTestId(resultTestId).waitFor();
+}
+
+/** Waits for the element `testId` and expects its text to hold each of `parts`. */
+export async function expectShownText(page: Page, testId: string, ...parts: string[]): Promise<void> {
+  const element = page.getByTestId(testId);
+  await element.waitFor();
+  const text = await element.innerText();
+  for (const part of parts) expect(text).toContain(part);
+}

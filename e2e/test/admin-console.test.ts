@@ -1,7 +1,7 @@
 // The admin console in Chromium against the real api-gateway: login, shell, dashboard, sign out.
 import { checkA11y } from '@sprout/testing/browser';
 import { useBrowserStack } from '../src/fixtures';
-import { toastWithTitle } from '../src/helpers';
+import { expectToast, toastWithTitle } from '../src/helpers';
 import { reportQuietMonitor } from '../src/monitor-report';
 import { SEEDED, seedDashboard } from '../src/seed';
 import { SEEDING_TIMEOUT_MS } from '../src/seed-insight';
@@ -39,11 +39,7 @@ describe('login', () => {
     await page.goto('/admin');
     await page.getByLabel('Username').fill(ADMIN_USERNAME);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    expect(await toastWithTitle(page, 'Missing Information')).toEqual({
-      title: 'Missing Information',
-      description: 'Please provide both username and password.',
-      destructive: false,
-    });
+    await expectToast(page, 'Missing Information', 'Please provide both username and password.');
   });
 
   it('refuses a wrong password with a destructive toast and stays on the login page', async () => {
@@ -63,11 +59,7 @@ describe('login', () => {
     await page.getByLabel('Username').fill(ADMIN_USERNAME);
     await page.getByLabel('Password').fill(ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    expect(await toastWithTitle(page, 'Login Successful')).toEqual({
-      title: 'Login Successful',
-      description: 'Welcome to the admin dashboard',
-      destructive: false,
-    });
+    await expectToast(page, 'Login Successful', 'Welcome to the admin dashboard');
     await page.waitForURL('**/admin/dashboard');
     expect(await page.getByTestId('admin-username').innerText()).toBe(ADMIN_USERNAME);
   });

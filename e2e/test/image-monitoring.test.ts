@@ -1,7 +1,7 @@
 // The Image Monitoring screen (/admin/image-monitoring) in Chromium: the api-gateway stack with a
 // real image-processor on its queues and no OpenAI key, so photos go through the offline analyser.
 import { useBrowserStack } from '../src/fixtures';
-import { toastWithTitle } from '../src/helpers';
+import { expectToast, toastWithTitle } from '../src/helpers';
 import type { WebStack } from '../src/stack';
 
 const PHONE = '+15035550177';
@@ -102,12 +102,7 @@ it('Recent Images: newest first, badges, figures, the error, and no broken thumb
 it('Testing: the validation suite passes every case', async () => {
   await openTab('Testing');
   await page.getByRole('button', { name: 'Run Validation Tests' }).click();
-  const toast = await toastWithTitle(page, 'Image Validation Test Complete');
-  expect(toast).toEqual({
-    title: 'Image Validation Test Complete',
-    description: '8 out of 8 tests passed',
-    destructive: false,
-  });
+  await expectToast(page, 'Image Validation Test Complete', '8 out of 8 tests passed');
   expect(await page.getByTestId('validation-case').count()).toBe(8);
 });
 
@@ -117,11 +112,7 @@ it('Testing: a sample photo is analysed offline; the defaults are a plant questi
   expect(await page.getByLabel('Phone Number').inputValue()).toBe('+15555550199');
   await page.getByLabel('Image URL').fill(`${stack.baseUrl}/api/image-samples/leaf.png`);
   await page.getByRole('button', { name: 'Test Image Processing' }).click();
-  expect(await toastWithTitle(page, 'Image Processing Test Successful')).toEqual({
-    title: 'Image Processing Test Successful',
-    description: 'Tokens: 0, Cost: $0.0000',
-    destructive: false,
-  });
+  await expectToast(page, 'Image Processing Test Successful', 'Tokens: 0, Cost: $0.0000');
   const analysis = await page.getByTestId('image-test-analysis').innerText();
   expect(analysis).toContain('Offline photo check: 96x72 PNG, 1.8 KB. About 85% green foliage');
   expect(analysis).toContain("I can't identify plants offline; what plant is it and what changed?");

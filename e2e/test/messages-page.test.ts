@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { checkA11y } from '@sprout/testing/browser';
 import { useBrowserStack } from '../src/fixtures';
-import { toastWithTitle } from '../src/helpers';
+import { expectErrorToast, expectShownText, expectToast } from '../src/helpers';
 import {
   advanceClock,
   DELIVERIES_KEY_OUTCOMES,
@@ -46,10 +46,12 @@ async function cards() {
 describe('before any conversation', () => {
   it("says 'No conversations found' and 'No conversation selected'", async () => {
     await openMessages();
-    const empty = page.getByTestId('conversations-empty');
-    await empty.waitFor();
-    expect(await empty.innerText()).toContain('No conversations found');
-    expect(await empty.innerText()).toContain('Try adjusting your search terms.');
+    await expectShownText(
+      page,
+      'conversations-empty',
+      'No conversations found',
+      'Try adjusting your search terms.',
+    );
     expect(await page.getByTestId('no-selection').innerText()).toContain('No conversation selected');
     await page.waitForFunction(
       () => document.querySelector('[data-testid="stat-total-messages-value"]')?.textContent === '0',
@@ -172,10 +174,12 @@ describe('with seeded conversations', () => {
     expect(await rows().count()).toBe(1);
 
     await search().fill('zucchini blossom');
-    const empty = page.getByTestId('conversations-empty');
-    await empty.waitFor();
-    expect(await empty.innerText()).toContain('No conversations found');
-    expect(await empty.innerText()).toContain('Try adjusting your search terms.');
+    await expectShownText(
+      page,
+      'conversations-empty',
+      'No conversations found',
+      'Try adjusting your search terms.',
+    );
   });
 
   it('shows the selected conversation with delivery icons and their tooltips', async () => {
@@ -290,11 +294,11 @@ describe('with seeded conversations', () => {
     const sent = await request;
     expect(sent.headers()['content-type']).toBe('application/json');
     expect(sent.postDataJSON()).toEqual({});
-    expect(await toastWithTitle(page, 'Delivery Status Updated')).toEqual({
-      title: 'Delivery Status Updated',
-      description: 'Message delivery status has been checked and updated.',
-      destructive: false,
-    });
+    await expectToast(
+      page,
+      'Delivery Status Updated',
+      'Message delivery status has been checked and updated.',
+    );
     // The messages refresh at once (their own poll is every 30 s).
     await page.waitForFunction(
       () =>
@@ -315,11 +319,7 @@ describe('with seeded conversations', () => {
     await row.getByTestId('conversation-last4').click();
     await stack.db.dataSource.query('DELETE FROM conversations WHERE id = $1', [doomed?.id]);
     await page.getByRole('button', { name: 'Check Delivery Status' }).click();
-    expect(await toastWithTitle(page, 'Error')).toEqual({
-      title: 'Error',
-      description: 'Failed to check delivery status.',
-      destructive: true,
-    });
+    await expectErrorToast(page, 'Error', 'Failed to check delivery status.');
   });
 
   it("links a conversation's phone to the Users screen searching it", async () => {

@@ -3,7 +3,7 @@
 import { checkA11y } from '@sprout/testing/browser';
 import type { DataSource } from 'typeorm';
 import { useBrowserStack } from '../src/fixtures';
-import { toastWithTitle } from '../src/helpers';
+import { expectErrorToast, expectToast, toastWithTitle } from '../src/helpers';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -191,12 +191,7 @@ describe('editing', () => {
 
     const save = page.getByTestId('save-changes');
     await save.click();
-    const toast = await toastWithTitle(page, 'Model Updated');
-    expect(toast).toEqual({
-      title: 'Model Updated',
-      description: 'Saved changes to 2 models.',
-      destructive: false,
-    });
+    await expectToast(page, 'Model Updated', 'Saved changes to 2 models.');
     await page.waitForFunction(() => document.querySelectorAll('[data-editing="true"]').length === 0);
     expect(await cell('gpt-4o', 'inputPricePerMillion')).toBe('$3.00');
     expect(await cell('gpt-4o', 'outputPricePerMillion')).toBe('$12.50');
@@ -372,11 +367,11 @@ describe('adding a model', () => {
     expect(await maxTokens.inputValue()).toBe('2000000');
 
     await submit.click();
-    expect(await toastWithTitle(page, 'Add Failed')).toEqual({
-      title: 'Add Failed',
-      description: 'Model "gpt-4o-mni" is not a valid OpenAI model. Please check the model name.',
-      destructive: true,
-    });
+    await expectErrorToast(
+      page,
+      'Add Failed',
+      'Model "gpt-4o-mni" is not a valid OpenAI model. Please check the model name.',
+    );
 
     await name.fill('gpt-5-mini');
     expect(await dialog.getByTestId('model-name-hint').innerText()).toBe('');

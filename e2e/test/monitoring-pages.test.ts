@@ -19,7 +19,7 @@ import type { Request } from 'playwright-core';
 import type { DataSource } from 'typeorm';
 import { createApp as createMonitor } from '../../services/monitor/src/app';
 import { signIn, useBrowserStack } from '../src/fixtures';
-import { toastWithTitle } from '../src/helpers';
+import { expectErrorToast, expectToast, toastWithTitle } from '../src/helpers';
 import { advanceClock, pollingProblems, recordFetches } from '../src/seed-insight';
 import { startWebStack, type WebStack } from '../src/stack';
 
@@ -161,11 +161,7 @@ describe('System Health', () => {
     const sent = page.waitForRequest((r) => r.url().endsWith('/api/monitoring/force-health-check'));
     expect(await forceHealthCheck()).toBe(200);
     expect(await bodyOf(await sent)).toEqual({ body: null, contentType: undefined });
-    expect(await toastWithTitle(page, 'Health Check Complete')).toEqual({
-      title: 'Health Check Complete',
-      description: 'Service health status has been updated',
-      destructive: false,
-    });
+    await expectToast(page, 'Health Check Complete', 'Service health status has been updated');
 
     // The model endpoint fails from now on: each round counts one more failure.
     openai.failNext({ status: 500, times: 1000 });
@@ -582,11 +578,7 @@ describe('when the monitor is stopped', () => {
     monitor = undefined;
     await openSystemHealth();
     expect(await forceHealthCheck()).toBe(504);
-    expect(await toastWithTitle(page, 'Health Check Failed')).toEqual({
-      title: 'Health Check Failed',
-      description: 'Unable to perform health check',
-      destructive: true,
-    });
+    await expectErrorToast(page, 'Health Check Failed', 'Unable to perform health check');
     expect(errors.filter((e) => !e.includes('504'))).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // The public site in Chromium against the real api-gateway: landing, waitlist, /live, /consent, 404.
 import { checkA11y, hasHorizontalScroll, type Page } from '@sprout/testing/browser';
 import { useBrowserStack } from '../src/fixtures';
-import { gzippedScriptBytes, toastWithTitle } from '../src/helpers';
+import { expectToast, gzippedScriptBytes, toastWithTitle } from '../src/helpers';
 
 const { stack, page, errors } = useBrowserStack({ signedIn: false });
 
@@ -59,12 +59,11 @@ describe('landing page', () => {
     await page.getByLabel('Email').fill('grower@example.com');
     await page.getByLabel('Zip code').fill('97214');
     await page.getByRole('button', { name: 'Join the waitlist' }).click();
-    const toast = await toastWithTitle(page, 'Welcome to the waitlist!');
-    expect(toast).toEqual({
-      title: 'Welcome to the waitlist!',
-      description: "Thanks for joining! We'll reach out when the beta is live and ready.",
-      destructive: false,
-    });
+    await expectToast(
+      page,
+      'Welcome to the waitlist!',
+      "Thanks for joining! We'll reach out when the beta is live and ready.",
+    );
     expect(await page.getByLabel('Email').inputValue()).toBe('');
     expect(await page.getByLabel('Zip code').inputValue()).toBe('');
     expect(await signupCount('grower@example.com')).toBe(1);
@@ -79,11 +78,7 @@ describe('landing page', () => {
     await page.goto('/');
     await page.getByLabel('Email').fill('half@example.com');
     await page.getByRole('button', { name: 'Join the waitlist' }).click();
-    expect(await toastWithTitle(page, 'Missing Information')).toEqual({
-      title: 'Missing Information',
-      description: 'Please provide both email and region.',
-      destructive: false,
-    });
+    await expectToast(page, 'Missing Information', 'Please provide both email and region.');
     expect(await signupCount('half@example.com')).toBe(0);
     expect(await page.getByLabel('Email').inputValue()).toBe('half@example.com');
   });

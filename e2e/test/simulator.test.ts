@@ -13,7 +13,7 @@ import { JobQueues } from '@sprout/platform';
 import { checkA11y, hasHorizontalScroll } from '@sprout/testing/browser';
 import type { Response } from 'playwright-core';
 import { useBrowserStack } from '../src/fixtures';
-import { toastWithTitle } from '../src/helpers';
+import { expectErrorToast, toastWithTitle } from '../src/helpers';
 
 const SHOTS = '/tmp/shots';
 /** An image address that does not exist: the chat hides the broken image. */
@@ -129,11 +129,7 @@ describe('simulator screen', () => {
 
     // Validation before anything is sent.
     await page.getByRole('button', { name: 'Create User' }).click();
-    expect(await toastWithTitle(page, 'Please enter a test user name')).toEqual({
-      title: 'Error',
-      description: 'Please enter a test user name',
-      destructive: true,
-    });
+    await expectErrorToast(page, 'Error', 'Please enter a test user name');
     await page.getByRole('button', { name: 'Send' }).click();
     expect(
       (await toastWithTitle(page, 'Please select a user and enter a message or image URL')).destructive,
@@ -287,11 +283,11 @@ describe('simulator screen', () => {
     await userRow('Clipboard Cleo')
       .getByRole('button', { name: 'Copy mobile chat link for Clipboard Cleo' })
       .click();
-    expect(await toastWithTitle(page, 'Copy Failed')).toEqual({
-      title: 'Copy Failed',
-      description: `Copy this link by hand: ${stack.baseUrl}/mobile-conversation/${created.id}`,
-      destructive: true,
-    });
+    await expectErrorToast(
+      page,
+      'Copy Failed',
+      `Copy this link by hand: ${stack.baseUrl}/mobile-conversation/${created.id}`,
+    );
     await shot('copy-failed');
   });
 
@@ -304,11 +300,7 @@ describe('simulator screen', () => {
     expect((await context.request.delete(`/api/simulator/test-user/${created.id}`)).status()).toBe(200);
     await page.getByLabel('Message', { exact: true }).fill('Still there?');
     await page.getByRole('button', { name: 'Send' }).click();
-    expect(await toastWithTitle(page, 'Failed to send message')).toEqual({
-      title: 'Error',
-      description: 'Failed to send message: Test user not found.',
-      destructive: true,
-    });
+    await expectErrorToast(page, 'Error', 'Failed to send message: Test user not found.');
     // Refused, so nothing was stored: the text is back to edit.
     expect(await page.getByLabel('Message', { exact: true }).inputValue()).toBe('Still there?');
     await page.getByText('This test user no longer exists.').waitFor();
@@ -316,11 +308,7 @@ describe('simulator screen', () => {
     await page.route('**/api/simulator/test-user', (route) => route.fulfill({ status: 503, body: '' }));
     await page.getByLabel('Test user name').fill('Unlucky Uma');
     await page.getByRole('button', { name: 'Create User' }).click();
-    expect(await toastWithTitle(page, 'Failed to create user')).toEqual({
-      title: 'Error',
-      description: 'Failed to create user: Service Unavailable',
-      destructive: true,
-    });
+    await expectErrorToast(page, 'Error', 'Failed to create user: Service Unavailable');
     await page.route('**/api/simulator/test-user', (route) => route.abort('failed'));
     await page.getByRole('button', { name: 'Create User' }).click();
     expect((await toastWithTitle(page, 'Failed to create test user')).description).toBe(
@@ -384,11 +372,7 @@ describe('mobile chat', () => {
     await profile.waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: 'Send' }).click();
-    expect(await toastWithTitle(page, 'Please enter a message')).toEqual({
-      title: 'Error',
-      description: 'Please enter a message',
-      destructive: true,
-    });
+    await expectErrorToast(page, 'Error', 'Please enter a message');
 
     const box = page.getByLabel('Message', { exact: true });
     await box.fill('How often should I water basil in pots?');

@@ -7,7 +7,7 @@ import type { ServiceApp } from '@sprout/platform';
 import { checkA11y } from '@sprout/testing/browser';
 import { LifecycleService } from '../../services/survey-scheduler/src/lifecycle/lifecycle.service';
 import { useBrowserStack } from '../src/fixtures';
-import { eventually, toastWithTitle } from '../src/helpers';
+import { eventually, expectErrorToast, toastWithTitle } from '../src/helpers';
 import { advanceClock, pollingProblems, recordFetches } from '../src/seed-insight';
 
 const EXISTING_PHONE = '+15415550181';
@@ -49,6 +49,18 @@ async function idleSevenHours(phone: string): Promise<void> {
   await ds().query(
     `UPDATE "users" SET "last_message_at" = "last_message_at" - interval '7 hours' WHERE "id" = $1`,
     [user.id],
+  );
+}
+
+/** A gardener who joined yesterday, already targeted by the campaign (counted in its total). */
+async function targetNewGardener(phone: string): Promise<void> {
+  await ds().query(
+    `WITH fresh AS (
+       INSERT INTO "users" ("phone_number", "created_at") VALUES ($1, now() - interval '1 day') RETURNING "id"),
+     targeted AS (
+       INSERT INTO "survey_deliveries" ("campaign_id", "user_id") SELECT c."id", fresh."id" FROM "survey_campaigns" c, fresh)
+     UPDATE "survey_campaigns" SET "total_target_users" = "total_target_users" + 1`,
+    [phone],
   );
 }
 
@@ -234,14 +246,7 @@ describe('the survey path, from the console to the phones and back', () => {
 
     // A gardener targeted before the pause texts while it lasts: no link.
     const late = '+15415550183';
-    await ds().query(
-      `WITH fresh AS (
-         INSERT INTO "users" ("phone_number", "created_at") VALUES ($1, now() - interval '1 day') RETURNING "id"),
-       targeted AS (
-         INSERT INTO "survey_deliveries" ("campaign_id", "user_id") SELECT c."id", fresh."id" FROM "survey_campaigns" c, fresh)
-       UPDATE "survey_campaigns" SET "total_target_users" = "total_target_users" + 1`,
-      [late],
-    );
+    await targetNewGardener(late);
     expect(await text(late, 'When do I prune apple trees?')).not.toContain('Quick survey');
 
     await spring.getByRole('button', { name: 'Resume' }).click();
@@ -274,14 +279,7 @@ describe('the survey path, from the console to the phones and back', () => {
 
     // A gardener still pending gets the new link.
     const pending = '+15415550184';
-    await ds().query(
-      `WITH fresh AS (
-         INSERT INTO "users" ("phone_number", "created_at") VALUES ($1, now() - interval '1 day') RETURNING "id"),
-       targeted AS (
-         INSERT INTO "survey_deliveries" ("campaign_id", "user_id") SELECT c."id", fresh."id" FROM "survey_campaigns" c, fresh)
-       UPDATE "survey_campaigns" SET "total_target_users" = "total_target_users" + 1`,
-      [pending],
-    );
+    await targetNewGardener(pending);
     expect(await text(pending, 'When do I sow carrots?')).toContain(
       'Quick survey: https://forms.example.com/spring-v2',
     );
@@ -325,11 +323,7 @@ describe('the survey path, from the console to the phones and back', () => {
     await dialog.getByLabel('Campaign Name').fill('Broken');
     await dialog.getByLabel('Survey URL').fill('ftp://forms.example.com/x');
     await dialog.getByRole('button', { name: 'Create Campaign' }).click();
-    expect(await toastWithTitle(page, 'Failed to create campaign')).toEqual({
-      title: 'Failed to create campaign',
-      description: 'surveyUrl: must be an http(s) URL',
-      destructive: true,
-    });
+    await expectErrorToast(page, 'Failed to create campaign', 'surveyUrl: must be an http(s) URL');
     await dialog.getByRole('switch', { name: 'Existing Users' }).click();
     await dialog.getByRole('switch', { name: 'New Users' }).click();
     await dialog.getByLabel('Survey URL').fill('https://forms.example.com/x');
@@ -340,23 +334,26 @@ describe('the survey path, from the console to the phones and back', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
 
-    // Paused behind the console's back: its Pause is refused.
-    await ds().query(`UPDATE "survey_campaigns" SET "status" = 'paused'`);
-    await row('Spring check-in').getByRole('button', { name: 'Pause' }).click();
-    expect(await toastWithTitle(page, 'Failed to pause campaign')).toEqual({
-      title: 'Failed to pause campaign',
-      description: 'Only a live campaign can be paused; this one is paused.',
-      destructive: true,
-    });
-    // Reloaded, it shows Resume; the campaign is made live again behind the console's back.
+    // The status is changed behind the console's back, then its button is refused.
+    const refused = async (status: string, button: string, title: string, description: string) => {
+      await ds().query(`UPDATE "survey_campaigns" SET "status" = $1`, [status]);
+      await row('Spring check-in').getByRole('button', { name: button }).click();
+      await expectErrorToast(page, title, description);
+    };
+    await refused(
+      'paused',
+      'Pause',
+      'Failed to pause campaign',
+      'Only a live campaign can be paused; this one is paused.',
+    );
+    // Reloaded, it shows Resume; the campaign is made live again.
     await openSurveys();
-    await ds().query(`UPDATE "survey_campaigns" SET "status" = 'live'`);
-    await row('Spring check-in').getByRole('button', { name: 'Resume' }).click();
-    expect(await toastWithTitle(page, 'Failed to start campaign')).toEqual({
-      title: 'Failed to start campaign',
-      description: 'Only a paused campaign can be resumed; this one is live.',
-      destructive: true,
-    });
+    await refused(
+      'live',
+      'Resume',
+      'Failed to start campaign',
+      'Only a paused campaign can be resumed; this one is live.',
+    );
 
     // A URL the server refuses.
     await openSurveys();
@@ -364,11 +361,7 @@ describe('the survey path, from the console to the phones and back', () => {
     const details = page.getByTestId('campaign-details');
     await details.getByLabel('Survey URL').fill('not a url');
     await details.getByRole('button', { name: 'Save URL' }).click();
-    expect(await toastWithTitle(page, 'Failed to update survey URL')).toEqual({
-      title: 'Failed to update survey URL',
-      description: 'surveyUrl: must be an http(s) URL',
-      destructive: true,
-    });
+    await expectErrorToast(page, 'Failed to update survey URL', 'surveyUrl: must be an http(s) URL');
     expect(unexpectedErrors()).toEqual([]);
   });
 

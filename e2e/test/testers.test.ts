@@ -2,7 +2,7 @@
 // tests, the message validation tester and the input processing tester.
 import { checkA11y, hasHorizontalScroll } from '@sprout/testing/browser';
 import { useBrowserStack } from '../src/fixtures';
-import { toastWithTitle } from '../src/helpers';
+import { clickForResult, expectErrorToast } from '../src/helpers';
 
 const { page, context, errors, login } = useBrowserStack({ signedIn: false });
 
@@ -195,12 +195,7 @@ describe('message validation tester', () => {
   const messageBox = () => page.getByLabel('Message', { exact: true });
   const validateButton = () => page.getByRole('button', { name: 'Validate Message' });
 
-  async function validate(): Promise<void> {
-    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/validate-message');
-    await validateButton().click();
-    await answered;
-    await page.getByTestId('validation-result').waitFor();
-  }
+  const validate = () => clickForResult(page, validateButton(), '/api/validate-message', 'validation-result');
 
   it('counts characters and words as the message is typed', async () => {
     await login();
@@ -308,12 +303,8 @@ describe('input processing tester', () => {
   const messageBox = () => page.getByLabel('Test message');
   const processButton = () => page.getByRole('button', { name: 'Process Message' });
 
-  async function processAndWait(): Promise<void> {
-    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/process-message');
-    await processButton().click();
-    await answered;
-    await page.getByTestId('processing-result').waitFor();
-  }
+  const processAndWait = () =>
+    clickForResult(page, processButton(), '/api/process-message', 'processing-result');
 
   async function enhancementsShown(): Promise<string[]> {
     return page.getByTestId('processing-enhancements').getByRole('listitem').allInnerTexts();
@@ -413,11 +404,7 @@ describe('input processing tester', () => {
     await messageBox().fill('When should I plant garlic?');
     await signOut();
     await processButton().click();
-    expect(await toastWithTitle(page, 'Processing Error')).toEqual({
-      title: 'Processing Error',
-      description: 'Failed to process message',
-      destructive: true,
-    });
+    await expectErrorToast(page, 'Processing Error', 'Failed to process message');
     expect(await page.getByTestId('processing-result').count()).toBe(0);
   });
 });

@@ -4,6 +4,7 @@ import { checkA11y, hasHorizontalScroll } from '@sprout/testing/browser';
 import { USER_EXPORT_COLUMNS } from '@sprout/contracts';
 import { parseCsv } from '@sprout/testing';
 import { useBrowserStack } from '../src/fixtures';
+import { expectShownText } from '../src/helpers';
 import {
   advanceClock,
   DELIVERIES_KEY_OUTCOMES,
@@ -54,10 +55,7 @@ async function openUsers(path = '/admin/users'): Promise<void> {
 describe('before anyone registers', () => {
   it("says 'No Users Found' and 'No users have registered yet.'", async () => {
     await openUsers();
-    const empty = page.getByTestId('users-empty');
-    await empty.waitFor();
-    expect(await empty.innerText()).toContain('No Users Found');
-    expect(await empty.innerText()).toContain('No users have registered yet.');
+    await expectShownText(page, 'users-empty', 'No Users Found', 'No users have registered yet.');
     expect(await page.getByTestId('stat-users-value').innerText()).toBe('0');
     expect(errors).toEqual([]);
   });
@@ -137,77 +135,37 @@ describe('with seeded users', () => {
     expect(errors).toEqual([]);
   });
 
-  // Each column: the order after the first click (ascending) and after the second (descending),
-  // as groups of equal values; the server breaks ties by user id, in the sort's direction.
+  // Each column: its groups of equal values in ascending order, then the users without a value (last
+  // in both directions); descending is the groups reversed. Users in one group share the value
+  // ('+'); the server breaks their tie by user id, in the sort's direction.
   type Groups = (keyof typeof P)[][];
-  const orders: [string, string, Groups, Groups][] = [
-    [
-      'phoneNumber',
-      'Phone Number',
-      [['pnw'], ['southwest'], ['midwest'], ['newcomer'], ['northeast']],
-      [['northeast'], ['newcomer'], ['midwest'], ['southwest'], ['pnw']],
-    ],
-    [
-      'region',
-      'Region',
-      [['midwest'], ['northeast'], ['pnw'], ['southwest'], ['newcomer']],
-      [['southwest'], ['pnw'], ['northeast'], ['midwest'], ['newcomer']],
-    ],
-    [
-      'isActive',
-      'Status',
-      [
-        ['pnw', 'northeast'],
-        ['southwest', 'midwest', 'newcomer'],
-      ],
-      [
-        ['southwest', 'midwest', 'newcomer'],
-        ['pnw', 'northeast'],
-      ],
-    ],
-    [
-      'totalMessages',
-      'Messages',
-      [['newcomer'], ['southwest'], ['midwest'], ['northeast'], ['pnw']],
-      [['pnw'], ['northeast'], ['midwest'], ['southwest'], ['newcomer']],
-    ],
-    [
-      'engagement',
-      'Engagement',
-      [['southwest', 'newcomer'], ['midwest', 'northeast'], ['pnw']],
-      [['pnw'], ['midwest', 'northeast'], ['southwest', 'newcomer']],
-    ],
-    [
-      'sentiment',
-      'Sentiment',
-      [['midwest'], ['pnw'], ['newcomer', 'northeast'], ['southwest']],
-      [['southwest'], ['newcomer', 'northeast'], ['pnw'], ['midwest']],
-    ],
-    [
-      'totalCost',
-      'Cost',
-      [['newcomer'], ['midwest'], ['southwest'], ['pnw'], ['northeast']],
-      [['northeast'], ['pnw'], ['southwest'], ['midwest'], ['newcomer']],
-    ],
-    [
-      'profileCompletionScore',
-      'Profile',
-      [['newcomer'], ['northeast'], ['southwest'], ['midwest'], ['pnw']],
-      [['pnw'], ['midwest'], ['southwest'], ['northeast'], ['newcomer']],
-    ],
-    [
-      'createdAt',
-      'Joined',
-      [['northeast'], ['pnw'], ['southwest'], ['midwest'], ['newcomer']],
-      [['newcomer'], ['midwest'], ['southwest'], ['pnw'], ['northeast']],
-    ],
-    [
-      'lastMessageAt',
-      'Last Message',
-      [['northeast'], ['midwest'], ['southwest'], ['pnw'], ['newcomer']],
-      [['pnw'], ['southwest'], ['midwest'], ['northeast'], ['newcomer']],
-    ],
+  const columns: [string, string, string, string?][] = [
+    ['phoneNumber', 'Phone Number', 'pnw southwest midwest newcomer northeast'],
+    ['region', 'Region', 'midwest northeast pnw southwest', 'newcomer'],
+    ['isActive', 'Status', 'pnw+northeast southwest+midwest+newcomer'],
+    ['totalMessages', 'Messages', 'newcomer southwest midwest northeast pnw'],
+    ['engagement', 'Engagement', 'southwest+newcomer midwest+northeast pnw'],
+    ['sentiment', 'Sentiment', 'midwest pnw newcomer+northeast southwest'],
+    ['totalCost', 'Cost', 'newcomer midwest southwest pnw northeast'],
+    ['profileCompletionScore', 'Profile', 'newcomer northeast southwest midwest pnw'],
+    ['createdAt', 'Joined', 'northeast pnw southwest midwest newcomer'],
+    ['lastMessageAt', 'Last Message', 'northeast midwest southwest pnw', 'newcomer'],
   ];
+  const seeded = (name: string): keyof typeof P => {
+    if (!(name in P)) throw new Error(`No seeded user ${name}`);
+    return name as keyof typeof P;
+  };
+  const groupsOf = (text = ''): Groups =>
+    text
+      .split(' ')
+      .filter(Boolean)
+      .map((group) => group.split('+').map(seeded));
+  // The order after the first click (ascending) and after the second (descending).
+  const orders = columns.map(([column, label, valued, unvalued]): [string, string, Groups, Groups] => {
+    const groups = groupsOf(valued);
+    const last = groupsOf(unvalued);
+    return [column, label, [...groups, ...last], [...groups.reverse(), ...last]];
+  });
   /** The phones in order: groups in turn, each group by user id in the direction. */
   const phonesOf = (groups: Groups, direction: 'asc' | 'desc'): string[] =>
     groups.flatMap((group) =>
@@ -227,18 +185,17 @@ describe('with seeded users', () => {
     // Each column is left sorted descending: the next column's first click must still sort ascending.
     for (const [column, label, ascending, descending] of orders) {
       const button = header.getByRole('button', { name: label, exact: true });
-      await button.click();
-      await page.waitForFunction(
-        (c) => document.querySelector(`th[data-column="${c}"]`)?.getAttribute('aria-sort') === 'ascending',
-        column,
-      );
-      await shows(phonesOf(ascending, 'asc'));
-      await button.click();
-      await page.waitForFunction(
-        (c) => document.querySelector(`th[data-column="${c}"]`)?.getAttribute('aria-sort') === 'descending',
-        column,
-      );
-      await shows(phonesOf(descending, 'desc'));
+      for (const [direction, groups] of [
+        ['ascending', ascending],
+        ['descending', descending],
+      ] as const) {
+        await button.click();
+        await page.waitForFunction(
+          ([c, d]) => document.querySelector(`th[data-column="${c}"]`)?.getAttribute('aria-sort') === d,
+          [column, direction],
+        );
+        await shows(phonesOf(groups, direction === 'ascending' ? 'asc' : 'desc'));
+      }
     }
     // Only one column is sorted at a time, and a third click toggles back to ascending.
     const sorted = await page.locator('th[aria-sort]:not([aria-sort="none"])').count();
@@ -260,22 +217,26 @@ describe('with seeded users', () => {
     await detail().getByRole('heading', { name: '(503) 555-0203' }).waitFor();
 
     await search.fill('9999');
-    const empty = page.getByTestId('users-empty');
-    await empty.waitFor();
-    expect(await empty.innerText()).toContain('No Users Found');
-    expect(await empty.innerText()).toContain('No users match your search criteria.');
+    await expectShownText(page, 'users-empty', 'No Users Found', 'No users match your search criteria.');
 
     await search.fill('');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="user-row"]').length === 5);
   });
 
+  /** Runs `body` while the newcomer's region reads `region`; after it the newcomer has none again. */
+  async function withNewcomerRegion(region: string, body: () => Promise<void>): Promise<void> {
+    const ds = stack.db.dataSource;
+    await ds.query('UPDATE users SET region = $1 WHERE phone_number = $2', [region, P.newcomer]);
+    try {
+      await body();
+    } finally {
+      await ds.query('UPDATE users SET region = NULL WHERE phone_number = $1', [P.newcomer]);
+    }
+  }
+
   it('fits a 1440 px screen: every column, Last Message included, and a long region in full on hover', async () => {
     const long = 'Texas Hill Country and the Edwards Plateau';
-    await stack.db.dataSource.query('UPDATE users SET region = $1 WHERE phone_number = $2', [
-      long,
-      P.newcomer,
-    ]);
-    try {
+    await withNewcomerRegion(long, async () => {
       await openPage({ viewport: { width: 1440, height: 900 } });
       await openUsers();
       await rows().first().waitFor();
@@ -293,18 +254,12 @@ describe('with seeded users', () => {
       expect(await region.getAttribute('title')).toBe(long);
       expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
       expect(await hasHorizontalScroll(page)).toBe(false);
-    } finally {
-      await stack.db.dataSource.query('UPDATE users SET region = NULL WHERE phone_number = $1', [P.newcomer]);
-    }
+    });
   });
 
   it('downloads the users the table lists, in its order and with its search, as CSV', async () => {
     const formula = '=HYPERLINK("http://example.com","click")';
-    await stack.db.dataSource.query('UPDATE users SET region = $1 WHERE phone_number = $2', [
-      formula,
-      P.newcomer,
-    ]);
-    try {
+    await withNewcomerRegion(formula, async () => {
       await openUsers();
       await rows().first().waitFor();
       await page.locator('thead').getByRole('button', { name: 'Messages', exact: true }).click();
@@ -352,9 +307,7 @@ describe('with seeded users', () => {
       const [, ...matched] = parseCsv(readFileSync(await searched.path(), 'utf8'));
       expect(matched.map((line) => line[column('phone_number')])).toEqual([P.midwest]);
       expect(errors).toEqual([]);
-    } finally {
-      await stack.db.dataSource.query('UPDATE users SET region = NULL WHERE phone_number = $1', [P.newcomer]);
-    }
+    });
   });
 
   it('opens /users?search={phone} as the Users screen with that search', async () => {

@@ -28,7 +28,103 @@ export const writeReport = (
   return markdown;
 };
 
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-return, @typescript-eslint/restrict-template-expressions -- the report is the plain JSON written above, read back to render it */
+/** A latency summary of one side of the webhook (ms; null where every request timed out). */
+interface Latencies {
+  n: number;
+  timedOut: number;
+  p50: number | null;
+  p99: number | null;
+  p999: number | null;
+  achievedPerSecond: number;
+}
+
+/** CPU-ms per request: the serving process and Postgres (total where both are summed). */
+interface CpuMs {
+  service: number;
+  postgres: number;
+  total?: number;
+}
+
+interface UsageFigures {
+  cpuPercent: number;
+  rssMbPeak?: number;
+  rssMbEnd?: number;
+}
+
+interface ClosedLoopSide {
+  perSecond: number;
+  p50: number;
+  cpuMsPerRequest: Required<CpuMs>;
+}
+
+interface Statements {
+  perText: number;
+  execMsPerText: number;
+  top: { perText: number; execMsPerText: number; query: string }[];
+}
+
+interface Drain {
+  label: string;
+  backlog: number;
+  replied: number;
+  repliesPerSecond: number;
+  overallPerSecond: number;
+  cpuMsPerReply: Record<string, number> & { total: number };
+  projectedRepliesPerSecondOn2Cores: number;
+  usage: Record<string, UsageFigures>;
+  statements: Statements | null;
+  profiles: { service: string; busyMs: number; steps: { step: string; share: number }[] }[];
+}
+
+interface PipelinePhase {
+  rate: number;
+  texts: number;
+  replied: number;
+  webhookP50: number;
+  overheadP50: number;
+  overheadP95: number;
+  overheadP99: number;
+  hops: { hop: string; n: number; p50: number; mean: number; share: number }[];
+  usage: Record<string, UsageFigures>;
+  cpuMsPerText: Record<string, number>;
+}
+
+/**
+ * The report JSON as the Markdown reads it (the phases hand in their figures as plain JSON): each phase
+ * is there once the run has measured it.
+ */
+interface PipelineReport {
+  options: { drainOnly?: boolean; quick?: boolean };
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    memoryGb: number;
+    loadAverage1mAtStart: number;
+    loadAverage1mAtEnd: number;
+    node: string;
+    date: string;
+  };
+  webhook?: {
+    rates: {
+      rate: number;
+      sprout: Latencies;
+      bare: Latencies;
+      ratioP50: number | null;
+      ratioP99: number | null;
+      ratioP999: number | null;
+      cpuMsPerRequest: { sprout: CpuMs; bare: CpuMs };
+    }[];
+    closedLoop: { sprout: ClosedLoopSide; bare: ClosedLoopSide; throughputRatio: number };
+    usage: Record<string, UsageFigures>;
+  };
+  webhookSteps?: {
+    steps: { step: string; p50: number }[];
+    webhookP50At5PerSecond: number;
+    restP50: number;
+  };
+  pipeline?: PipelinePhase;
+  throughput?: Drain[];
+}
 const table = (header: string[], rows: (string | number)[][]): string =>
   [
     `| ${header.join(' | ')} |`,
@@ -39,7 +135,7 @@ const table = (header: string[], rows: (string | number)[][]): string =>
 const ms = (value: number | null): string =>
   value === null || !Number.isFinite(value) ? 'timed out' : `${value} ms`;
 
-const renderMarkdown = (report: any): string => {
+const renderMarkdown = (report: PipelineReport): string => {
   const m = report.machine;
   const out: string[] = [
     `# Pipeline benchmark (${report.options.drainOnly ? 'drain only' : report.options.quick ? 'quick' : 'full'})`,
@@ -49,14 +145,17 @@ const renderMarkdown = (report: any): string => {
       'the services and any other work share these cores). Fake Twilio, fake OpenAI answering at once.',
   ];
   // Each part is rendered when the run measured it (--drain-only measures the drain alone).
-  if (report.webhook) out.push(...webhookSection(report));
+  if (report.webhook) out.push(...webhookSection(report.webhook, report.webhookSteps));
   if (report.pipeline) out.push(...pipelineSection(report.pipeline));
   if (report.throughput) out.push(...throughputSection(report.throughput));
   return out.join('\n');
 };
 
 /** The webhook at each rate beside the bare handler, and its CPU per request. */
-const webhookSection = (report: any): string[] => [
+const webhookSection = (
+  webhook: NonNullable<PipelineReport['webhook']>,
+  steps: PipelineReport['webhookSteps'],
+): string[] => [
   '',
   '## Inbound webhook (open loop; latency from the scheduled send time)',
   '',
@@ -76,7 +175,7 @@ const webhookSection = (report: any): string[] => [
       'ratio p99',
       'ratio p99.9',
     ],
-    report.webhook.rates.map((r: any) => [
+    webhook.rates.map((r) => [
       r.rate,
       ms(r.sprout.p50),
       ms(r.sprout.p99),
@@ -100,7 +199,7 @@ const webhookSection = (report: any): string[] => [
       'bare CPU-ms/request (handler + Postgres)',
       'ratio',
     ],
-    report.webhook.rates.map((r: any) => {
+    webhook.rates.map((r) => {
       const a = r.cpuMsPerRequest.sprout;
       const b = r.cpuMsPerRequest.bare;
       return [
@@ -111,26 +210,28 @@ const webhookSection = (report: any): string[] => [
       ];
     }),
   ),
-  ...webhookNotes(report),
+  ...webhookNotes(webhook, steps),
 ];
 
 /** The closed loop, the phase's usage and the webhook's steps. */
-const webhookNotes = (report: any): string[] => {
-  const c = report.webhook.closedLoop;
-  const steps = report.webhookSteps;
+const webhookNotes = (
+  webhook: NonNullable<PipelineReport['webhook']>,
+  steps: PipelineReport['webhookSteps'],
+): string[] => {
+  const c = webhook.closedLoop;
   return [
     '',
     `Closed loop, 32 clients: Sprout ${c.sprout.perSecond} req/s (p50 ${c.sprout.p50} ms), bare ${c.bare.perSecond} req/s (p50 ${c.bare.p50} ms): **throughput ratio ${c.throughputRatio}**. ` +
-      `CPU-ms per request: Sprout ${c.sprout.cpuMsPerRequest?.total} (sms-gateway ${c.sprout.cpuMsPerRequest?.service}, Postgres ${c.sprout.cpuMsPerRequest?.postgres}), bare ${c.bare.cpuMsPerRequest?.total} (handler ${c.bare.cpuMsPerRequest?.service}, Postgres ${c.bare.cpuMsPerRequest?.postgres}).`,
+      `CPU-ms per request: Sprout ${c.sprout.cpuMsPerRequest.total} (sms-gateway ${c.sprout.cpuMsPerRequest.service}, Postgres ${c.sprout.cpuMsPerRequest.postgres}), bare ${c.bare.cpuMsPerRequest.total} (handler ${c.bare.cpuMsPerRequest.service}, Postgres ${c.bare.cpuMsPerRequest.postgres}).`,
     '',
-    `Webhook phase usage: ${Object.entries(report.webhook.usage)
-      .map(([name, u]: [string, any]) => `${name} ${u.cpuPercent}% CPU, RSS peak ${u.rssMbPeak} MB`)
+    `Webhook phase usage: ${Object.entries(webhook.usage)
+      .map(([name, u]) => `${name} ${u.cpuPercent}% CPU, RSS peak ${u.rssMbPeak} MB`)
       .join('; ')}.`,
     '',
     ...(steps
       ? [
           'Webhook steps timed one by one (p50): ' +
-            steps.steps.map((s: any) => `${s.step} ${s.p50} ms`).join(', ') +
+            steps.steps.map((s) => `${s.step} ${s.p50} ms`).join(', ') +
             `; the webhook's p50 at 5 req/s ${steps.webhookP50At5PerSecond} ms, so the rest (HTTP, routing, form parsing and validation, TwiML) ${steps.restP50} ms.`,
           '',
         ]
@@ -139,14 +240,14 @@ const webhookNotes = (report: any): string[] => {
 };
 
 /** The pipeline overhead at a steady rate, by hop. */
-const pipelineSection = (p: any): string[] => [
+const pipelineSection = (p: PipelinePhase): string[] => [
   `## Pipeline overhead at ${p.rate} msg/s (webhook accepted -> Twilio API call)`,
   '',
   `${p.replied}/${p.texts} replied: **p50 ${p.overheadP50} ms, p95 ${p.overheadP95} ms** (p99 ${p.overheadP99} ms); webhook p50 ${p.webhookP50} ms.`,
   '',
   table(
     ['hop', 'n', 'p50', 'mean', 'share of mean'],
-    p.hops.map((h: any) => [h.hop, h.n, `${h.p50} ms`, `${h.mean} ms`, `${h.share}%`]),
+    p.hops.map((h) => [h.hop, h.n, `${h.p50} ms`, `${h.mean} ms`, `${h.share}%`]),
   ),
   '',
   `CPU-ms per text: ${Object.entries(p.cpuMsPerText)
@@ -155,17 +256,13 @@ const pipelineSection = (p: any): string[] => [
   '',
   table(
     ['process', 'CPU (% of one core)', 'RSS peak'],
-    Object.entries(p.usage).map(([name, u]: [string, any]) => [
-      name,
-      u.cpuPercent,
-      u.rssMbPeak ? `${u.rssMbPeak} MB` : '',
-    ]),
+    Object.entries(p.usage).map(([name, u]) => [name, u.cpuPercent, u.rssMbPeak ? `${u.rssMbPeak} MB` : '']),
   ),
   '',
 ];
 
 /** Replies per second draining a backlog, then each drain's CPU, memory, statements and profiles. */
-const throughputSection = (throughput: any): string[] => [
+const throughputSection = (throughput: Drain[]): string[] => [
   '',
   '## Largest sustained replies per second (backlog drained)',
   '',
@@ -179,7 +276,7 @@ const throughputSection = (throughput: any): string[] => [
       'CPU-ms per reply (all processes)',
       'projected replies/s on 2 dedicated cores',
     ],
-    throughput.map((t: any) => [
+    throughput.map((t) => [
       t.label + ' + 1 sms-gateway',
       t.backlog,
       t.replied,
@@ -189,18 +286,18 @@ const throughputSection = (throughput: any): string[] => [
       t.projectedRepliesPerSecondOn2Cores,
     ]),
   ),
-  ...throughput.flatMap((t: any) => drainSection(t)),
+  ...throughput.flatMap((t) => drainSection(t)),
   '',
 ];
 
 /** One drain: each process's CPU and memory, the statements per text, where each service's CPU went. */
-const drainSection = (t: any): string[] => [
+const drainSection = (t: Drain): string[] => [
   '',
   `### ${t.label}: CPU and memory while draining`,
   '',
   table(
     ['process', 'CPU (% of one core)', 'CPU-ms per reply', 'RSS peak', 'RSS end'],
-    Object.entries(t.usage).map(([name, u]: [string, any]) => [
+    Object.entries(t.usage).map(([name, u]) => [
       name,
       u.cpuPercent,
       t.cpuMsPerReply[name] ?? '(shared)',
@@ -209,19 +306,19 @@ const drainSection = (t: any): string[] => [
     ]),
   ),
   ...(t.statements ? statementsNote(t.statements) : []),
-  ...t.profiles.flatMap((profile: any) => [
+  ...t.profiles.flatMap((profile) => [
     '',
     `Where ${profile.service}'s CPU went (${profile.busyMs} ms busy, CPU profile, innermost step): ` +
       profile.steps
-        .filter((s: any) => s.share >= 1)
-        .map((s: any) => `${s.step} ${s.share}%`)
+        .filter((s) => s.share >= 1)
+        .map((s) => `${s.step} ${s.share}%`)
         .join(', ') +
       '.',
   ]),
 ];
 
 /** The SQL statements per text while draining, the most frequent first. */
-const statementsNote = (statements: any): string[] => [
+const statementsNote = (statements: Statements): string[] => [
   '',
   `SQL statements per text while draining (pg_stat_statements, top level): **${statements.perText}**, ` +
     `${statements.execMsPerText} ms executing. Most frequent:`,
@@ -229,8 +326,7 @@ const statementsNote = (statements: any): string[] => [
   table(
     ['per text', 'ms per text', 'statement'],
     statements.top
-      .filter((r: any) => r.perText >= 0.05)
-      .map((r: any) => [r.perText, r.execMsPerText, `\`${r.query.slice(0, 120).replace(/\|/g, '\\|')}\``]),
+      .filter((r) => r.perText >= 0.05)
+      .map((r) => [r.perText, r.execMsPerText, `\`${r.query.slice(0, 120).replace(/\|/g, '\\|')}\``]),
   ),
 ];
-/* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-return, @typescript-eslint/restrict-template-expressions */

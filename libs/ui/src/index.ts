@@ -1,15 +1,6 @@
 // Sprout's design system and the request behaviour they share, for both web apps.
 export { cn } from './lib/cn';
-export {
-  formatDate,
-  formatDateTime,
-  formatDollars,
-  formatNumber,
-  formatPhoneNumber,
-  formatRelativeTime,
-  formatTime,
-  formatUtcDay,
-} from './lib/format';
+export * from './lib/format';
 export {
   ApiError,
   apiJson,
@@ -36,20 +27,7 @@ export {
   type EndpointMutationOptions,
 } from './api/endpoint-query';
 
-export {
-  TOAST_DURATION_MS,
-  TOAST_HOTKEY,
-  TOAST_LIMIT,
-  TOAST_SWIPE_DIRECTION,
-  TOAST_SWIPE_THRESHOLD_PX,
-  ToastStore,
-  toastReducer,
-  type ToastAction,
-  type ToastInput,
-  type ToastItem,
-  type ToastState,
-  type ToastVariant,
-} from './toast/toast-store';
+export * from './toast/toast-store';
 export { toast, useToast } from './toast/use-toast';
 export { Toaster } from './toast/toaster';
 export { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast/toast';
@@ -59,16 +37,7 @@ export { Button, buttonVariants, type ButtonProps } from './components/button';
 export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './components/card';
 export { Collapsible, CollapsibleContent, CollapsibleTrigger } from './components/collapsible';
 export { ConfirmDialog, type ConfirmDialogProps } from './components/confirm-dialog';
-export {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from './components/dialog';
+export * from './components/dialog';
 export { Input, Textarea } from './components/input';
 export { Label } from './components/label';
 export {

@@ -1,6 +1,7 @@
 import { Card, CardContent, CardHeader, CardTitle, formatNumber } from '@sprout/ui';
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { type QueryKey, useQuery, type UseQueryOptions } from '@tanstack/react-query';
 
 type Tone = 'default' | 'warning';
 
@@ -74,6 +75,15 @@ export const countCard = <T,>(
   detail: StatCardDef<T>['detail'],
 ): StatCardDef<T> => ({ testId, title, icon, value: (data) => formatNumber(count(data)), detail });
 
+interface StatCardRowProps<T> {
+  label: string;
+  className: string;
+  data: T | undefined;
+  placeholder: string;
+  pendingDetail?: ReactNode;
+  cards: readonly StatCardDef<T>[];
+}
+
 /** A row of stat cards over one answer: `placeholder` stands for every value until it is there. */
 export function StatCardRow<T>({
   label,
@@ -82,14 +92,7 @@ export function StatCardRow<T>({
   placeholder,
   pendingDetail = '',
   cards,
-}: {
-  label: string;
-  className: string;
-  data: T | undefined;
-  placeholder: string;
-  pendingDetail?: ReactNode;
-  cards: readonly StatCardDef<T>[];
-}) {
+}: StatCardRowProps<T>) {
   return (
     <section aria-label={label} className={className}>
       {cards.map(({ detail, tone, ...card }) => (
@@ -124,4 +127,15 @@ export function FailureNotice({ children }: { children: ReactNode }) {
       {children}
     </p>
   );
+}
+
+/** A StatCardRow over one query's answer; when the query fails, `failed` stands in its place. */
+export function QueryStatCardRow<T, K extends QueryKey>({
+  query,
+  failed,
+  ...row
+}: Omit<StatCardRowProps<T>, 'data'> & { query: UseQueryOptions<T, Error, T, K>; failed: string }) {
+  const { data, isError } = useQuery(query);
+  if (isError) return <FailureNotice>{failed}</FailureNotice>;
+  return <StatCardRow data={data} {...row} />;
 }

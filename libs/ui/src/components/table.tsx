@@ -1,5 +1,6 @@
 import type { ComponentProps } from 'react';
 import { cn } from '../lib/cn';
+import { withClasses } from '../lib/with-classes';
 
 export function Table({ className, ...props }: ComponentProps<'table'>) {
   return (
@@ -9,42 +10,20 @@ export function Table({ className, ...props }: ComponentProps<'table'>) {
   );
 }
 
-export function TableHeader({ className, ...props }: ComponentProps<'thead'>) {
-  return <thead className={cn('[&_tr]:border-b', className)} {...props} />;
-}
+export const TableHeader = withClasses('thead', '[&_tr]:border-b');
 
-export function TableBody({ className, ...props }: ComponentProps<'tbody'>) {
-  return <tbody className={cn('[&_tr:last-child]:border-0', className)} {...props} />;
-}
+export const TableBody = withClasses('tbody', '[&_tr:last-child]:border-0');
 
-export function TableRow({ className, ...props }: ComponentProps<'tr'>) {
-  return (
-    <tr
-      className={cn(
-        'border-b border-border transition-colors hover:bg-muted/50 data-[state=selected]:bg-muted',
-        className,
-      )}
-      {...props}
-    />
-  );
-}
+export const TableRow = withClasses(
+  'tr',
+  'border-b border-border transition-colors hover:bg-muted/50 data-[state=selected]:bg-muted',
+);
 
-export function TableHead({ className, ...props }: ComponentProps<'th'>) {
-  return (
-    <th
-      className={cn(
-        'h-11 px-3 text-left align-middle text-xs font-medium tracking-wide whitespace-nowrap text-muted-foreground uppercase',
-        className,
-      )}
-      {...props}
-    />
-  );
-}
+export const TableHead = withClasses(
+  'th',
+  'h-11 px-3 text-left align-middle text-xs font-medium tracking-wide whitespace-nowrap text-muted-foreground uppercase',
+);
 
-export function TableCell({ className, ...props }: ComponentProps<'td'>) {
-  return <td className={cn('p-3 align-middle', className)} {...props} />;
-}
+export const TableCell = withClasses('td', 'p-3 align-middle');
 
-export function TableCaption({ className, ...props }: ComponentProps<'caption'>) {
-  return <caption className={cn('mt-4 text-sm text-muted-foreground', className)} {...props} />;
-}
+export const TableCaption = withClasses('caption', 'mt-4 text-sm text-muted-foreground');

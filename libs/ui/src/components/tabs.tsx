@@ -1,41 +1,19 @@
 import * as TabsPrimitive from '@radix-ui/react-tabs';
-import type { ComponentProps } from 'react';
-import { cn } from '../lib/cn';
+import { withClasses } from '../lib/with-classes';
 
 export const Tabs = TabsPrimitive.Root;
 
-export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrimitive.List>) {
-  return (
-    <TabsPrimitive.List
-      className={cn(
-        'inline-flex h-10 items-center justify-center rounded-md bg-muted p-1 text-muted-foreground',
-        className,
-      )}
-      {...props}
-    />
-  );
-}
+export const TabsList = withClasses(
+  TabsPrimitive.List,
+  'inline-flex h-10 items-center justify-center rounded-md bg-muted p-1 text-muted-foreground',
+);
 
-export function TabsTrigger({ className, ...props }: ComponentProps<typeof TabsPrimitive.Trigger>) {
-  return (
-    <TabsPrimitive.Trigger
-      className={cn(
-        'inline-flex cursor-pointer items-center justify-center rounded-sm px-3 py-1.5 text-sm font-medium whitespace-nowrap transition-all focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none disabled:pointer-events-none disabled:opacity-50 data-[state=active]:bg-background data-[state=active]:text-foreground data-[state=active]:shadow-sm',
-        className,
-      )}
-      {...props}
-    />
-  );
-}
+export const TabsTrigger = withClasses(
+  TabsPrimitive.Trigger,
+  'inline-flex cursor-pointer items-center justify-center rounded-sm px-3 py-1.5 text-sm font-medium whitespace-nowrap transition-all focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none disabled:pointer-events-none disabled:opacity-50 data-[state=active]:bg-background data-[state=active]:text-foreground data-[state=active]:shadow-sm',
+);
 
-export function TabsContent({ className, ...props }: ComponentProps<typeof TabsPrimitive.Content>) {
-  return (
-    <TabsPrimitive.Content
-      className={cn(
-        'mt-2 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
-        className,
-      )}
-      {...props}
-    />
-  );
-}
+export const TabsContent = withClasses(
+  TabsPrimitive.Content,
+  'mt-2 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+);

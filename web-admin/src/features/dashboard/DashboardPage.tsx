@@ -18,7 +18,7 @@ import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryBody } from '../../components/QueryBody';
 import { SectionCard } from '../../components/SectionCard';
-import { countCard, FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
+import { countCard, QueryStatCardRow, type StatCardDef } from '../../components/StatCard';
 import { useTestDataMode } from '../../test-data-mode';
 import { approveSignupMutation, dashboardMetricsQuery } from './queries';
 import { recentSignups, signupBadgeVariant } from './recent-signups';
@@ -62,13 +62,12 @@ const METRIC_CARDS: readonly StatCardDef<DashboardMetricsResponse>[] = [
 ];
 
 function MetricCards() {
-  const { data, isError } = useQuery(dashboardMetricsQuery(useTestDataMode().showTestData));
-  if (isError) return <FailureNotice>{dashboardTexts.metricsFailed}</FailureNotice>;
   return (
-    <StatCardRow
+    <QueryStatCardRow
+      query={dashboardMetricsQuery(useTestDataMode().showTestData)}
+      failed={dashboardTexts.metricsFailed}
       label="Metrics"
       className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4"
-      data={data}
       placeholder={dashboardTexts.loadingMetrics}
       cards={METRIC_CARDS}
     />

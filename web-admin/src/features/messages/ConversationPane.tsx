@@ -1,6 +1,5 @@
 import type { ConversationDto } from '@sprout/contracts';
 import {
-  Badge,
   Button,
   Card,
   CardContent,
@@ -13,14 +12,13 @@ import {
   toast,
 } from '@sprout/ui';
 import { MessagesSquare, RefreshCw } from 'lucide-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTestDataMode } from '../../test-data-mode';
-import { checkDeliveryMutation, conversationMessagesQuery } from './queries';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { checkDeliveryMutation } from './queries';
 import { EmptyState } from '../../components/EmptyState';
 import { sentimentLabel } from '../users/engagement';
-import { DetailsCollapsible, ItemList } from './DetailsCollapsible';
-import { MessageThread } from './MessageThread';
+import { ConversationThread } from './ConversationThread';
 import { checkDeliveryToasts, messagesTexts } from './texts';
+import { ActiveBadge } from '../../components/ActiveBadge';
 
 const none = <span className="text-muted-foreground">—</span>;
 
@@ -44,7 +42,6 @@ export function ConversationPane({ conversation }: { conversation: ConversationD
 }
 
 function SelectedConversation({ conversation }: { conversation: ConversationDto }) {
-  const messages = useQuery(conversationMessagesQuery(conversation.id, useTestDataMode().showTestData));
   return (
     <Card data-testid="conversation-pane">
       <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">
@@ -60,27 +57,14 @@ function SelectedConversation({ conversation }: { conversation: ConversationDto 
         {!conversation.userActive && <CheckDeliveryButton conversationId={conversation.id} />}
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        <MessageThread
-          messages={messages.data}
-          isPending={messages.isPending}
-          isError={messages.isError}
+        <ConversationThread
+          conversation={conversation}
           className="h-[520px]"
-        />
-        <DetailsCollapsible
-          title="Conversation Details"
           testId="conversation-details"
           rows={[
-            { label: 'Conversation ID', value: <code className="text-xs">{conversation.id}</code> },
             { label: 'User ID', value: <code className="text-xs">{conversation.userId}</code> },
             { label: 'Message Count', value: formatNumber(conversation.messageCount) },
-            {
-              label: 'User Status',
-              value: (
-                <Badge variant={conversation.userActive ? 'default' : 'secondary'}>
-                  {conversation.userActive ? 'Active' : 'Inactive'}
-                </Badge>
-              ),
-            },
+            { label: 'User Status', value: <ActiveBadge active={conversation.userActive} /> },
             { label: 'Start Time', value: formatDateTime(conversation.startTime) },
             { label: 'Region', value: conversation.region ?? none },
             { label: 'Sentiment', value: sentimentLabel(conversation.sentiment) },
@@ -91,12 +75,6 @@ function SelectedConversation({ conversation }: { conversation: ConversationDto 
             },
             { label: 'Experience Level', value: conversation.experienceLevel ?? none },
             { label: 'Model Used', value: conversation.modelUsed ?? none },
-            { label: 'Summary', value: conversation.summary ?? 'No summary yet' },
-            {
-              label: 'Key Outcomes',
-              value: <ItemList items={conversation.keyOutcomes} empty="None recorded" />,
-            },
-            { label: 'Next Steps', value: <ItemList items={conversation.nextSteps} empty="None recorded" /> },
           ]}
         />
       </CardContent>

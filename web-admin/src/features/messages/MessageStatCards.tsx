@@ -1,10 +1,9 @@
 import type { MessageStats } from '@sprout/contracts';
 import { MessageSquare, Reply, TrendingUp, TriangleAlert } from 'lucide-react';
-import { useQuery } from '@tanstack/react-query';
 import { useTestDataMode } from '../../test-data-mode';
 import { messageStatsQuery } from './queries';
 import { formatPercent } from '../users/format';
-import { countCard, FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
+import { countCard, QueryStatCardRow, type StatCardDef } from '../../components/StatCard';
 import { changeFromYesterday, messagesTexts } from './texts';
 
 const CARDS: readonly StatCardDef<MessageStats>[] = [
@@ -37,13 +36,12 @@ const CARDS: readonly StatCardDef<MessageStats>[] = [
 
 /** Total Messages, Messages Today, Response Rate (24 h) and Failed Messages. */
 export function MessageStatCards() {
-  const { data, isError } = useQuery(messageStatsQuery(useTestDataMode().showTestData));
-  if (isError) return <FailureNotice>{messagesTexts.statsFailed}</FailureNotice>;
   return (
-    <StatCardRow
+    <QueryStatCardRow
+      query={messageStatsQuery(useTestDataMode().showTestData)}
+      failed={messagesTexts.statsFailed}
       label="Message stats"
       className="grid grid-cols-2 gap-4 xl:grid-cols-4"
-      data={data}
       placeholder={messagesTexts.loadingStats}
       cards={CARDS}
     />

@@ -2,7 +2,6 @@ import { MAX_TOKENS_LIMIT, type ModelDto } from '@sprout/contracts';
 import {
   Badge,
   Button,
-  cn,
   formatNumber,
   Input,
   Switch,
@@ -12,11 +11,12 @@ import {
   TableHeader,
   TableRow,
 } from '@sprout/ui';
-import { ArrowDown, ArrowUp, ArrowUpDown, Check, Pencil, Trash2, X } from 'lucide-react';
+import { Check, Pencil, Trash2, X } from 'lucide-react';
 import { useMemo } from 'react';
 import { formatPrice, type ModelDraft } from './model-form';
 import { type ModelSort, type ModelSortKey, sortModels } from './model-sorting';
 import { PRICE_STEP } from './texts';
+import { SortableHead } from '../../components/SortableHead';
 
 const SORTABLE: ReadonlyArray<{ key: ModelSortKey; label: string; align?: 'right' }> = [
   { key: 'name', label: 'Model' },
@@ -33,15 +33,6 @@ interface ModelRowActions {
   onRemove: (model: ModelDto) => void;
   onSetLive: (model: ModelDto) => void;
   onSetFallback: (model: ModelDto) => void;
-}
-
-function SortIcon({ active, direction }: { active: boolean; direction: ModelSort['direction'] | undefined }) {
-  if (!active) return <ArrowUpDown className="size-3.5 opacity-50" aria-hidden="true" />;
-  return direction === 'asc' ? (
-    <ArrowUp className="size-3.5" aria-hidden="true" />
-  ) : (
-    <ArrowDown className="size-3.5" aria-hidden="true" />
-  );
 }
 
 /**
@@ -74,29 +65,9 @@ export function ModelTable({
         </caption>
         <TableHeader className="bg-card">
           <TableRow className="hover:bg-transparent">
-            {SORTABLE.map((column) => {
-              const active = sort?.key === column.key;
-              return (
-                <TableHead
-                  key={column.key}
-                  data-column={column.key}
-                  aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
-                  className={cn(column.align === 'right' && 'text-right')}
-                >
-                  <button
-                    type="button"
-                    onClick={() => onSort(column.key)}
-                    className={cn(
-                      'inline-flex cursor-pointer items-center gap-1 rounded uppercase hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
-                      active && 'text-foreground',
-                    )}
-                  >
-                    {column.label}
-                    <SortIcon active={active} direction={sort?.direction} />
-                  </button>
-                </TableHead>
-              );
-            })}
+            {SORTABLE.map((column) => (
+              <SortableHead key={column.key} column={column} sort={sort} onSort={onSort} />
+            ))}
             <TableHead className="uppercase">Status</TableHead>
             <TableHead className="text-right uppercase">Actions</TableHead>
           </TableRow>

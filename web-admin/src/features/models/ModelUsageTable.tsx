@@ -1,9 +1,19 @@
 import { MODEL_USAGE_DAYS, type ModelUsage } from '@sprout/contracts';
 import { cn, formatNumber, TableCell, TableRow } from '@sprout/ui';
+import type { ReactNode } from 'react';
 import { DataTable, right } from '../../components/DataTable';
 import { SectionCard } from '../../components/SectionCard';
 import { formatCost } from './model-form';
 import { modelTexts } from './texts';
+
+/** A right-aligned figure of the row, named by its column. */
+function NumberCell({ column, children }: { column: string; children: ReactNode }) {
+  return (
+    <TableCell className="text-right tabular-nums" data-column={column}>
+      {children}
+    </TableCell>
+  );
+}
 
 /** Model, Messages, Tokens Used, Total Spent, Sentiment Score (green/red), CAAS (always TBD). */
 export function ModelUsageTable({ stats }: { stats: readonly ModelUsage[] }) {
@@ -28,15 +38,9 @@ export function ModelUsageTable({ stats }: { stats: readonly ModelUsage[] }) {
           {stats.map((row) => (
             <TableRow key={row.modelName} data-testid="model-usage-row" data-model={row.modelName}>
               <TableCell className="font-medium whitespace-nowrap">{row.modelName}</TableCell>
-              <TableCell className="text-right tabular-nums" data-column="totalMessages">
-                {formatNumber(row.totalMessages)}
-              </TableCell>
-              <TableCell className="text-right tabular-nums" data-column="totalTokensUsed">
-                {formatNumber(row.totalTokensUsed)}
-              </TableCell>
-              <TableCell className="text-right tabular-nums" data-column="totalCost">
-                {formatCost(row.totalCost)}
-              </TableCell>
+              <NumberCell column="totalMessages">{formatNumber(row.totalMessages)}</NumberCell>
+              <NumberCell column="totalTokensUsed">{formatNumber(row.totalTokensUsed)}</NumberCell>
+              <NumberCell column="totalCost">{formatCost(row.totalCost)}</NumberCell>
               <TableCell
                 data-column="avgSentiment"
                 data-tone={row.avgSentiment > 0 ? 'positive' : row.avgSentiment < 0 ? 'negative' : 'neutral'}

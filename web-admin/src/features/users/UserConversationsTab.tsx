@@ -2,12 +2,9 @@ import { api, type ConversationDto, endpointUrl } from '@sprout/contracts';
 import { cn, formatDateTime, formatNumber, formatRelativeTime, LoadingText } from '@sprout/ui';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTestDataMode } from '../../test-data-mode';
-import { conversationMessagesQuery } from '../messages/queries';
 import { userConversationsQuery } from './queries';
 import { DownloadCsvButton } from '../../components/DownloadCsvButton';
-import { DetailsCollapsible, ItemList } from '../messages/DetailsCollapsible';
-import { MessageThread } from '../messages/MessageThread';
+import { ConversationThread } from '../messages/ConversationThread';
 import { messagesTexts } from '../messages/texts';
 import { usersTexts } from './texts';
 
@@ -79,32 +76,19 @@ export function UserConversationsTab({ userId }: { userId: string }) {
 }
 
 function SelectedConversation({ conversation }: { conversation: ConversationDto }) {
-  const messages = useQuery(conversationMessagesQuery(conversation.id, useTestDataMode().showTestData));
   return (
     <div className="flex min-w-0 flex-col gap-3">
-      <MessageThread
-        messages={messages.data}
-        isPending={messages.isPending}
-        isError={messages.isError}
+      <ConversationThread
+        conversation={conversation}
         className="h-[480px]"
-      />
-      <DetailsCollapsible
-        title="Conversation Details"
         testId="user-conversation-details"
         rows={[
-          { label: 'Conversation ID', value: <code className="text-xs">{conversation.id}</code> },
           { label: 'Message Count', value: formatNumber(conversation.messageCount) },
           { label: 'Start Time', value: formatDateTime(conversation.startTime) },
           {
             label: 'End Time',
             value: conversation.endTime === null ? usersTexts.ongoing : formatDateTime(conversation.endTime),
           },
-          { label: 'Summary', value: conversation.summary ?? 'No summary yet' },
-          {
-            label: 'Key Outcomes',
-            value: <ItemList items={conversation.keyOutcomes} empty="None recorded" />,
-          },
-          { label: 'Next Steps', value: <ItemList items={conversation.nextSteps} empty="None recorded" /> },
         ]}
       />
     </div>

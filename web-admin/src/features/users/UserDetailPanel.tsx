@@ -29,6 +29,7 @@ import { isProfileEmpty } from './profile';
 import { limitInWords, resumesInWords, unansweredInWords } from './rate-limit';
 import { usersTexts } from './texts';
 import { UserConversationsTab } from './UserConversationsTab';
+import { ActiveBadge } from '../../components/ActiveBadge';
 
 /** The selected user's panel: Profile, Analytics and Conversations tabs, polled while selected. */
 export function UserDetailPanel({ userId }: { userId: string }) {
@@ -131,14 +132,7 @@ function ProfileTab({ user }: { user: UserDetail }) {
             { label: 'Phone Number', value: formatPhoneNumber(user.phoneNumber) },
             { label: 'Region', value: user.region ?? profile.region ?? notSet },
             { label: 'Joined', value: formatDate(user.createdAt) },
-            {
-              label: 'Status',
-              value: (
-                <Badge variant={user.isActive ? 'default' : 'secondary'}>
-                  {user.isActive ? 'Active' : 'Inactive'}
-                </Badge>
-              ),
-            },
+            { label: 'Status', value: <ActiveBadge active={user.isActive} /> },
             { label: 'Profile Completion', value: `${user.profileCompletionScore}%` },
           ]}
         />

@@ -1,10 +1,9 @@
 import type { UserOverviewStats } from '@sprout/contracts';
 import { Activity, MessageSquare, Percent, UserPlus, Users } from 'lucide-react';
-import { useQuery } from '@tanstack/react-query';
 import { useTestDataMode } from '../../test-data-mode';
 import { userStatsQuery } from './queries';
 import { formatPercent } from './format';
-import { countCard, FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
+import { countCard, QueryStatCardRow, type StatCardDef } from '../../components/StatCard';
 import { usersTexts } from './texts';
 
 const CARDS: readonly StatCardDef<UserOverviewStats>[] = [
@@ -23,13 +22,12 @@ const CARDS: readonly StatCardDef<UserOverviewStats>[] = [
 
 /** Users, Active Users (24 h), New Users (this week), Total Messages, Engagement Rate. */
 export function UserStatCards() {
-  const { data, isError } = useQuery(userStatsQuery(useTestDataMode().showTestData));
-  if (isError) return <FailureNotice>{usersTexts.statsFailed}</FailureNotice>;
   return (
-    <StatCardRow
+    <QueryStatCardRow
+      query={userStatsQuery(useTestDataMode().showTestData)}
+      failed={usersTexts.statsFailed}
       label="User stats"
       className="grid grid-cols-2 gap-4 lg:grid-cols-3 xl:grid-cols-5"
-      data={data}
       placeholder={usersTexts.loadingStats}
       cards={CARDS}
     />

@@ -1,7 +1,6 @@
 import type { AdminUserListItem } from '@sprout/contracts';
 import {
   Badge,
-  cn,
   formatDate,
   formatDollars,
   formatNumber,
@@ -9,15 +8,15 @@ import {
   formatRelativeTime,
   TableBody,
   TableCell,
-  TableHead,
   TableHeader,
   TableRow,
 } from '@sprout/ui';
-import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { engagementLevel, sentimentBadgeVariant, sentimentLabel } from './engagement';
 import { useRowWindow } from './row-window';
 import type { UserSort, UserSortKey } from './user-sorting';
+import { ActiveBadge } from '../../components/ActiveBadge';
+import { SortableHead } from '../../components/SortableHead';
 
 interface Column {
   key: UserSortKey;
@@ -44,15 +43,6 @@ const ENGAGEMENT_CLASSES = {
   Medium: 'border-transparent bg-amber-100 text-amber-900',
   Low: 'border-border text-muted-foreground',
 } as const;
-
-function SortIcon({ active, direction }: { active: boolean; direction: UserSort['direction'] }) {
-  if (!active) return <ArrowUpDown className="size-3 shrink-0 opacity-50" aria-hidden="true" />;
-  return direction === 'asc' ? (
-    <ArrowUp className="size-3 shrink-0" aria-hidden="true" />
-  ) : (
-    <ArrowDown className="size-3 shrink-0" aria-hidden="true" />
-  );
-}
 
 /** A row's height before one is measured (px); rows never wrap, so all have the measured one. */
 const ESTIMATED_ROW_HEIGHT = 45;
@@ -128,29 +118,9 @@ export function UserTable({
         </caption>
         <TableHeader className="sticky top-0 z-10 bg-card shadow-[0_1px_0_var(--color-border)]">
           <TableRow className="hover:bg-transparent" aria-rowindex={1}>
-            {USER_COLUMNS.map((column) => {
-              const active = sort.key === column.key;
-              return (
-                <TableHead
-                  key={column.key}
-                  aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
-                  data-column={column.key}
-                  className={cn('tracking-normal', column.align === 'right' && 'text-right')}
-                >
-                  <button
-                    type="button"
-                    onClick={() => onSort(column.key)}
-                    className={cn(
-                      'inline-flex cursor-pointer items-center gap-0.5 rounded uppercase hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
-                      active && 'text-foreground',
-                    )}
-                  >
-                    {column.label}
-                    <SortIcon active={active} direction={sort.direction} />
-                  </button>
-                </TableHead>
-              );
-            })}
+            {USER_COLUMNS.map((column) => (
+              <SortableHead key={column.key} column={column} sort={sort} onSort={onSort} dense />
+            ))}
           </TableRow>
         </TableHeader>
         <TableBody ref={bodyRef}>
@@ -228,9 +198,7 @@ function UserRow({
         )}
       </TableCell>
       <TableCell data-column="isActive">
-        <Badge variant={user.isActive ? 'default' : 'secondary'}>
-          {user.isActive ? 'Active' : 'Inactive'}
-        </Badge>
+        <ActiveBadge active={user.isActive} />
       </TableCell>
       <TableCell data-column="totalMessages" className="text-right tabular-nums">
         {formatNumber(user.analytics.totalMessages)}
