@@ -1,4 +1,3 @@
-import { createTestDatabase, type TestDatabase } from '@sprout/testing';
 import {
   AwaitingReply,
   type InboundMessageInput,
@@ -12,6 +11,7 @@ import {
   settleAwaitingReply,
 } from '@sprout/domain';
 import { HELP, STOP } from './consents';
+import { useTestDatabase } from './test-database';
 
 const IDLE = 6 * 60 * 60 * 1000;
 
@@ -19,19 +19,11 @@ const IDLE = 6 * 60 * 60 * 1000;
 // settled by the reply's statement, by settleAwaitingReply and, for a keyword's confirmation, by
 // its send. What the inbound sweep reads, so what it may ever answer.
 describe('awaiting_replies', () => {
-  let db: TestDatabase;
   let phoneCounter = 0;
   const nextPhone = () => `+1503555${String(100 + (phoneCounter++ % 100)).padStart(4, '0')}`;
   let sidCounter = 0;
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
-
-  const ds = () => db.dataSource;
+  const ds = useTestDatabase();
   const text = async (content: string, extra: Partial<InboundMessageInput> = {}) => {
     const record = await recordInbound(ds(), {
       from: { phoneNumber: nextPhone() },

@@ -1,4 +1,3 @@
-import { createTestDatabase, type TestDatabase } from '@sprout/testing';
 import {
   AiModel,
   BetaSignup,
@@ -8,19 +7,16 @@ import {
   findOrCreateUserByPhone,
   touchConversation,
 } from '@sprout/domain';
+import { useTestDatabase } from './test-database';
 
 describe('database constraints', () => {
-  let db: TestDatabase;
+  const ds = useTestDatabase();
   let user: User;
   let conversation: Conversation;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    user = await findOrCreateUserByPhone(db.dataSource.manager, '+15035550100');
-    conversation = await touchConversation(db.dataSource.manager, user, new Date(), 60_000);
-  });
-  afterAll(async () => {
-    await db.drop();
+    user = await findOrCreateUserByPhone(ds().manager, '+15035550100');
+    conversation = await touchConversation(ds().manager, user, new Date(), 60_000);
   });
 
   const message = (providerSid: string | null): Partial<Message> => ({
@@ -33,7 +29,7 @@ describe('database constraints', () => {
   });
 
   it('rejects a second message with the same provider sid, but allows many without one', async () => {
-    const repo = db.dataSource.getRepository(Message);
+    const repo = ds().getRepository(Message);
     await repo.insert(message('SM00000000000000000000000000000001'));
     await expect(repo.insert(message('SM00000000000000000000000000000001'))).rejects.toThrow(
       /uq_messages_provider_sid/,
@@ -44,7 +40,7 @@ describe('database constraints', () => {
   });
 
   it('fills message defaults and reads money back as a number', async () => {
-    const repo = db.dataSource.getRepository(Message);
+    const repo = ds().getRepository(Message);
     const saved = await repo.save(repo.create({ ...message(null), cost: 0.000123 }));
     const loaded = await repo.findOneByOrFail({ id: saved.id });
     expect(loaded.cost).toBe(0.000123);
@@ -56,7 +52,7 @@ describe('database constraints', () => {
   });
 
   it('rejects values outside the fixed sets', async () => {
-    const repo = db.dataSource.getRepository(Message);
+    const repo = ds().getRepository(Message);
     await expect(repo.insert({ ...message(null), direction: 'sideways' as never })).rejects.toThrow(
       /chk_messages_direction/,
     );
@@ -66,7 +62,7 @@ describe('database constraints', () => {
   });
 
   it('allows at most one live model and at most one fallback model', async () => {
-    const repo = db.dataSource.getRepository(AiModel);
+    const repo = ds().getRepository(AiModel);
     await repo.insert({ name: 'gpt-4o-mini', isLive: true });
     await repo.insert({ name: 'gpt-4o', isFallback: true });
     await expect(repo.insert({ name: 'gpt-4.1', isLive: true })).rejects.toThrow(/uq_ai_models_single_live/);
@@ -84,14 +80,14 @@ describe('database constraints', () => {
   });
 
   it('requires the live model to be active', async () => {
-    const repo = db.dataSource.getRepository(AiModel);
+    const repo = ds().getRepository(AiModel);
     await expect(repo.update({ name: 'gpt-4o-mini' }, { isActive: false })).rejects.toThrow(
       /chk_ai_models_live_or_fallback_is_active/,
     );
   });
 
   it('treats beta signup emails as unique regardless of case', async () => {
-    const repo = db.dataSource.getRepository(BetaSignup);
+    const repo = ds().getRepository(BetaSignup);
     await repo.insert({ email: 'Ada@Example.com', zipCode: '97201', uniqueCode: 'SPROUT-AAAA' });
     await expect(
       repo.insert({ email: 'ada@example.COM', zipCode: '97202', uniqueCode: 'SPROUT-BBBB' }),
@@ -101,7 +97,7 @@ describe('database constraints', () => {
   });
 
   it('deletes a user together with their conversations and messages', async () => {
-    const manager = db.dataSource.manager;
+    const manager = ds().manager;
     const other = await findOrCreateUserByPhone(manager, '+15035550199', { isTestUser: true });
     const conv = await touchConversation(manager, other, new Date(), 60_000);
     await manager.insert(Message, { ...message(null), userId: other.id, conversationId: conv.id });
@@ -111,9 +107,9 @@ describe('database constraints', () => {
   });
 
   it('keeps conversations.search_text as lower-cased summary, region and topics, bulk loads included', async () => {
-    const repo = db.dataSource.getRepository(Conversation);
+    const repo = ds().getRepository(Conversation);
     const searchText = async (id: string): Promise<string | undefined> => {
-      const rows: Array<{ search_text: string }> = await db.dataSource.query(
+      const rows: Array<{ search_text: string }> = await ds().query(
         'SELECT search_text FROM conversations WHERE id = $1',
         [id],
       );
@@ -134,7 +130,7 @@ describe('database constraints', () => {
     expect(await searchText(saved.id)).toBe('powdery mildew pacific northwest tomatoes');
 
     // The seeds load in replica mode, where ordinary triggers are off: this one still fires.
-    const bulk = await db.dataSource.transaction(async (manager): Promise<Array<{ id: string }>> => {
+    const bulk = await ds().transaction(async (manager): Promise<Array<{ id: string }>> => {
       await manager.query('SET LOCAL session_replication_role = replica');
       return manager.query(
         `INSERT INTO conversations (user_id, summary, topics) VALUES ($1, 'Bulk Aphids', '{Roses}') RETURNING id`,

@@ -1,4 +1,3 @@
-import { createTestDatabase, type TestDatabase } from '@sprout/testing';
 import {
   Conversation,
   Message,
@@ -13,19 +12,12 @@ import {
   updateStatusIfStill,
   updateUnsent,
 } from '@sprout/domain';
+import { useTestDatabase } from './test-database';
 
 // The message path reads and writes as prepared statements on pg: they must return what TypeORM
 // hydrates for the same rows (money as numbers, jsonb and arrays parsed, dates) and write alike.
 describe('message path reads', () => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
-
-  const ds = () => db.dataSource;
+  const ds = useTestDatabase();
 
   const seed = async (phoneNumber: string, providerSid: string) => {
     const inbound = await recordInbound(ds(), {

@@ -1,4 +1,3 @@
-import { createTestDatabase, type TestDatabase } from '@sprout/testing';
 import {
   ConsentEvent,
   Conversation,
@@ -9,23 +8,16 @@ import {
   replyIdFor,
 } from '@sprout/domain';
 import { HELP, START, STOP } from './consents';
+import { useTestDatabase } from './test-database';
 
 const HOUR = 60 * 60 * 1000;
 const IDLE = 6 * HOUR;
 
 describe('message writer', () => {
-  let db: TestDatabase;
   let phoneCounter = 0;
   const nextPhone = () => `+1503555${String(2000 + phoneCounter++).padStart(4, '0')}`;
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
-
-  const ds = () => db.dataSource;
+  const ds = useTestDatabase();
   const inbound = async (
     phone: string,
     content: string,

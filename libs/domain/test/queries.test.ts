@@ -1,4 +1,4 @@
-import { createTestDatabase, truncateAll, type TestDatabase } from '@sprout/testing';
+import { truncateAll } from '@sprout/testing';
 import {
   Conversation,
   DEFAULT_SPENDING_LIMIT,
@@ -9,32 +9,24 @@ import {
   setSetting,
   touchConversation,
 } from '@sprout/domain';
+import { useTestDatabase } from './test-database';
 
 const HOUR = 60 * 60 * 1000;
 
 describe('shared queries', () => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterEach(async () => {
-    await truncateAll(db.dataSource);
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
+  const ds = useTestDatabase(truncateAll);
 
   describe('findOrCreateUserByPhone', () => {
     it('creates one user even when ten callers race for the same new number', async () => {
       const users = await Promise.all(
-        Array.from({ length: 10 }, () => findOrCreateUserByPhone(db.dataSource.manager, '+15035550123')),
+        Array.from({ length: 10 }, () => findOrCreateUserByPhone(ds().manager, '+15035550123')),
       );
       expect(new Set(users.map((u) => u.id)).size).toBe(1);
-      expect(await db.dataSource.manager.countBy(User, { phoneNumber: '+15035550123' })).toBe(1);
+      expect(await ds().manager.countBy(User, { phoneNumber: '+15035550123' })).toBe(1);
     });
 
     it('returns the existing user and keeps its test flag', async () => {
-      const manager = db.dataSource.manager;
+      const manager = ds().manager;
       const created = await findOrCreateUserByPhone(manager, '+15035550124', { isTestUser: true });
       expect(created.isTestUser).toBe(true);
       expect(created.isActive).toBe(true);
@@ -46,13 +38,13 @@ describe('shared queries', () => {
     });
 
     it('refuses a number that is not E.164', async () => {
-      await expect(findOrCreateUserByPhone(db.dataSource.manager, '503-555-0123')).rejects.toThrow(/E\.164/);
+      await expect(findOrCreateUserByPhone(ds().manager, '503-555-0123')).rejects.toThrow(/E\.164/);
     });
   });
 
   describe('touchConversation', () => {
     it('continues the conversation within the idle window and moves lastMessageAt forward', async () => {
-      const manager = db.dataSource.manager;
+      const manager = ds().manager;
       const user = await findOrCreateUserByPhone(manager, '+15035550125');
       const start = new Date('2025-05-01T10:00:00Z');
       const first = await touchConversation(manager, user, start, 6 * HOUR);
@@ -66,7 +58,7 @@ describe('shared queries', () => {
     });
 
     it('opens a new conversation after the idle timeout', async () => {
-      const manager = db.dataSource.manager;
+      const manager = ds().manager;
       const user = await findOrCreateUserByPhone(manager, '+15035550126', { isTestUser: true });
       const start = new Date('2025-05-01T10:00:00Z');
       const first = await touchConversation(manager, user, start, 6 * HOUR);
@@ -77,7 +69,7 @@ describe('shared queries', () => {
     });
 
     it('opens a new conversation when the latest one has ended, even within the window', async () => {
-      const manager = db.dataSource.manager;
+      const manager = ds().manager;
       const user = await findOrCreateUserByPhone(manager, '+15035550127');
       const start = new Date('2025-05-01T10:00:00Z');
       const first = await touchConversation(manager, user, start, 6 * HOUR);
@@ -87,7 +79,7 @@ describe('shared queries', () => {
     });
 
     it('gives concurrent messages of one user the same new conversation', async () => {
-      const manager = db.dataSource.manager;
+      const manager = ds().manager;
       const user = await findOrCreateUserByPhone(manager, '+15035550128');
       const at = new Date('2025-05-01T10:00:00Z');
       const results = await Promise.all(
@@ -99,7 +91,7 @@ describe('shared queries', () => {
 
   describe('settings', () => {
     it('returns the fallback until set, then the stored JSON value', async () => {
-      const manager = db.dataSource.manager;
+      const manager = ds().manager;
       expect(await getSetting<number>(manager, SPENDING_LIMIT_SETTING)).toBeUndefined();
       expect(await getSetting(manager, SPENDING_LIMIT_SETTING, DEFAULT_SPENDING_LIMIT)).toBe(50);
       await setSetting(manager, SPENDING_LIMIT_SETTING, 75.5);

@@ -1,18 +1,12 @@
-import { createTestDatabase, type TestDatabase } from '@sprout/testing';
+import { useTestDatabase } from './test-database';
 
 // Entities and migrations must describe the same schema: if they drift, TypeORM would want to
 // change the database, and the queries it builds would not match the real tables.
 describe('entities agree with migrations', () => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
+  const ds = useTestDatabase();
 
   it('leaves nothing for the schema builder to change on a freshly migrated database', async () => {
-    const log = await db.dataSource.driver.createSchemaBuilder().log();
+    const log = await ds().driver.createSchemaBuilder().log();
     const pending = log.upQueries.map((q) => q.query);
     if (pending.length > 0) {
       throw new Error(`Entities and migrations disagree; TypeORM would run:\n${pending.join(';\n')}`);
@@ -21,14 +15,14 @@ describe('entities agree with migrations', () => {
   });
 
   it('has applied every migration and has no pending one', async () => {
-    expect(await db.dataSource.showMigrations()).toBe(false);
+    expect(await ds().showMigrations()).toBe(false);
   });
 
   it('keeps the indexes the entities declare with synchronize: false', async () => {
-    const rows: Array<{ indexname: string; indexdef: string }> = await db.dataSource.query(
+    const rows: Array<{ indexname: string; indexdef: string }> = await ds().query(
       `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'`,
     );
-    const declared = db.dataSource.entityMetadatas.flatMap((m) =>
+    const declared = ds().entityMetadatas.flatMap((m) =>
       m.indices.filter((i) => i.synchronize === false).map((i) => i.name),
     );
     expect(declared.length).toBeGreaterThan(0);

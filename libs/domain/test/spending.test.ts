@@ -9,8 +9,9 @@ import {
   spendDay,
   spentSince,
 } from '@sprout/domain';
-import { createTestDatabase, truncateAll, type TestDatabase } from '@sprout/testing';
+import { truncateAll } from '@sprout/testing';
 import { type LedgerCall, reserveSpend, settleSpend } from '../src/ledger/statements';
+import { useTestDatabase } from './test-database';
 
 const MINUTE = 60_000;
 const CALL: LedgerCall = {
@@ -81,20 +82,13 @@ describe('spending day', () => {
 });
 
 describe('spend ledger and reservations', () => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterEach(async () => {
-    await truncateAll(db.dataSource);
-    await db.dataSource.query('DELETE FROM spend_reservations');
-  });
-  afterAll(async () => {
-    await db.drop();
+  const ds = useTestDatabase(async (dataSource) => {
+    await truncateAll(dataSource);
+    await dataSource.query('DELETE FROM spend_reservations');
   });
 
   const call = (cost: number, at: Date) =>
-    db.dataSource.query<Array<{ id: string }>>(
+    ds().query<Array<{ id: string }>>(
       `INSERT INTO llm_calls (purpose, tier, model, cost, created_at) VALUES ('reply', 'primary', 'm', $1, $2) RETURNING id`,
       [cost, at],
     );
@@ -105,30 +99,27 @@ describe('spend ledger and reservations', () => {
     const [kept] = await call(2, new Date(start.getTime() + MINUTE));
     await call(0.000001, new Date(start.getTime() + 20 * MINUTE));
     const [dropped] = await call(4, new Date(start.getTime() + 3 * 60 * MINUTE));
-    expect(await spentSince(db.dataSource.manager, start)).toBeCloseTo(6.000001, 6);
-    await db.dataSource.query('UPDATE llm_calls SET cost = 3 WHERE id = $1', [kept?.id]);
-    await db.dataSource.query('DELETE FROM llm_calls WHERE id = $1', [dropped?.id]);
-    expect(await spentSince(db.dataSource.manager, start)).toBeCloseTo(3.000001, 6);
+    expect(await spentSince(ds().manager, start)).toBeCloseTo(6.000001, 6);
+    await ds().query('UPDATE llm_calls SET cost = 3 WHERE id = $1', [kept?.id]);
+    await ds().query('DELETE FROM llm_calls WHERE id = $1', [dropped?.id]);
+    expect(await spentSince(ds().manager, start)).toBeCloseTo(3.000001, 6);
     // A day starting off the quarter hour reads the partial quarter from llm_calls itself.
-    expect(await spentSince(db.dataSource.manager, new Date(start.getTime() + 10 * MINUTE))).toBeCloseTo(
-      0.000001,
-      6,
-    );
-    await db.dataSource.query('TRUNCATE llm_calls');
-    expect(await spentSince(db.dataSource.manager, start)).toBe(0);
+    expect(await spentSince(ds().manager, new Date(start.getTime() + 10 * MINUTE))).toBeCloseTo(0.000001, 6);
+    await ds().query('TRUNCATE llm_calls');
+    expect(await spentSince(ds().manager, start)).toBe(0);
   });
 
   it('admits calls while spent plus reserved is under the limit, racing callers included', async () => {
-    await setSetting(db.dataSource.manager, SPENDING_LIMIT_SETTING, 1);
+    await setSetting(ds().manager, SPENDING_LIMIT_SETTING, 1);
     const since = new Date(Date.now() - 60 * MINUTE);
     await call(0.5, new Date());
     const outcomes = await Promise.all(
-      Array.from({ length: 10 }, () => reserveSpend(db.dataSource, { amount: 0.2, since, ttlMs: 60_000 })),
+      Array.from({ length: 10 }, () => reserveSpend(ds(), { amount: 0.2, since, ttlMs: 60_000 })),
     );
     // 0.5 spent: three reservations of 0.2 take it to 1.1; the others find the limit reached.
     const admitted = outcomes.filter((o) => o.reservation !== null);
     expect(admitted).toHaveLength(3);
-    expect(await readSpendSnapshot(db.dataSource.manager, since)).toEqual({
+    expect(await readSpendSnapshot(ds().manager, since)).toEqual({
       spent: 0.5,
       held: 0.6,
       limit: 1,
@@ -137,16 +128,14 @@ describe('spend ledger and reservations', () => {
     // Settling one with its real cost frees the difference.
     const first = admitted[0]?.reservation;
     if (!first) throw new Error('no reservation');
-    await settleSpend(db.dataSource.manager, first.id, { ...CALL, cost: 0.05 });
-    expect(await readSpendSnapshot(db.dataSource.manager, since)).toEqual({
+    await settleSpend(ds().manager, first.id, { ...CALL, cost: 0.05 });
+    expect(await readSpendSnapshot(ds().manager, since)).toEqual({
       spent: 0.55,
       held: 0.4,
       limit: 1,
     });
-    expect(
-      (await reserveSpend(db.dataSource, { amount: 0.2, since, ttlMs: 60_000 })).reservation,
-    ).not.toBeNull();
-    expect((await reserveSpend(db.dataSource, { amount: 0, since, ttlMs: 60_000 })).reservation).toBeNull();
+    expect((await reserveSpend(ds(), { amount: 0.2, since, ttlMs: 60_000 })).reservation).not.toBeNull();
+    expect((await reserveSpend(ds(), { amount: 0, since, ttlMs: 60_000 })).reservation).toBeNull();
   });
 
   it('reads the limit setting in reserve_spend() exactly as readSpendingLimit does', async () => {
@@ -167,32 +156,32 @@ describe('spend ledger and reservations', () => {
       '1e2',
       { a: 1 },
     ]) {
-      await setSetting(db.dataSource.manager, SPENDING_LIMIT_SETTING, stored);
-      const outcome = await reserveSpend(db.dataSource, { amount: 0, since, ttlMs: 60_000 });
+      await setSetting(ds().manager, SPENDING_LIMIT_SETTING, stored);
+      const outcome = await reserveSpend(ds(), { amount: 0, since, ttlMs: 60_000 });
       expect({ stored, limit: outcome.limit }).toEqual({
         stored,
-        limit: await readSpendingLimit(db.dataSource.manager),
+        limit: await readSpendingLimit(ds().manager),
       });
     }
-    await db.dataSource.query('DELETE FROM settings');
-    expect((await reserveSpend(db.dataSource, { amount: 0, since, ttlMs: 60_000 })).limit).toBe(50);
+    await ds().query('DELETE FROM settings');
+    expect((await reserveSpend(ds(), { amount: 0, since, ttlMs: 60_000 })).limit).toBe(50);
   });
 
   it('settles a call in one statement: its row written, its reservation dropped, the spend including it', async () => {
-    await setSetting(db.dataSource.manager, SPENDING_LIMIT_SETTING, 2);
+    await setSetting(ds().manager, SPENDING_LIMIT_SETTING, 2);
     const since = new Date(Date.now() - 60 * MINUTE);
     await call(0.5, new Date());
-    const reserved = (await reserveSpend(db.dataSource, { amount: 0.3, since, ttlMs: 60_000 })).reservation;
+    const reserved = (await reserveSpend(ds(), { amount: 0.3, since, ttlMs: 60_000 })).reservation;
     if (!reserved) throw new Error('no reservation');
     const settled = await settleSpend(
-      db.dataSource.manager,
+      ds().manager,
       reserved.id,
       { ...CALL, promptTokens: 10, completionTokens: 5, cost: 0.25 },
       since,
     );
     expect(settled).toEqual({ id: expect.any(String), spent: 0.75, limit: 2 });
-    expect(await readSpendSnapshot(db.dataSource.manager, since)).toEqual({ spent: 0.75, held: 0, limit: 2 });
-    const [row] = await db.dataSource.query<Array<{ total_tokens: number; cost: string }>>(
+    expect(await readSpendSnapshot(ds().manager, since)).toEqual({ spent: 0.75, held: 0, limit: 2 });
+    const [row] = await ds().query<Array<{ total_tokens: number; cost: string }>>(
       'SELECT total_tokens, cost FROM llm_calls WHERE id = $1',
       [settled.id],
     );
@@ -200,19 +189,17 @@ describe('spend ledger and reservations', () => {
   });
 
   it('lets the reservation of a call that never settled lapse', async () => {
-    await setSetting(db.dataSource.manager, SPENDING_LIMIT_SETTING, 1);
+    await setSetting(ds().manager, SPENDING_LIMIT_SETTING, 1);
     const since = new Date(Date.now() - MINUTE);
-    const lost = await reserveSpend(db.dataSource, { amount: 5, since, ttlMs: 200 });
+    const lost = await reserveSpend(ds(), { amount: 5, since, ttlMs: 200 });
     expect(lost.reservation).not.toBeNull();
-    expect((await reserveSpend(db.dataSource, { amount: 0.1, since, ttlMs: 60_000 })).reservation).toBeNull();
+    expect((await reserveSpend(ds(), { amount: 0.1, since, ttlMs: 60_000 })).reservation).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(
-      (await reserveSpend(db.dataSource, { amount: 0.1, since, ttlMs: 60_000 })).reservation,
-    ).not.toBeNull();
+    expect((await reserveSpend(ds(), { amount: 0.1, since, ttlMs: 60_000 })).reservation).not.toBeNull();
   });
 
   it('announces 80% and 100% once a day and counts refusals; writes rows that cost nothing without a reservation', async () => {
-    await setSetting(db.dataSource.manager, SPENDING_LIMIT_SETTING, 1);
+    await setSetting(ds().manager, SPENDING_LIMIT_SETTING, 1);
     const claimed = new Set<string>();
     const heard: string[] = [];
     const signals: SpendSignals = {
@@ -221,7 +208,7 @@ describe('spend ledger and reservations', () => {
       claimOnce: (key) => Promise.resolve(!claimed.has(key) && Boolean(claimed.add(key))),
       crossed: (threshold, message) => heard.push(`${threshold}: ${message}`),
     };
-    const ledger = new SpendLedger(db.dataSource, { timeZone: 'UTC', signals });
+    const ledger = new SpendLedger(ds(), { timeZone: 'UTC', signals });
     const request = { purpose: 'summary' as const, worstCase: 0.1, deadlineMs: 1_000 };
     const day = spendDay(new Date(), 'UTC').key;
 
@@ -244,19 +231,19 @@ describe('spend ledger and reservations', () => {
     ]);
 
     // A row that cost nothing needs no reservation: written as it is, in the caller's transaction.
-    const id = await db.dataSource.transaction((manager) =>
+    const id = await ds().transaction((manager) =>
       ledger.recordUnpaid({ ...CALL, purpose: 'image', tier: 'template', model: null }, manager),
     );
-    expect(
-      await db.dataSource.query(`SELECT purpose, tier, model, cost FROM llm_calls WHERE id = $1`, [id]),
-    ).toEqual([{ purpose: 'image', tier: 'template', model: null, cost: '0.000000' }]);
+    expect(await ds().query(`SELECT purpose, tier, model, cost FROM llm_calls WHERE id = $1`, [id])).toEqual([
+      { purpose: 'image', tier: 'template', model: null, cost: '0.000000' },
+    ]);
   });
 
   it('announces 80% at a refused reservation when calls in flight took the rest of the budget', async () => {
-    await setSetting(db.dataSource.manager, SPENDING_LIMIT_SETTING, 1);
+    await setSetting(ds().manager, SPENDING_LIMIT_SETTING, 1);
     const crossed: string[] = [];
     const claimed = new Set<string>();
-    const ledger = new SpendLedger(db.dataSource, {
+    const ledger = new SpendLedger(ds(), {
       timeZone: 'UTC',
       signals: {
         spend: () => undefined,
@@ -266,7 +253,7 @@ describe('spend ledger and reservations', () => {
       },
     });
     await call(0.9, new Date());
-    const held = await reserveSpend(db.dataSource, {
+    const held = await reserveSpend(ds(), {
       amount: 0.2,
       since: spendDay(new Date(), 'UTC').start,
       ttlMs: 60_000,

@@ -111,23 +111,18 @@ describe('OpenAiChatModel against the fake OpenAI', () => {
     expect(fake.completions[0]?.messages.map((m) => m.content)).toEqual([texts, texts, 'And now?']);
   });
 
-  it('classifies 429 as a retryable rate limit, without SDK retries', async () => {
-    fake.failNext({ status: 429 });
+  it.each([
+    ['429 as a retryable rate limit', { status: 429 }, { kind: 'rate_limit', retryable: true, status: 429 }],
+    [
+      'an exhausted quota as not retryable',
+      { status: 429, code: 'insufficient_quota', message: 'You exceeded your current quota.' },
+      { kind: 'rate_limit', retryable: false, status: 429 },
+    ],
+    ['500 as a retryable server error', { status: 500 }, { kind: 'server', retryable: true, status: 500 }],
+  ] as const)('classifies %s, without SDK retries', async (_, failure, expected) => {
+    fake.failNext(failure);
     const error = await llmError(model.complete(request));
-    expect(error).toMatchObject({ kind: 'rate_limit', retryable: true, status: 429 });
-    expect(fake.requests).toHaveLength(1);
-  });
-
-  it('classifies an exhausted quota as not retryable', async () => {
-    fake.failNext({ status: 429, code: 'insufficient_quota', message: 'You exceeded your current quota.' });
-    const error = await llmError(model.complete(request));
-    expect(error).toMatchObject({ kind: 'rate_limit', retryable: false, status: 429 });
-  });
-
-  it('classifies 500 as a retryable server error', async () => {
-    fake.failNext({ status: 500 });
-    const error = await llmError(model.complete(request));
-    expect(error).toMatchObject({ kind: 'server', retryable: true, status: 500 });
+    expect(error).toMatchObject(expected);
     expect(fake.requests).toHaveLength(1);
   });
 

@@ -1,31 +1,29 @@
 import { isFailedStatus, isFinalStatus, nextStatus, parseDeliveryStatus } from '@sprout/sms';
 
 describe('delivery status', () => {
-  it('moves forward through the normal lifecycle', () => {
-    expect(nextStatus('pending', 'queued')).toBe('queued');
-    expect(nextStatus('queued', 'accepted')).toBe('accepted');
-    expect(nextStatus('accepted', 'sending')).toBe('sending');
-    expect(nextStatus('sending', 'sent')).toBe('sent');
-    expect(nextStatus('sent', 'delivered')).toBe('delivered');
-    expect(nextStatus('delivered', 'read')).toBe('read');
-  });
-
-  it('can skip intermediate states', () => {
-    expect(nextStatus('queued', 'delivered')).toBe('delivered');
-    expect(nextStatus('queued', 'failed')).toBe('failed');
-  });
-
-  it('ignores a late sent after delivered and never moves backwards', () => {
-    expect(nextStatus('delivered', 'sent')).toBe('delivered');
-    expect(nextStatus('sent', 'queued')).toBe('sent');
-    expect(nextStatus('undelivered', 'sending')).toBe('undelivered');
-    expect(nextStatus('read', 'delivered')).toBe('read');
-  });
-
-  it('keeps the first final status', () => {
-    expect(nextStatus('delivered', 'failed')).toBe('delivered');
-    expect(nextStatus('failed', 'delivered')).toBe('failed');
-    expect(nextStatus('undelivered', 'read')).toBe('undelivered');
+  // [stored status, reported status, the status kept]
+  it.each([
+    // forward through the normal lifecycle
+    ['pending', 'queued', 'queued'],
+    ['queued', 'accepted', 'accepted'],
+    ['accepted', 'sending', 'sending'],
+    ['sending', 'sent', 'sent'],
+    ['sent', 'delivered', 'delivered'],
+    ['delivered', 'read', 'read'],
+    // intermediate states may be skipped
+    ['queued', 'delivered', 'delivered'],
+    ['queued', 'failed', 'failed'],
+    // a late sent after delivered is ignored; never backwards
+    ['delivered', 'sent', 'delivered'],
+    ['sent', 'queued', 'sent'],
+    ['undelivered', 'sending', 'undelivered'],
+    ['read', 'delivered', 'read'],
+    // the first final status stays
+    ['delivered', 'failed', 'delivered'],
+    ['failed', 'delivered', 'failed'],
+    ['undelivered', 'read', 'undelivered'],
+  ] as const)('%s then %s keeps %s', (stored, reported, kept) => {
+    expect(nextStatus(stored, reported)).toBe(kept);
   });
 
   it('classifies final and failed statuses', () => {

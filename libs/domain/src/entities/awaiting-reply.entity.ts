@@ -1,7 +1,7 @@
-import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Check, Column, Entity, Index, type Relation } from 'typeorm';
 import { inList } from '../sql';
 import { AWAITING_REPLY_QUEUES, type AwaitingReplyQueue } from '../types';
-import { TimestampColumn, VarcharColumn } from './columns';
+import { Reference, TimestampColumn, VarcharColumn } from './columns';
 import { Message } from './message.entity';
 
 /**
@@ -14,11 +14,8 @@ import { Message } from './message.entity';
 @Index('idx_awaiting_replies_created_at', ['createdAt'])
 export class AwaitingReply {
   /** The message the job handles: the inbound text (sms.inbound), or the confirmation (sms.outbound). */
-  @PrimaryColumn({ name: 'message_id', type: 'uuid', primaryKeyConstraintName: 'pk_awaiting_replies' })
+  @Reference('awaiting_replies', () => Message, { primaryKey: true })
   messageId!: string;
-
-  @ManyToOne(() => Message, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'message_id', foreignKeyConstraintName: 'fk_awaiting_replies_message_id' })
   message?: Relation<Message>;
 
   @VarcharColumn('queue')

@@ -6,6 +6,8 @@ import {
   JoinColumn,
   ManyToOne,
   type ObjectType,
+  OneToOne,
+  PrimaryColumn,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
@@ -50,12 +52,13 @@ export const UpdatedAtColumn = (): PropertyDecorator =>
  * A uuid foreign key declared on its id property (`weatherAlertId`), with the many-to-one relation
  * on the same name without `Id` (`weatherAlert`, declared undecorated beside it). The column is
  * the snake_case of the property and the constraint fk_<table>_<column>. A required reference
- * goes with the row it names; an optional one is nullable and cleared when that row goes.
+ * goes with the row it names; an optional one is nullable and cleared when that row goes. As
+ * `primaryKey` it is also the table's key (pk_<table>); `oneToOne` makes the relation one-to-one.
  */
 export function Reference<T>(
   table: string,
   target: () => ObjectType<T>,
-  options: { optional?: boolean } = {},
+  options: { optional?: boolean; primaryKey?: boolean; oneToOne?: boolean } = {},
 ): PropertyDecorator {
   return (prototype, key) => {
     const property = String(key);
@@ -63,11 +66,16 @@ export function Reference<T>(
     const relation = property.replace(/Id$/, '');
     if (relation === property) throw new Error(`Reference ${table}.${property}: the property must end in Id`);
     const optional = options.optional === true;
-    Column({ name: column, type: 'uuid', nullable: optional })(prototype, property);
-    ManyToOne(target, optional ? { onDelete: 'SET NULL', nullable: true } : { onDelete: 'CASCADE' })(
-      prototype,
-      relation,
-    );
+    if (options.primaryKey === true)
+      PrimaryColumn({ name: column, type: 'uuid', primaryKeyConstraintName: `pk_${table}` })(
+        prototype,
+        property,
+      );
+    else Column({ name: column, type: 'uuid', nullable: optional })(prototype, property);
+    (options.oneToOne === true ? OneToOne : ManyToOne)(
+      target,
+      optional ? { onDelete: 'SET NULL', nullable: true } : { onDelete: 'CASCADE' },
+    )(prototype, relation);
     JoinColumn({ name: column, foreignKeyConstraintName: `fk_${table}_${column}` })(prototype, relation);
   };
 }

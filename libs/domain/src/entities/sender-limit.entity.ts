@@ -1,7 +1,7 @@
-import { Check, Column, Entity, Index, JoinColumn, OneToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Check, Column, Entity, Index, type Relation } from 'typeorm';
 import { inList } from '../sql';
 import { SENDER_LIMIT_WINDOWS, type SenderLimitWindow } from '../types';
-import { TimestampColumn, VarcharColumn } from './columns';
+import { Reference, TimestampColumn, VarcharColumn } from './columns';
 import { User } from './user.entity';
 
 /**
@@ -13,11 +13,8 @@ import { User } from './user.entity';
 @Check('chk_sender_limits_window', inList('limit_window', SENDER_LIMIT_WINDOWS))
 @Index('idx_sender_limits_limited_until', ['limitedUntil'])
 export class SenderLimit {
-  @PrimaryColumn({ name: 'user_id', type: 'uuid', primaryKeyConstraintName: 'pk_sender_limits' })
+  @Reference('sender_limits', () => User, { primaryKey: true, oneToOne: true })
   userId!: string;
-
-  @OneToOne(() => User, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_sender_limits_user_id' })
   user?: Relation<User>;
 
   /** The window whose limit keeps the sender waiting longest. */
