@@ -18,6 +18,7 @@ export * from './nest/platform-options';
 export * from './nest/platform.module';
 export * from './nest/platform-lifecycle';
 export * from './nest/bootstrap';
+export * from './nest/worker-service';
 export * from './http/dependency-unavailable';
 export * from './http/endpoint';
 export * from './http/json-text';

@@ -1,18 +1,19 @@
-import { createServiceApp, loadConfig, type ServiceApp } from '@sprout/platform';
-import { AppModule } from './app.module';
-import { type AiResponderConfig, SERVICE_NAME, aiResponderConfig } from './config';
+import { defineWorkerService } from '@sprout/platform';
+import { SERVICE_NAME, aiResponderConfig } from './config';
+import { PipelineModule } from './pipeline/pipeline.module';
 
-/** The ai-responder, initialised (workers running) and listening on `port` (health and metrics). */
-export const createApp = async (
-  overrides: Partial<AiResponderConfig> = {},
-  env: Record<string, string | undefined> = process.env,
-): Promise<ServiceApp & { config: AiResponderConfig }> => {
-  const config = loadConfig(aiResponderConfig, env, overrides);
-  const service = await createServiceApp({
-    module: AppModule.forRoot(config),
-    name: SERVICE_NAME,
-    config,
-    listenPort: config.port,
-  });
-  return { ...service, config };
-};
+/** The ai-responder: answers inbound texts and summarises conversations. */
+export const aiResponder = defineWorkerService({
+  name: SERVICE_NAME,
+  config: aiResponderConfig,
+  workers: (config) => ({
+    owns: ['sms.inbound', 'conversation.summarize'],
+    concurrency: {
+      'sms.inbound': config.smsInboundConcurrency,
+      'conversation.summarize': config.summarizeConcurrency,
+    },
+  }),
+  imports: [PipelineModule],
+});
+
+export const { createApp } = aiResponder;

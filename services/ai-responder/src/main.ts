@@ -1,7 +1,4 @@
 import 'reflect-metadata';
-import { bootstrapService, loadConfigOrExit } from '@sprout/platform';
-import { AppModule } from './app.module';
-import { SERVICE_NAME, aiResponderConfig } from './config';
+import { aiResponder } from './app';
 
-const config = loadConfigOrExit(aiResponderConfig);
-void bootstrapService({ module: AppModule.forRoot(config), name: SERVICE_NAME, config });
+aiResponder.main();

@@ -2,17 +2,12 @@
 // never redrives a text that was answered or deliberately left unanswered.
 import { AwaitingReply, User } from '@sprout/domain';
 import { answerComplianceKeyword } from '@sprout/sms';
+import { useClosable } from '@sprout/testing';
 import { PipelineService } from '../src/pipeline/pipeline.service';
-import { type Harness, newPhone, startHarness, storeInbound } from './harness';
+import { newPhone, startHarness, storeInbound } from './harness';
 
 describe('reply pipeline and the awaiting-replies outbox', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useClosable(() => startHarness());
 
   const pipeline = () => h.responder.app.get(PipelineService);
   const awaiting = (messageId: string) =>

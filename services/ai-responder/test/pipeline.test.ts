@@ -1,5 +1,5 @@
 // The reply pipeline step by step, with no OpenAI key: the offline advisor is the primary model.
-import { countersOf } from '@sprout/testing';
+import { countersOf, useClosable } from '@sprout/testing';
 import {
   Conversation,
   LlmCall,
@@ -13,16 +13,10 @@ import { analyzeSms, answerComplianceKeyword } from '@sprout/sms';
 import { JobQueues } from '@sprout/platform';
 import { ZIP_QUESTION } from '../src/location/location-rules';
 import { PipelineService } from '../src/pipeline/pipeline.service';
-import { type Harness, eventually, exchange, newPhone, startHarness, storeInbound } from './harness';
+import { eventually, exchange, newPhone, startHarness, storeInbound } from './harness';
 
 describe('reply pipeline (no OpenAI key)', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useClosable(() => startHarness());
 
   const pipeline = () => h.responder.app.get(PipelineService);
   const queues = () => h.responder.app.get(JobQueues);

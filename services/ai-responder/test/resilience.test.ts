@@ -13,17 +13,12 @@ import {
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
+import { useClosable } from '@sprout/testing';
 import { PipelineService } from '../src/pipeline/pipeline.service';
-import { type Harness, type Responder, eventually, startHarness, storeInbound } from './harness';
+import { type Responder, eventually, startHarness, storeInbound } from './harness';
 
 describe('resilience', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ openai: true });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useClosable(() => startHarness({ openai: true }));
   beforeEach(() => h.openai?.reset());
 
   const messages = () => h.db.dataSource.getRepository(Message);

@@ -2,21 +2,15 @@
 // task ahead and the gardener was never offered, then never again; a "no" right after it declines.
 import { Message, User, consentToRecord, replyIdFor } from '@sprout/domain';
 import { answerComplianceKeyword } from '@sprout/sms';
+import { useClosable } from '@sprout/testing';
 import { PipelineService } from '../src/pipeline/pipeline.service';
-import { type Harness, newPhone, startHarness, storeInbound } from './harness';
+import { newPhone, startHarness, storeInbound } from './harness';
 
 // Early January: Portland's (97201) tomatoes are started indoors in mid-January.
 const JAN_5 = new Date('2027-01-05T18:00:00Z');
 
 describe('the tips offer in a reply', () => {
-  let h: Harness;
-
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useClosable(() => startHarness());
 
   const ds = () => h.db.dataSource;
   const user = (id: string) => ds().getRepository(User).findOneByOrFail({ id });

@@ -1,19 +1,14 @@
 // Hardiness zones come with the product, and a reply never asks for a ZIP the user has just given.
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { useClosable } from '@sprout/testing';
 import { ZIP_QUESTION } from '../src/location/location-rules';
 import { type Harness, exchange, startHarness } from './harness';
 
 const GARLIC = 'When should I plant garlic in 97201?';
 
 describe('with no HARDINESS_ZONES_PATH: the table shipped in libs/gardening', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ config: { hardinessZonesPath: undefined } });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useClosable(() => startHarness({ config: { hardinessZonesPath: undefined } }));
 
   it('stores the zone of a ZIP in a question and answers with that zone dates', async () => {
     const { user, reply } = await exchange(h, GARLIC);

@@ -2,13 +2,13 @@
 // through a cursor (more rows than one fetch batch), the list's search and test-data choice, the
 // admin in the log, phone numbers masked there.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { parseCsv } from '@sprout/testing';
+import { parseCsv, useClosable } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { EXPORT_BATCH_ROWS, csvField } from '../src/common/csv-export';
 import { captureCsvExportLogs, type LoggedExport } from './support/csv-log';
-import { ADMIN_USERNAME, login, startGateway, type TestGateway } from './support/gateway';
+import { ADMIN_USERNAME, startSignedIn } from './support/gateway';
 
-let gw: TestGateway;
+const gw = useClosable(() => startSignedIn());
 let app: NestFastifyApplication;
 let ds: DataSource;
 let cookie: string;
@@ -28,10 +28,7 @@ const addUser = async (phone: string, test = false): Promise<string> => {
 };
 
 beforeAll(async () => {
-  gw = await startGateway();
-  app = gw.app;
-  ds = gw.db.dataSource;
-  cookie = await login(app);
+  ({ app, ds, cookie } = gw);
   logged = captureCsvExportLogs(app);
 
   // Many real users with one conversation each, about tomatoes, newest last.
@@ -71,10 +68,6 @@ then feed', 'delivered', 0.0012, 40, now() - $4 * interval '1 hour' + interval '
     [tess],
   );
 }, 120_000);
-
-afterAll(async () => {
-  await gw?.close();
-});
 
 const get = (url: string, withCookie = true) =>
   app.inject({ method: 'GET', url, headers: withCookie ? { cookie } : {} });

@@ -1,10 +1,10 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { clearOfUtcMidnight } from '@sprout/testing';
+import { clearOfUtcMidnight, useClosable } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { startOfUtcDay } from '../src/dashboard/dashboard.service';
-import { login, startGateway, type TestGateway } from './support/gateway';
+import { startSignedIn } from './support/gateway';
 
-let gw: TestGateway;
+const gw = useClosable(() => startSignedIn());
 let app: NestFastifyApplication;
 let cookie: string;
 
@@ -62,9 +62,7 @@ const seedUser = async (
 };
 
 beforeAll(async () => {
-  gw = await startGateway();
-  app = gw.app;
-  cookie = await login(app);
+  ({ app, cookie } = gw);
 
   // The UTC day must not end while the test runs ("today" would change under it).
   const now = await clearOfUtcMidnight(3 * MINUTE);
@@ -137,10 +135,6 @@ beforeAll(async () => {
   );
 }, 5 * MINUTE);
 
-afterAll(async () => {
-  await gw?.close();
-});
-
 const metrics = (query = '') =>
   app.inject({ method: 'GET', url: `/api/dashboard/metrics${query}`, headers: { cookie } });
 
@@ -186,8 +180,8 @@ describe('GET /api/dashboard/metrics', () => {
       expect(typeof body[key]).toBe('number');
     }
     // The test user goes, with their conversations and messages.
-    await gw.db.dataSource.query('DELETE FROM users WHERE is_test_user');
-    await gw.db.dataSource.query('DELETE FROM llm_calls WHERE is_test_user');
+    await gw.ds.query('DELETE FROM users WHERE is_test_user');
+    await gw.ds.query('DELETE FROM llm_calls WHERE is_test_user');
     expect((await metrics('?showTestData=true')).json()).toMatchObject({
       activeUsers: 0,
       messagesToday: 0,

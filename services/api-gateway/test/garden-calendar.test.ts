@@ -11,25 +11,20 @@ import type {
 } from '@sprout/contracts';
 import { calendarTipsFor, localInstant } from '@sprout/gardening';
 import type { DataSource } from 'typeorm';
-import { login, startGateway, type TestGateway } from './support/gateway';
+import { useClosable } from '@sprout/testing';
+import { login, startSignedIn } from './support/gateway';
 
 const BASE = '/api/admin/garden-calendar';
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-let gw: TestGateway;
+const gw = useClosable(() => startSignedIn());
 let app: NestFastifyApplication;
 let ds: DataSource;
 let cookie: string;
 
 beforeAll(async () => {
-  gw = await startGateway();
-  app = gw.app;
-  ds = gw.db.dataSource;
-  cookie = await login(app);
-});
-afterAll(async () => {
-  await gw?.close();
+  ({ app, ds, cookie } = gw);
 });
 beforeEach(async () => {
   await ds.query(`TRUNCATE "users", "weather_alerts", "settings" CASCADE`);

@@ -4,9 +4,10 @@ import {
   LOCATION_TEST_RATE_LIMIT,
   TOO_MANY_LOCATION_TESTS,
 } from '../src/gardening-tools/gardening-tools.controller';
-import { login, startGateway, type TestGateway } from './support/gateway';
+import { useClosable } from '@sprout/testing';
+import { startSignedIn } from './support/gateway';
 
-let gw: TestGateway;
+const gw = useClosable(() => startSignedIn());
 let app: NestFastifyApplication;
 let cookie: string;
 let ipCounter = 0;
@@ -14,12 +15,7 @@ let ipCounter = 0;
 const nextIp = (): string => `10.2.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
 beforeAll(async () => {
-  gw = await startGateway();
-  app = gw.app;
-  cookie = await login(app);
-});
-afterAll(async () => {
-  await gw?.close();
+  ({ app, cookie } = gw);
 });
 
 const post = (url: string, payload: unknown, options: { cookie?: string; ip?: string } = {}) =>

@@ -1,19 +1,10 @@
 // GET /api/admin/conversations (paged and per user), /api/admin/conversations/{id}/messages and
 // /api/admin/messages/stats on seeded data, through the real app with MessagesModule.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createServiceApp } from '@sprout/platform';
-import {
-  clearOfUtcMidnight,
-  createTestDatabase,
-  createTestRedis,
-  type TestDatabase,
-  type TestRedis,
-} from '@sprout/testing';
+import { clearOfUtcMidnight } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { MessagesModule } from '../src/messages/messages.module';
-import { AppModule, SERVICE_NAME } from '../src/app.module';
-import { loadApiGatewayConfig } from '../src/config';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, login } from './support/gateway';
+import { type SignedIn, startSignedInWith } from './support/gateway';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -21,8 +12,7 @@ const DAY = 24 * HOUR;
 // Room for clearOfUtcMidnight's wait (at most 10 minutes) on top of starting the app and seeding.
 const SETUP_TIMEOUT_MS = 12 * MINUTE;
 
-let db: TestDatabase;
-let redis: TestRedis;
+let gateway: SignedIn | undefined;
 let app: NestFastifyApplication;
 let cookie: string;
 let ds: DataSource;
@@ -154,27 +144,8 @@ const yesterdaySoFarAt = (fraction: number): Date =>
 const lateYesterday = (): Date => new Date((now - DAY + todayStart.getTime()) / 2);
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  redis = await createTestRedis();
-  ds = db.dataSource;
-  const config = loadApiGatewayConfig({
-    databaseUrl: db.url,
-    redisUrl: redis.url,
-    bullmqPrefix: redis.prefix,
-    logLevel: 'silent',
-    adminUsername: ADMIN_USERNAME,
-    adminPassword: ADMIN_PASSWORD,
-  });
-  // AppModule as it is, plus the module under test (Nest imports a module once, however often named).
-  ({ app } = await createServiceApp({
-    module: {
-      module: class MessagesTestRoot {},
-      imports: [AppModule.forRoot(config), MessagesModule],
-    },
-    name: SERVICE_NAME,
-    config,
-  }));
-  cookie = await login(app);
+  gateway = await startSignedInWith(MessagesModule);
+  ({ app, ds, cookie } = gateway);
 
   // The UTC day must not end while the file runs: "today" and "yesterday" would move under it.
   now = (await clearOfUtcMidnight(10 * MINUTE)).getTime();
@@ -325,9 +296,7 @@ beforeAll(async () => {
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
-  await app?.close();
-  await redis?.cleanup();
-  await db?.drop();
+  await gateway?.close();
 });
 
 const get = (url: string, withCookie = true) =>

@@ -2,7 +2,7 @@
 // (services never import each other): here a worker on the real sms.inbound queue plays its part
 // of the contract (write the reply row, answer SmsInboundJobResult); e2e/test/simulator.test.ts
 // runs the same endpoints against the real ai-responder.
-import { countersOf } from '@sprout/testing';
+import { countersOf, useClosable } from '@sprout/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type {
   CreateTestUserResponse,
@@ -20,21 +20,16 @@ import {
   startWorkers,
 } from '@sprout/platform';
 import { IMAGE_ONLY_MESSAGE } from '../src/simulator/simulator-messages.service';
-import { login, startGateway, type TestGateway } from './support/gateway';
+import { login, startSignedIn } from './support/gateway';
 
-let gw: TestGateway;
+const gw = useClosable(() => startSignedIn());
 let app: NestFastifyApplication;
 let cookie: string;
 
 beforeAll(async () => {
-  gw = await startGateway();
-  app = gw.app;
-  cookie = await login(app);
+  ({ app, cookie } = gw);
   // A test user's model must be an active model of Model Management.
-  await gw.db.dataSource.query(`INSERT INTO ai_models (name) VALUES ('gpt-4o'), ('gpt-4.1-mini')`);
-});
-afterAll(async () => {
-  await gw?.close();
+  await gw.ds.query(`INSERT INTO ai_models (name) VALUES ('gpt-4o'), ('gpt-4.1-mini')`);
 });
 
 const api = async (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, as = cookie) =>
@@ -47,7 +42,7 @@ const createUser = async (testUserName: string, testUserModel?: string): Promise
 };
 
 const insertRealUser = async (phone: string): Promise<string> => {
-  const [row] = await gw.db.dataSource.query<{ id: string }[]>(
+  const [row] = await gw.ds.query<{ id: string }[]>(
     'INSERT INTO users (phone_number) VALUES ($1) RETURNING id',
     [phone],
   );
@@ -147,7 +142,7 @@ describe('POST /api/simulator/test-user', () => {
     expect(created).toEqual({ id: expect.any(String), testUserName: 'Tomato Tess' });
     const others = await Promise.all(['A', 'B', 'C', 'D', 'E'].map((name) => createUser(`Bulk ${name}`)));
 
-    const rows = await gw.db.dataSource.query<
+    const rows = await gw.ds.query<
       {
         id: string;
         phone_number: string;
@@ -383,13 +378,7 @@ describe('POST /api/simulator/message', () => {
       };
     const isOptedOut = async (userId: string) =>
       (await gw.db.dataSource.getRepository(User).findOneByOrFail({ id: userId })).optedOut;
-    let responder: RunningWorkers;
-    beforeAll(async () => {
-      responder = await startResponder('reply');
-    });
-    afterAll(async () => {
-      await responder?.close();
-    });
+    useClosable(() => startResponder('reply'));
 
     it('stores the message as an inbound SMS, queues it by message id and answers the reply', async () => {
       const user = await createUser('Pipeline Pat');
@@ -425,7 +414,7 @@ describe('POST /api/simulator/message', () => {
       });
       const job = await app.get(JobQueues).queue('sms.inbound').getJob(`inbound-${inbound.id}`);
       expect(await job?.getState()).toBe('completed');
-      const [counts] = await gw.db.dataSource.query<{ message_count: number; total_messages: number }[]>(
+      const [counts] = await gw.ds.query<{ message_count: number; total_messages: number }[]>(
         `SELECT c.message_count, u.total_messages FROM conversations c JOIN users u ON u.id = c.user_id
          WHERE c.id = $1`,
         [inbound.conversationId],
@@ -716,11 +705,11 @@ describe('POST /api/simulator/message', () => {
 describe('DELETE /api/simulator/test-user/{id}', () => {
   it('deletes a test user with their messages', async () => {
     const user = await createUser('Doomed Dot');
-    const [conversation] = await gw.db.dataSource.query<{ id: string }[]>(
+    const [conversation] = await gw.ds.query<{ id: string }[]>(
       'INSERT INTO conversations (user_id, is_test_user) VALUES ($1, true) RETURNING id',
       [user.id],
     );
-    await gw.db.dataSource.query(
+    await gw.ds.query(
       `INSERT INTO messages (user_id, conversation_id, direction, content, status, is_test_user)
        VALUES ($1, $2, 'inbound', 'bye', 'received', true)`,
       [user.id, conversation?.id],
@@ -739,10 +728,9 @@ describe('DELETE /api/simulator/test-user/{id}', () => {
     const res = await api('DELETE', `/api/simulator/test-user/${realId}`);
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe('Test user not found.');
-    const [row] = await gw.db.dataSource.query<{ count: string }[]>(
-      'SELECT count(*) FROM users WHERE id = $1',
-      [realId],
-    );
+    const [row] = await gw.ds.query<{ count: string }[]>('SELECT count(*) FROM users WHERE id = $1', [
+      realId,
+    ]);
     expect(row?.count).toBe('1');
     expect((await api('DELETE', '/api/simulator/test-user/nope')).statusCode).toBe(400);
   });

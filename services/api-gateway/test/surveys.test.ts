@@ -4,25 +4,20 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type SurveyCampaignDto, type SurveyDeliveryDto } from '@sprout/contracts';
 import { JobQueues } from '@sprout/platform';
 import type { DataSource } from 'typeorm';
-import { login, startGateway, type TestGateway } from './support/gateway';
+import { useClosable } from '@sprout/testing';
+import { startSignedIn } from './support/gateway';
 
 const DAY = 24 * 60 * 60 * 1000;
 const UNKNOWN_ID = '6f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f';
 const BASE = '/api/admin/survey-campaigns';
 
-let gw: TestGateway;
+const gw = useClosable(() => startSignedIn());
 let app: NestFastifyApplication;
 let ds: DataSource;
 let cookie: string;
 
 beforeAll(async () => {
-  gw = await startGateway();
-  app = gw.app;
-  ds = gw.db.dataSource;
-  cookie = await login(app);
-});
-afterAll(async () => {
-  await gw?.close();
+  ({ app, ds, cookie } = gw);
 });
 beforeEach(async () => {
   await ds.query('TRUNCATE "survey_campaigns", "users" CASCADE');

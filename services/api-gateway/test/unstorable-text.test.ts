@@ -3,19 +3,15 @@
 // searchParam of @sprout/contracts; the SMS webhook cleans such text instead (sms-gateway tests).
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { UNSTORABLE_TEXT } from '@sprout/contracts';
-import { login, startGateway, type TestGateway } from './support/gateway';
+import { useClosable } from '@sprout/testing';
+import { startSignedIn } from './support/gateway';
 
-let gw: TestGateway;
+const gw = useClosable(() => startSignedIn());
 let app: NestFastifyApplication;
 let cookie: string;
 
 beforeAll(async () => {
-  gw = await startGateway();
-  app = gw.app;
-  cookie = await login(app);
-});
-afterAll(async () => {
-  await gw?.close();
+  ({ app, cookie } = gw);
 });
 
 const NUL = '\u0000';
@@ -43,7 +39,7 @@ describe('text Postgres cannot store', () => {
     );
     const email = await call('POST', '/api/beta-signup', { email: `ann${bad}@example.com`, region: '97201' });
     expect(email.statusCode).toBe(400);
-    expect(await gw.db.dataSource.query('SELECT 1 FROM beta_signups')).toEqual([]);
+    expect(await gw.ds.query('SELECT 1 FROM beta_signups')).toEqual([]);
   });
 
   it.each(['/api/admin/conversations', '/api/admin/users'])(
@@ -69,7 +65,7 @@ describe('text Postgres cannot store', () => {
         imageUrl: `https://example.com/a${bad}.jpg`,
       }),
     );
-    expect(await gw.db.dataSource.query('SELECT 1 FROM messages')).toEqual([]);
+    expect(await gw.ds.query('SELECT 1 FROM messages')).toEqual([]);
   });
 
   it('is refused in the login form and a survey campaign', async () => {

@@ -2,13 +2,13 @@
 // sort and order) as CSV streamed through a cursor, with a header row and formula-safe text.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { USER_EXPORT_COLUMNS } from '@sprout/contracts';
-import { parseCsv } from '@sprout/testing';
+import { parseCsv, useClosable } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { EXPORT_BATCH_ROWS } from '../src/common/csv-export';
 import { captureCsvExportLogs, type LoggedExport } from './support/csv-log';
-import { ADMIN_USERNAME, login, startGateway, type TestGateway } from './support/gateway';
+import { ADMIN_USERNAME, startSignedIn } from './support/gateway';
 
-let gw: TestGateway;
+const gw = useClosable(() => startSignedIn());
 let app: NestFastifyApplication;
 let ds: DataSource;
 let cookie: string;
@@ -56,10 +56,7 @@ const addUser = async (fields: {
 let rosa: string;
 
 beforeAll(async () => {
-  gw = await startGateway();
-  app = gw.app;
-  ds = gw.db.dataSource;
-  cookie = await login(app);
+  ({ app, ds, cookie } = gw);
   logged = captureCsvExportLogs(app);
 
   rosa = await addUser({
@@ -82,10 +79,6 @@ beforeAll(async () => {
     [MANY],
   );
 }, 120_000);
-
-afterAll(async () => {
-  await gw?.close();
-});
 
 const get = (url: string, withCookie = true) =>
   app.inject({ method: 'GET', url, headers: withCookie ? { cookie } : {} });

@@ -4,17 +4,12 @@
 // with the test-data flag; bad sorts and cursors are 400s with a message.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { USER_SORT_KEYS, type UserSortKey, type UserSortOrder } from '@sprout/contracts';
-import { createServiceApp } from '@sprout/platform';
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { UsersModule } from '../src/users/users.module';
 import { CURSOR_INVALID, CURSOR_OTHER_ORDER } from '../src/users/user-sorts';
-import { AppModule, SERVICE_NAME } from '../src/app.module';
-import { loadApiGatewayConfig } from '../src/config';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, login } from './support/gateway';
+import { type SignedIn, startSignedInWith } from './support/gateway';
 
-let db: TestDatabase;
-let redis: TestRedis;
+let gateway: SignedIn | undefined;
 let app: NestFastifyApplication;
 let cookie: string;
 let ds: DataSource;
@@ -86,35 +81,15 @@ const seedUser = async (n: number, test: boolean, phone: string): Promise<void> 
 };
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  redis = await createTestRedis();
-  ds = db.dataSource;
-  const config = loadApiGatewayConfig({
-    databaseUrl: db.url,
-    redisUrl: redis.url,
-    bullmqPrefix: redis.prefix,
-    logLevel: 'silent',
-    adminUsername: ADMIN_USERNAME,
-    adminPassword: ADMIN_PASSWORD,
-  });
-  ({ app } = await createServiceApp({
-    module: {
-      module: class UsersSortingRoot {},
-      imports: [AppModule.forRoot(config), UsersModule],
-    },
-    name: SERVICE_NAME,
-    config,
-  }));
-  cookie = await login(app);
+  gateway = await startSignedInWith(UsersModule);
+  ({ app, ds, cookie } = gateway);
   for (let n = 0; n < 46; n++)
     await seedUser(n, false, `+1${n % 2 === 0 ? '503' : '206'}555${String(1000 + n)}`);
   for (let n = 0; n < 9; n++) await seedUser(n + 3, true, `+1555555${String(2000 + n)}`);
 }, 120_000);
 
 afterAll(async () => {
-  await app?.close();
-  await redis?.cleanup();
-  await db?.drop();
+  await gateway?.close();
 });
 
 const get = (url: string) => app.inject({ method: 'GET', url, headers: { cookie } });

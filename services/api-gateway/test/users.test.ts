@@ -1,19 +1,14 @@
 // GET /api/admin/users/stats/overview, /api/admin/users and /api/admin/users/{id} on seeded data,
 // through the real app (guard, validation, error filter) with UsersModule imported.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createServiceApp } from '@sprout/platform';
-import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { UsersModule } from '../src/users/users.module';
-import { AppModule, SERVICE_NAME } from '../src/app.module';
-import { loadApiGatewayConfig } from '../src/config';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, login } from './support/gateway';
+import { type SignedIn, startSignedInWith } from './support/gateway';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-let db: TestDatabase;
-let redis: TestRedis;
+let gateway: SignedIn | undefined;
 let app: NestFastifyApplication;
 let cookie: string;
 let ds: DataSource;
@@ -108,24 +103,8 @@ let dave: string; // real, never wrote, created 2 days ago
 let tess: string; // test user
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  redis = await createTestRedis();
-  ds = db.dataSource;
-  const config = loadApiGatewayConfig({
-    databaseUrl: db.url,
-    redisUrl: redis.url,
-    bullmqPrefix: redis.prefix,
-    logLevel: 'silent',
-    adminUsername: ADMIN_USERNAME,
-    adminPassword: ADMIN_PASSWORD,
-  });
-  // AppModule as it is, plus the module under test (Nest imports a module once, however often named).
-  ({ app } = await createServiceApp({
-    module: { module: class UsersTestRoot {}, imports: [AppModule.forRoot(config), UsersModule] },
-    name: SERVICE_NAME,
-    config,
-  }));
-  cookie = await login(app);
+  gateway = await startSignedInWith(UsersModule);
+  ({ app, ds, cookie } = gateway);
 
   alice = await addUser({
     phone: '+15035550123',
@@ -187,9 +166,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await app?.close();
-  await redis?.cleanup();
-  await db?.drop();
+  await gateway?.close();
 });
 
 const get = (url: string, withCookie = true) =>

@@ -2,24 +2,20 @@
 import crypto from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BetaSignup } from '@sprout/domain';
-import { login, startGateway, type TestGateway } from './support/gateway';
+import { useClosable } from '@sprout/testing';
+import { startSignedIn } from './support/gateway';
 
-let gw: TestGateway;
+const gw = useClosable(() => startSignedIn());
 let app: NestFastifyApplication;
 let cookie: string;
 let ipCounter = 0;
 const nextIp = (): string => `10.1.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
 beforeAll(async () => {
-  gw = await startGateway();
-  app = gw.app;
-  cookie = await login(app);
-});
-afterAll(async () => {
-  await gw?.close();
+  ({ app, cookie } = gw);
 });
 beforeEach(async () => {
-  await gw.db.dataSource.query('DELETE FROM beta_signups');
+  await gw.ds.query('DELETE FROM beta_signups');
 });
 
 const signUp = (payload: unknown, ip = nextIp()) =>
@@ -110,7 +106,7 @@ describe('POST /api/beta-signup', () => {
   });
 
   it('draws another code when one is already taken', async () => {
-    await gw.db.dataSource.query(
+    await gw.ds.query(
       "INSERT INTO beta_signups (email, zip_code, unique_code) VALUES ('first@example.com', '97201', 'SPROUT-AAAAAA')",
     );
     const realRandomInt = crypto.randomInt;
@@ -169,7 +165,7 @@ describe('POST /api/beta-signup', () => {
 
 describe('admin: beta signups', () => {
   it('lists signups newest first as a bare array of email, zip code, code, status and date', async () => {
-    await gw.db.dataSource.query(
+    await gw.ds.query(
       `INSERT INTO beta_signups (email, zip_code, unique_code, signup_date) VALUES
         ('old@example.com', '11111', 'SPROUT-AAAAAA', now() - interval '2 days'),
         ('new@example.com', '22222', 'SPROUT-BBBBBB', now()),

@@ -1,21 +1,13 @@
-import { type ServiceApp, createServiceApp, loadConfig } from '@sprout/platform';
-import { AppModule } from './app.module';
-import { type ImageProcessorConfig, SERVICE_NAME, imageProcessorConfig } from './config';
+import { defineWorkerService } from '@sprout/platform';
+import { SERVICE_NAME, imageProcessorConfig } from './config';
+import { ImageAnalysisModule } from './image-analysis/image-analysis.module';
 
-/**
- * The image-processor, initialised and listening on `port` (tests pass overrides such as their
- * own database, Redis prefix, port 0 and the fake OpenAI's URL).
- */
-export const createApp = async (
-  overrides: Partial<ImageProcessorConfig> = {},
-  env: Record<string, string | undefined> = process.env,
-): Promise<ServiceApp & { config: ImageProcessorConfig }> => {
-  const config = loadConfig(imageProcessorConfig, env, overrides);
-  const service = await createServiceApp({
-    module: AppModule.forRoot(config),
-    name: SERVICE_NAME,
-    config,
-    listenPort: config.port,
-  });
-  return { ...service, config };
-};
+/** The image-processor: analyses the photos users text in. */
+export const imageProcessor = defineWorkerService({
+  name: SERVICE_NAME,
+  config: imageProcessorConfig,
+  workers: (config) => ({ owns: ['image.analyze'], concurrency: config.imageAnalyzeConcurrency }),
+  imports: [ImageAnalysisModule],
+});
+
+export const { createApp } = imageProcessor;

@@ -1,7 +1,4 @@
 import 'reflect-metadata';
-import { bootstrapService, loadConfig } from '@sprout/platform';
-import { AppModule } from './app.module';
-import { SERVICE_NAME, imageProcessorConfig } from './config';
+import { imageProcessor } from './app';
 
-const config = loadConfig(imageProcessorConfig);
-void bootstrapService({ module: AppModule.forRoot(config), name: SERVICE_NAME, config });
+imageProcessor.main();

@@ -1,21 +1,16 @@
-import { type ServiceApp, createServiceApp, loadConfig } from '@sprout/platform';
-import { AppModule } from './app.module';
-import { type MonitorConfig, SERVICE_NAME, monitorConfig } from './config';
+import { defineWorkerService } from '@sprout/platform';
+import { SERVICE_NAME, monitorConfig } from './config';
+import { PredictionsModule } from './predictions/predictions.module';
+import { ProvidersModule } from './providers/providers.module';
+import { ServiceHealthModule } from './service-health/service-health.module';
 
-/**
- * The monitor, initialised and listening on `port` (tests pass overrides such as their own
- * database, Redis prefix, port 0 and the fake OpenAI and Twilio URLs).
- */
-export const createApp = async (
-  overrides: Partial<MonitorConfig> = {},
-  env: Record<string, string | undefined> = process.env,
-): Promise<ServiceApp & { config: MonitorConfig }> => {
-  const config = loadConfig(monitorConfig, env, overrides);
-  const service = await createServiceApp({
-    module: AppModule.forRoot(config),
-    name: SERVICE_NAME,
-    config,
-    listenPort: config.port,
-  });
-  return { ...service, config };
-};
+/** The monitor: checks the services' and providers' health and predicts trouble. */
+export const monitor = defineWorkerService({
+  name: SERVICE_NAME,
+  config: monitorConfig,
+  // One check round and one prediction at a time: each reads and writes shared Redis state.
+  workers: () => ({ owns: ['monitor.health', 'monitor.predict'], concurrency: 1 }),
+  imports: [ProvidersModule, ServiceHealthModule, PredictionsModule],
+});
+
+export const { createApp } = monitor;

@@ -1,7 +1,4 @@
 import 'reflect-metadata';
-import { bootstrapService, loadConfig } from '@sprout/platform';
-import { AppModule } from './app.module';
-import { SERVICE_NAME, monitorConfig } from './config';
+import { monitor } from './app';
 
-const config = loadConfig(monitorConfig);
-void bootstrapService({ module: AppModule.forRoot(config), name: SERVICE_NAME, config });
+monitor.main();

@@ -1,7 +1,4 @@
 import 'reflect-metadata';
-import { bootstrapService, loadConfigOrExit } from '@sprout/platform';
-import { AppModule } from './app.module';
-import { SERVICE_NAME, smsGatewayConfig } from './config';
+import { smsGateway } from './app';
 
-const config = loadConfigOrExit(smsGatewayConfig);
-void bootstrapService({ module: AppModule.forRoot(config), name: SERVICE_NAME, config });
+smsGateway.main();

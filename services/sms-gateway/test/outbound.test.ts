@@ -1,5 +1,6 @@
 import { Message } from '@sprout/domain';
 import { JobQueues, WorkerHost } from '@sprout/platform';
+import { useClosable } from '@sprout/testing';
 import { OutboundService } from '../src/outbound/outbound.service';
 import { type GatewayHarness, eventually, insertQueuedReply, nextPhone, startGateway } from './harness';
 
@@ -14,13 +15,7 @@ const statusOf = async (h: GatewayHarness, id: string, wanted: string[]) =>
 
 describe('outbound SMS and delivery status', () => {
   describe('in order', () => {
-    let h: GatewayHarness;
-    beforeAll(async () => {
-      h = await startGateway({ callbackDelayMs: 5 }, { smsSendRatePerSecond: 7 });
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useClosable(() => startGateway({ callbackDelayMs: 5 }, { smsSendRatePerSecond: 7 }));
     beforeEach(() => h.twilio.reset());
 
     it('sends through Twilio with a status callback and ends delivered', async () => {
@@ -133,13 +128,7 @@ describe('outbound SMS and delivery status', () => {
   });
 
   describe('out of order callbacks', () => {
-    let h: GatewayHarness;
-    beforeAll(async () => {
-      h = await startGateway({ callbackDelayMs: 5, sendOutOfOrder: true });
-    });
-    afterAll(async () => {
-      await h?.close();
-    });
+    const h = useClosable(() => startGateway({ callbackDelayMs: 5, sendOutOfOrder: true }));
 
     it('ignores a late "sent" after "delivered"', async () => {
       const reply = await insertQueuedReply(h.db.dataSource, { phoneNumber: nextPhone() });

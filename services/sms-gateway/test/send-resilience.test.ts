@@ -7,6 +7,7 @@ import {
   type TestRedis,
   createTestDatabase,
   createTestRedis,
+  useClosable,
 } from '@sprout/testing';
 import { createApp } from '../src/app';
 import type { SmsGatewayConfig } from '../src/config';
@@ -31,13 +32,7 @@ const circuitOf = async (h: GatewayHarness) => {
 };
 
 describe('a send that cannot go out twice', () => {
-  let h: GatewayHarness;
-  beforeAll(async () => {
-    h = await startGateway({ callbackDelayMs: 5 });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useClosable(() => startGateway({ callbackDelayMs: 5 }));
   beforeEach(() => h.twilio.reset());
 
   it('finds the message Twilio accepted when the answer was lost, and does not send it again', async () => {

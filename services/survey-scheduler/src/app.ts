@@ -1,21 +1,18 @@
-import { type ServiceApp, createServiceApp } from '@sprout/platform';
-import { AppModule } from './app.module';
-import { SERVICE_NAME, type SurveySchedulerConfig, loadSurveySchedulerConfig } from './config';
+import { defineWorkerService } from '@sprout/platform';
+import { CalendarModule } from './calendar/calendar.module';
+import { SERVICE_NAME, surveySchedulerConfig } from './config';
+import { LifecycleModule } from './lifecycle/lifecycle.module';
 
-/**
- * The survey-scheduler, initialised and listening on `port` (tests pass overrides such as their
- * own database, Redis prefix and port 0).
- */
-export const createApp = async (
-  overrides: Partial<SurveySchedulerConfig> = {},
-  env: Record<string, string | undefined> = process.env,
-): Promise<ServiceApp & { config: SurveySchedulerConfig }> => {
-  const config = loadSurveySchedulerConfig(overrides, env);
-  const service = await createServiceApp({
-    module: AppModule.forRoot(config),
-    name: SERVICE_NAME,
-    config,
-    listenPort: config.port,
-  });
-  return { ...service, config };
-};
+/** The survey-scheduler: survey lifecycles and the garden calendar's texts. */
+export const surveyScheduler = defineWorkerService({
+  name: SERVICE_NAME,
+  config: surveySchedulerConfig,
+  // One lifecycle run at a time per process by default: runs are idempotent, but need not overlap.
+  workers: (config) => ({
+    owns: ['survey.lifecycle', 'calendar.plan', 'calendar.send', 'calendar.weather'],
+    concurrency: config.surveyLifecycleConcurrency,
+  }),
+  imports: [LifecycleModule, CalendarModule],
+});
+
+export const { createApp } = surveyScheduler;

@@ -16,7 +16,7 @@ export const SERVICE_NAME = 'survey-scheduler';
 
 const HOUR = 60 * 60 * 1000;
 
-const surveySchedulerConfig = defineConfig({
+export const surveySchedulerConfig = defineConfig({
   ...coreConfigFields,
   port: portField(3003),
   /** Lifecycle runs (campaign targeting walks) one replica does at once; runs are idempotent. */

@@ -1,6 +1,11 @@
+import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createServiceApp } from '@sprout/platform';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@sprout/testing';
+import type { DataSource } from 'typeorm';
 import { type ApiGatewayConfig, createApp } from '../../src/app';
+import { AppModule, SERVICE_NAME } from '../../src/app.module';
+import { loadApiGatewayConfig } from '../../src/config';
 
 export const ADMIN_USERNAME = 'admin';
 export const ADMIN_PASSWORD = 'correct-horse-battery-staple';
@@ -14,18 +19,22 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
+const storesAndAdmin = (db: TestDatabase, redis: TestRedis): Partial<ApiGatewayConfig> => ({
+  databaseUrl: db.url,
+  redisUrl: redis.url,
+  bullmqPrefix: redis.prefix,
+  logLevel: 'silent',
+  adminUsername: ADMIN_USERNAME,
+  adminPassword: ADMIN_PASSWORD,
+});
+
 /** The gateway on its own migrated database and Redis prefix, with a known admin. */
 export const startGateway = async (overrides: Partial<ApiGatewayConfig> = {}): Promise<TestGateway> => {
   const db = await createTestDatabase();
   const redis = await createTestRedis();
   const apps: NestFastifyApplication[] = [];
   const base: Partial<ApiGatewayConfig> = {
-    databaseUrl: db.url,
-    redisUrl: redis.url,
-    bullmqPrefix: redis.prefix,
-    logLevel: 'silent',
-    adminUsername: ADMIN_USERNAME,
-    adminPassword: ADMIN_PASSWORD,
+    ...storesAndAdmin(db, redis),
     // app.inject comes from 127.0.0.1: tests stand in for the edge and name the client IP.
     trustProxy: ['127.0.0.1'],
   };
@@ -80,4 +89,53 @@ export const login = async (
     throw new Error(`login failed: ${response.statusCode} ${response.body}`);
   }
   return cookie;
+};
+
+/** A started gateway with the test admin signed in: its app, database, and the Cookie header value. */
+export interface SignedIn {
+  app: NestFastifyApplication;
+  db: TestDatabase;
+  ds: DataSource;
+  cookie: string;
+  close(): Promise<void>;
+}
+
+export type SignedInGateway = TestGateway & SignedIn;
+
+/** startGateway, then the test admin signed in. */
+export const startSignedIn = async (overrides: Partial<ApiGatewayConfig> = {}): Promise<SignedInGateway> => {
+  const gw = await startGateway(overrides);
+  try {
+    return { ...gw, ds: gw.db.dataSource, cookie: await login(gw.app) };
+  } catch (error) {
+    await gw.close();
+    throw error;
+  }
+};
+
+/**
+ * AppModule as it is, plus the module under test (Nest imports a module once, however often
+ * named), on its own database and Redis prefix, with the test admin signed in.
+ */
+export const startSignedInWith = async (moduleUnderTest: Type): Promise<SignedIn> => {
+  const db = await createTestDatabase();
+  const redis = await createTestRedis();
+  let app: NestFastifyApplication | undefined;
+  const close = async (): Promise<void> => {
+    await app?.close();
+    await redis.cleanup();
+    await db.drop();
+  };
+  try {
+    const config = loadApiGatewayConfig(storesAndAdmin(db, redis));
+    ({ app } = await createServiceApp({
+      module: { module: class TestRoot {}, imports: [AppModule.forRoot(config), moduleUnderTest] },
+      name: SERVICE_NAME,
+      config,
+    }));
+    return { app, db, ds: db.dataSource, cookie: await login(app), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 };
