@@ -63,6 +63,26 @@ describe('follow-ups keep the conversation', () => {
     expect(advice.entryId).toBe('blossom-end-rot');
   });
 
+  it('a longer reply opening with "so" and naming only general words keeps the earlier topic', () => {
+    const advice = adviseOffline({
+      question: 'so do i need to add calcium or crushed eggshells to my soil now',
+      history: turns('the bottoms of my peppers went black and leathery'),
+      now,
+    });
+    expect(advice).toMatchObject({ kind: 'answer', entryId: 'blossom-end-rot', followUp: true });
+  });
+
+  it('"the fence", a thing the advisor spoke of, is read with the conversation', () => {
+    const advice = adviseOffline({
+      question: 'how high should the fence be',
+      history: turns('a moose keeps eating my young apple trees'),
+      now,
+    });
+    expect(advice).toMatchObject({ kind: 'answer', entryId: 'moose', followUp: true });
+    // Without the conversation it is no moose question.
+    expect(adviseOffline({ question: 'how high should the fence be', now }).entryId).not.toBe('moose');
+  });
+
   it('"what about X, how do I ..." is a new question about X, not the last one about X', () => {
     const advice = adviseOffline({
       question: 'what about my cauliflower, how do i keep it white',

@@ -39,6 +39,8 @@ const FILLER = /^(?:(?:my|the|our|some|a|an|for|with|on|about|to|of|in)\s+)+/;
 /** Words that point back to what was being grown or done ("could I plant more for fall?"). */
 const BACK_REFERENCE =
   /(?<![a-z0-9])(?:more|again|the rest|the ones|these ones|those ones|the same)(?![a-z0-9])/;
+/** "the fence", "the spray": a thing already spoken of (the advisor's reply named it, not the gardener). */
+const DEFINITE = /(?<![a-z0-9])the\s+(?!best|right|most|first|last|next|same|other)[a-z]+/;
 const PRONOUN = /(?<![a-z0-9])(?:it|its|them|they|theyre|those|these|this one|that one)(?![a-z0-9])/;
 
 /** The gardener's own words in a user turn (the reply pipeline wraps them in <sms> tags), else null. */
@@ -134,7 +136,8 @@ function resolveOne(
   }
   const before = subjects(previous, knowledge);
   // A message that says it goes on ("and the little ones at the base?") or points back continues.
-  const goesOn = CONTINUES.test(text) || PRONOUN.test(text) || BACK_REFERENCE.test(text);
+  const goesOn =
+    CONTINUES.test(text) || PRONOUN.test(text) || BACK_REFERENCE.test(text) || DEFINITE.test(text);
   if (own.length > 0) {
     // A bare subject ("peppers?", "my roses") answers or extends the last question.
     const bare = text.replace(knowledge.subjectPattern, ' ').replace(FILLER, '').trim() === '';
@@ -149,8 +152,12 @@ function resolveOne(
     // A longer message that points back: with only general words ("should I use the big ones, do
     // they need mulch" after garlic), or opening as a reply ("ok it rubs off, now it's on the
     // cucumbers too"), it is still about what the conversation was about.
+    // So does a reply with only general words ("so should I add calcium or eggshells to the soil").
     const pointsBack = PRONOUN.test(text) || BACK_REFERENCE.test(text);
-    if (words <= POINTING_WORDS && pointsBack && (same || CONTINUES.test(text))) {
+    if (
+      words <= POINTING_WORDS &&
+      ((pointsBack && (same || CONTINUES.test(text))) || (same && CONTINUES.test(text)))
+    ) {
       const earlier = before.find((s) => s.named && !s.pest);
       return continues(same && earlier ? text.replace(PRONOUN, earlier.text) : text);
     }
