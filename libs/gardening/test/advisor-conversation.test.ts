@@ -111,6 +111,15 @@ describe('texting', () => {
     expect(normalizeText('1.5 inches... then')).toBe('1.5 inches then');
   });
 
+  it('a text unclear as a whole answers when each of its parts is clear on its own', () => {
+    const advice = adviseOffline({
+      question:
+        'white fuzzy cottony clumps on my plumeria stems and the leaves are getting a black sooty coating',
+      now,
+    });
+    expect(advice).toMatchObject({ kind: 'answer', entries: ['mealybugs', 'sooty-mold'] });
+  });
+
   it('answers "is it too late" first', () => {
     const advice = adviseOffline({ question: 'is it to late to plant potatos', zone: '5a', now });
     expect(advice.entryId).toBe('crop-timing:potato');

@@ -9,7 +9,7 @@ import { gardenerWords, resolveFollowUp, turnText, type ConversationTurn } from 
 import { advisorKnowledge, type AdvisorKnowledge, type Entry } from './knowledge/load';
 import { composeParts, renderParts, THREE_SEGMENTS, TWO_SEGMENTS } from './knowledge/render';
 import { capitalise, cropTimingAnswer, whatToPlantAnswer } from './planting';
-import { decide, hasTwoParts, type Decision } from './retrieval/decide';
+import { decide, hasTwoParts, questionParts, type Decision } from './retrieval/decide';
 import { advisorRetriever, placeStems, readQuestion, search, type Hit } from './retrieval/search';
 
 /** Answers are written to fit two GSM-7 segments (306 characters) when the content allows. */
@@ -224,20 +224,65 @@ export function readRequest(given: AdviceRequest): Reading {
     },
     retriever,
   );
-  return {
-    ctx,
-    crop,
+  const whole = decide(
     hits,
-    decision: decide(
-      hits,
-      retriever.weightOf,
-      resolved.context !== null,
-      hasTwoParts(request.question),
-      request.question.trim().split(/\s+/).length,
-    ),
-    followUp: resolved.followUp,
-    context: resolved.context,
-  };
+    retriever.weightOf,
+    resolved.context !== null,
+    hasTwoParts(request.question),
+    request.question.trim().split(/\s+/).length,
+  );
+  const decision =
+    whole.kind === 'clarify' && resolved.context === null
+      ? (partsDecision(request.question, read, ctx, known) ?? whole)
+      : whole;
+  return { ctx, crop, hits, decision, followUp: resolved.followUp, context: resolved.context };
+}
+
+/** How much of its part an entry must cover: a part is short, so it must say what it is about. */
+const PART_COVERAGE = 0.5;
+/** ...with this many of its words in what the entry is about ("got seedlings ready" is not compost). */
+const PART_ABOUT = 2;
+/** A text of more parts than this is too scattered to answer part by part. */
+const MAX_PARTS = 4;
+
+/**
+ * A messy text in several parts that is unclear as a whole ("cukes r getting yellow leaves?? i
+ * think its the heat lol. also how big do i let them get before picking"): each part read on its
+ * own, with the question's plant when the part names none, answers when every part has a
+ * confident answer of its own and the parts need at most two entries.
+ */
+function partsDecision(
+  question: string,
+  read: (q: string) => string,
+  ctx: AdviceContext,
+  known: readonly string[],
+): Decision | null {
+  const parts = questionParts(question);
+  if (parts.length < 2 || parts.length > MAX_PARTS) return null;
+  const retriever = advisorRetriever();
+  const subject = firstSubject(ctx.question, retriever.knowledge);
+  const found: Hit[] = [];
+  for (const part of parts) {
+    const own = read(part);
+    const text = subject && firstSubject(own, retriever.knowledge) === null ? `${own} ${subject}` : own;
+    const hits = search(
+      {
+        text,
+        crop: findCropIn(text) !== null,
+        region: ctx.regionName,
+        season: ctx.season,
+        place: placeStems(text, retriever.knowledge, known),
+      },
+      retriever,
+    );
+    const decision = decide(hits, retriever.weightOf, false, false, text.split(' ').length);
+    const top = decision.kind === 'answer' ? decision.hits[0] : undefined;
+    if (!top || top.coverage < PART_COVERAGE || top.about.length < PART_ABOUT) return null;
+    if (!found.some((h) => h.entry.id === top.entry.id)) found.push(top);
+  }
+  const [first, second, third] = found;
+  if (!first || third) return null;
+  return second ? { kind: 'both', hits: [first, second] } : { kind: 'answer', hits: [first] };
 }
 
 const entryIdOf = (entry: Entry, crop: CropTiming | null): string =>
@@ -252,14 +297,16 @@ function understoodSubject(
 ): string | null {
   if (crop) return crop.name;
   // The question's own subject, else the one the conversation was about ("your banana").
-  for (const text of [ctx.question, context ?? '']) {
-    const pattern = knowledge.subjectPattern;
-    pattern.lastIndex = 0;
-    const found = pattern.exec(text);
-    pattern.lastIndex = 0;
-    if (found) return found[0];
-  }
-  return null;
+  return firstSubject(ctx.question, knowledge) ?? firstSubject(context ?? '', knowledge);
+}
+
+/** The first plant or subject a text names ("tomatoes", "the soil"), or null. */
+function firstSubject(text: string, knowledge: AdvisorKnowledge): string | null {
+  const pattern = knowledge.subjectPattern;
+  pattern.lastIndex = 0;
+  const found = pattern.exec(text)?.[0] ?? null;
+  pattern.lastIndex = 0;
+  return found;
 }
 
 /** The short question asked back when retrieval is not sure which entry answers. */

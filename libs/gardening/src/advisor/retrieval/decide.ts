@@ -54,9 +54,17 @@ const CONFIDENCE = {
 /** Where a question turns to another subject: the end of a sentence or a joining word. */
 const CLAUSE_BREAK = /[.?!;]+|\b(?:also|and|plus|but|another)\b/i;
 
-/** Whether a question has two parts that can each be about something ("... for winter?? also ..."). */
+/** The parts of a question that can each be about something ("... for winter?? also ..."). */
+export function questionParts(question: string): string[] {
+  return question
+    .split(CLAUSE_BREAK)
+    .map((part) => part.trim())
+    .filter((part) => part.split(/\s+/).length >= 2);
+}
+
+/** Whether a question has two parts that can each be about something. */
 export function hasTwoParts(question: string): boolean {
-  return question.split(CLAUSE_BREAK).filter((part) => part.trim().split(/\s+/).length >= 2).length >= 2;
+  return questionParts(question).length >= 2;
 }
 
 /**
