@@ -120,6 +120,16 @@ describe('texting', () => {
     expect(advice).toMatchObject({ kind: 'answer', entries: ['mealybugs', 'sooty-mold'] });
   });
 
+  it('reads "+" between two questions as a break, as texting writes "and"', () => {
+    const advice = adviseOffline({
+      question:
+        'squash bugs everywhere + my beans got holes + whats this orange ladybug looking thing on the beans??',
+      now,
+    });
+    expect(advice.kind).toBe('answer');
+    expect(advice.entries).toContain('mexican-bean-beetle');
+  });
+
   it('answers "is it too late" first', () => {
     const advice = adviseOffline({ question: 'is it to late to plant potatos', zone: '5a', now });
     expect(advice.entryId).toBe('crop-timing:potato');

@@ -51,8 +51,8 @@ const CONFIDENCE = {
  * `withContext`: the question was read with the conversation (a follow-up), whose words the entry
  * may match instead of the question's own: less of the question itself needs to match.
  */
-/** Where a question turns to another subject: the end of a sentence or a joining word. */
-const CLAUSE_BREAK = /[.?!;]+|\b(?:also|and|plus|but|another)\b/i;
+/** Where a question turns to another subject: the end of a sentence, a joining word, or texting's "+" and "&". */
+const CLAUSE_BREAK = /[.?!;+&]+|\b(?:also|and|plus|but|another)\b/i;
 
 /** The parts of a question that can each be about something ("... for winter?? also ..."). */
 export function questionParts(question: string): string[] {
