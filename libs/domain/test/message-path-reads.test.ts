@@ -59,7 +59,7 @@ describe('message path reads', () => {
         .findOneOrFail({ where: { id }, relations: { user: true } });
 
     const answer = await inboundToAnswer(ds(), inbound.messageId);
-    expect(answer).toEqual({ inbound: await typeorm(inbound.messageId), replied: true });
+    expect(answer).toEqual({ inbound: await typeorm(inbound.messageId), replied: true, replyId });
     expect(answer?.inbound.topics).toEqual(['disease', 'tomatoes']);
 
     const toSend = await messageToSend(ds(), replyId);

@@ -6,27 +6,13 @@ import { createHash } from 'node:crypto';
 const REPLY_NAMESPACE_HEX = '6b1f0a52c4d94e0f9a3d2f8e7c1b5a90';
 const REPLY_NAMESPACE = Buffer.from(REPLY_NAMESPACE_HEX, 'hex');
 
-const deriveReplyId = (inboundMessageId: string): string => {
+export const replyIdFor = (inboundMessageId: string): string => {
   const hash = createHash('sha1').update(REPLY_NAMESPACE).update(`reply:${inboundMessageId}`).digest();
   const bytes = hash.subarray(0, 16);
   bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x50;
   bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-};
-
-/** The ids of the texts being answered now: one reply asks for its id several times. */
-const recentReplyIds = new Map<string, string>();
-const RECENT_REPLY_IDS = 256;
-
-export const replyIdFor = (inboundMessageId: string): string => {
-  let replyId = recentReplyIds.get(inboundMessageId);
-  if (replyId === undefined) {
-    replyId = deriveReplyId(inboundMessageId);
-    if (recentReplyIds.size >= RECENT_REPLY_IDS) recentReplyIds.clear();
-    recentReplyIds.set(inboundMessageId, replyId);
-  }
-  return replyId;
 };
 
 /**

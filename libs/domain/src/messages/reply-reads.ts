@@ -41,21 +41,20 @@ export const messageWithUser = (
 export async function inboundToAnswer(
   db: Db,
   inboundMessageId: string,
-): Promise<{ inbound: Message; replied: boolean } | null> {
+): Promise<{ inbound: Message; replied: boolean; replyId: string } | null> {
+  const askedReplyId = replyIdFor(inboundMessageId);
   const [row] = await queryPrepared<Record<string, unknown>>(db, ANSWER_READ(db), [
     inboundMessageId,
-    replyIdFor(inboundMessageId),
+    askedReplyId,
   ]);
   const inbound = messageWithUser(managerOf(db).connection, row);
   if (inbound === null) return null;
+  if (inbound.id === inboundMessageId)
+    return { inbound, replied: row?.['replied'] === true, replyId: askedReplyId };
   // The id as stored may be spelled otherwise than asked (letter case): its reply's id derives from it.
-  const replied =
-    inbound.id === inboundMessageId
-      ? row?.['replied'] === true
-      : await managerOf(db)
-          .getRepository(Message)
-          .existsBy({ id: replyIdFor(inbound.id) });
-  return { inbound, replied };
+  const replyId = replyIdFor(inbound.id);
+  const replied = await managerOf(db).getRepository(Message).existsBy({ id: replyId });
+  return { inbound, replied, replyId };
 }
 
 export interface InboundMoods {

@@ -11,7 +11,6 @@ import {
   inboundToAnswer,
   recordOutbound,
   recordReply,
-  replyIdFor,
   settleAwaitingReply,
 } from '@sprout/domain';
 import {
@@ -156,15 +155,16 @@ export class PipelineService implements OnModuleInit {
     // exists already, in one statement.
     const loaded = await inboundToAnswer(this.dataSource, inboundMessageId);
     const inbound = loaded?.inbound;
-    if (inbound === undefined || inbound.user === undefined || inbound.user === null) {
+    if (loaded === null || inbound === undefined || inbound.user === undefined || inbound.user === null) {
       this.logger.warn(`Inbound message ${inboundMessageId} no longer exists`);
       return { outcome: 'missing', replyMessageId: null };
     }
     if (inbound.direction !== 'inbound')
       throw new UnrecoverableError(`Message ${inboundMessageId} is not inbound`);
     const user = inbound.user;
-    const replyId = replyIdFor(inbound.id);
-    const replied = loaded?.replied === true;
+    // Derived once by the read, from the id as stored.
+    const replyId = loaded.replyId;
+    const replied = loaded.replied;
 
     if (replied) {
       await this.afterReply(replyId, inbound.conversationId);
@@ -179,7 +179,7 @@ export class PipelineService implements OnModuleInit {
     // Before any paid call (image analysis included). Test users (the simulator) are not limited.
     if (!user.isTestUser && !inbound.isTestUser) {
       const hit = await this.senderLimits.admit(user.id, inbound.id, now);
-      if (hit !== null) return this.refuse(inbound, hit, now);
+      if (hit !== null) return this.refuse(inbound, replyId, hit, now);
     }
     if (job !== undefined && (await this.media.awaitAnalysis(job, inbound))) {
       // BullMQ runs this job again once the image.analyze children have finished.
@@ -187,7 +187,7 @@ export class PipelineService implements OnModuleInit {
     }
 
     const draft = await this.draft(inbound, user, now);
-    const outcome = await this.record(inbound, draft, now);
+    const outcome = await this.record(inbound, replyId, draft, now);
     if (outcome === 'missing') return { outcome: 'missing', replyMessageId: null };
     if (outcome === 'opted-out') return { outcome: 'opted-out', replyMessageId: null };
     // Step 8 (send) and step 9: both idempotent, so a retry after a crash here repeats them safely.
@@ -199,8 +199,12 @@ export class PipelineService implements OnModuleInit {
    * A text over its sender's limit: the first of the stretch gets the notice (recorded in the same
    * transaction as the refusal, so exactly one text of a stretch gets it), the rest nothing.
    */
-  private async refuse(inbound: Message, hit: SenderLimitHit, now: Date): Promise<SmsInboundJobResult> {
-    const replyId = replyIdFor(inbound.id);
+  private async refuse(
+    inbound: Message,
+    replyId: string,
+    hit: SenderLimitHit,
+    now: Date,
+  ): Promise<SmsInboundJobResult> {
     const noticed = await this.dataSource.transaction(async (manager) => {
       if (!(await this.senderLimits.refuse(manager, inbound.userId, hit, now))) return false;
       const content = limitNotice(hit.until.getTime() - now.getTime());
@@ -321,19 +325,24 @@ export class PipelineService implements OnModuleInit {
    * the conversation and the inbound, its model call's link or its template tier's row, the survey
    * delivery.
    */
-  private async record(inbound: Message, draft: Draft, now: Date): Promise<ReplyRecordOutcome> {
+  private async record(
+    inbound: Message,
+    replyId: string,
+    draft: Draft,
+    now: Date,
+  ): Promise<ReplyRecordOutcome> {
     return recordReply(this.dataSource, this.spending, {
       inbound,
       sentiment: draft.insights.sentiment,
       moodWindow: USER_SENTIMENT_WINDOW,
       // Never on a reply to an invalid message.
       withSurvey: draft.kind !== 'validation',
-      plan: (state) => this.plan(inbound, draft, state, now),
+      plan: (state) => this.plan(inbound, replyId, draft, state, now),
     });
   }
 
   /** The reply as written, from the draft and the locked state: no reads, no writes. */
-  private plan(inbound: Message, draft: Draft, state: ReplyState, now: Date): PlannedReply {
+  private plan(inbound: Message, replyId: string, draft: Draft, state: ReplyState, now: Date): PlannedReply {
     const { user, conversation, survey } = state;
     // Location, re-applied to the locked row so a concurrent change is not overwritten.
     const known = knownLocationOf(user);
@@ -402,7 +411,7 @@ export class PipelineService implements OnModuleInit {
 
     return {
       message: {
-        id: replyIdFor(inbound.id),
+        id: replyId,
         userId: user.id,
         conversationId: inbound.conversationId,
         // Ordered after the inbound; its response time (model calls and image analysis included)
