@@ -1,4 +1,4 @@
-import { MAX_TOKENS_LIMIT, type ModelDto } from '@sprout/contracts';
+import type { ModelDto } from '@sprout/contracts';
 import {
   Badge,
   Button,
@@ -13,9 +13,8 @@ import {
 } from '@sprout/ui';
 import { Check, Pencil, Trash2, X } from 'lucide-react';
 import { useMemo } from 'react';
-import { formatPrice, type ModelDraft } from './model-form';
+import { formatPrice, MODEL_NUMBER_FIELDS, type ModelDraft } from './model-form';
 import { type ModelSort, type ModelSortKey, sortModels } from './model-sorting';
-import { PRICE_STEP } from './texts';
 import { SortableHead } from '../../components/SortableHead';
 
 const SORTABLE: ReadonlyArray<{ key: ModelSortKey; label: string; align?: 'right' }> = [
@@ -161,31 +160,17 @@ function ModelRow({
       </TableCell>
       {editing ? (
         <>
-          <TableCell className="text-right">
-            <NumberField
-              label={`Input price of ${model.name}`}
-              step={PRICE_STEP}
-              value={draft.inputPricePerMillion}
-              onChange={(v) => change({ inputPricePerMillion: v })}
-            />
-          </TableCell>
-          <TableCell className="text-right">
-            <NumberField
-              label={`Output price of ${model.name}`}
-              step={PRICE_STEP}
-              value={draft.outputPricePerMillion}
-              onChange={(v) => change({ outputPricePerMillion: v })}
-            />
-          </TableCell>
-          <TableCell className="text-right">
-            <NumberField
-              label={`Max tokens of ${model.name}`}
-              step={1}
-              max={MAX_TOKENS_LIMIT}
-              value={draft.maxTokens}
-              onChange={(v) => change({ maxTokens: v })}
-            />
-          </TableCell>
+          {MODEL_NUMBER_FIELDS.map(({ key, rowLabel, step, max }) => (
+            <TableCell key={key} className="text-right">
+              <NumberField
+                label={`${rowLabel} of ${model.name}`}
+                step={step}
+                max={max}
+                value={draft[key]}
+                onChange={(v) => change({ [key]: v })}
+              />
+            </TableCell>
+          ))}
           <TableCell>
             <label className="inline-flex items-center gap-2 text-xs">
               <Switch
