@@ -2,6 +2,7 @@ import type { ModelDto } from '@sprout/contracts';
 import {
   Badge,
   Button,
+  type ButtonProps,
   formatNumber,
   Input,
   Switch,
@@ -11,7 +12,7 @@ import {
   TableHeader,
   TableRow,
 } from '@sprout/ui';
-import { Check, Pencil, Trash2, X } from 'lucide-react';
+import { Check, type LucideIcon, Pencil, Trash2, X } from 'lucide-react';
 import { useMemo } from 'react';
 import { formatPrice, MODEL_NUMBER_FIELDS, type ModelDraft } from './model-form';
 import { type ModelSort, type ModelSortKey, sortModels } from './model-sorting';
@@ -133,6 +134,19 @@ function NumberField({
   );
 }
 
+/** A row's icon-only action; `label` names it for screen readers. */
+function IconButton({
+  label,
+  icon: Icon,
+  ...button
+}: Omit<ButtonProps, 'size' | 'variant' | 'children'> & { label: string; icon: LucideIcon }) {
+  return (
+    <Button size="icon" variant="ghost" aria-label={label} {...button}>
+      <Icon className="size-4" aria-hidden="true" />
+    </Button>
+  );
+}
+
 function ModelRow({
   model,
   draft,
@@ -183,34 +197,16 @@ function ModelRow({
           </TableCell>
           <TableCell>
             <div className="flex justify-end gap-1">
-              <Button
-                size="icon"
-                variant="ghost"
-                aria-label={`Save ${name}`}
-                disabled={busy}
-                onClick={() => onSave(model)}
-              >
-                <Check className="size-4" aria-hidden="true" />
-              </Button>
-              <Button
-                size="icon"
-                variant="ghost"
-                aria-label={`Cancel editing ${name}`}
-                onClick={() => onCancel(model)}
-              >
-                <X className="size-4" aria-hidden="true" />
-              </Button>
-              <Button
-                size="icon"
-                variant="ghost"
-                aria-label={`Delete ${name}`}
+              <IconButton label={`Save ${name}`} icon={Check} disabled={busy} onClick={() => onSave(model)} />
+              <IconButton label={`Cancel editing ${name}`} icon={X} onClick={() => onCancel(model)} />
+              <IconButton
+                label={`Delete ${name}`}
+                icon={Trash2}
                 className="text-destructive hover:text-destructive"
                 disabled={busy || model.isLive}
                 title={model.isLive ? 'The live model cannot be removed' : undefined}
                 onClick={() => onRemove(model)}
-              >
-                <Trash2 className="size-4" aria-hidden="true" />
-              </Button>
+              />
             </div>
           </TableCell>
         </>
@@ -230,9 +226,7 @@ function ModelRow({
           </TableCell>
           <TableCell>
             <div className="flex justify-end gap-1">
-              <Button size="icon" variant="ghost" aria-label={`Edit ${name}`} onClick={() => onEdit(model)}>
-                <Pencil className="size-4" aria-hidden="true" />
-              </Button>
+              <IconButton label={`Edit ${name}`} icon={Pencil} onClick={() => onEdit(model)} />
               <Button
                 size="sm"
                 variant="outline"
