@@ -28,6 +28,7 @@ import {
   TabsTrigger,
 } from '@sprout/ui';
 import { AlertTriangle, Clock, DollarSign, MapPin, MessageSquare, Users } from 'lucide-react';
+import { AxisChart, GridLines } from '../../components/AxisChart';
 import { DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryBody } from '../../components/QueryBody';
@@ -136,55 +137,14 @@ function ResponseTimes({ usage }: { usage: ApiUsage }) {
       <p className="mb-3 text-xs text-muted-foreground">
         How long each of today&apos;s {times.length} latest AI provider calls took, in seconds.
       </p>
-      <div className="flex gap-2">
-        <p
-          className="flex w-4 shrink-0 items-center justify-center text-xs text-muted-foreground [writing-mode:vertical-rl] rotate-180"
-          data-testid="api-response-y-label"
-        >
-          Response time (s)
-        </p>
-        <div className="flex min-w-0 flex-1 flex-col">
-          <div className="flex">
-            <div
-              className="relative h-40 w-10 shrink-0 text-right text-xs text-muted-foreground tabular-nums"
-              aria-hidden="true"
-              data-testid="api-response-y-axis"
-            >
-              {ticks.map((tick) => (
-                <span
-                  key={tick}
-                  className="absolute right-1.5 translate-y-1/2 leading-none"
-                  style={{ bottom: `${(tick / top) * 100}%` }}
-                >
-                  {tick}s
-                </span>
-              ))}
-            </div>
-            <div
-              className="relative flex h-40 min-w-0 flex-1 items-end justify-around gap-1 border-b border-l border-foreground/40 px-1"
-              role="img"
-              aria-label={`Response times of the ${times.length} latest model calls, oldest first: from ${fastest} to ${slowest}`}
-              data-testid="api-response-times"
-            >
-              {ticks.slice(1).map((tick) => (
-                <div
-                  key={tick}
-                  className="pointer-events-none absolute inset-x-0 border-t border-dashed border-border"
-                  style={{ bottom: `${(tick / top) * 100}%` }}
-                  aria-hidden="true"
-                />
-              ))}
-              {times.map((ms, index) => (
-                <div
-                  key={index}
-                  title={`Call ${index + 1} of ${times.length}: ${secondsText(ms)}`}
-                  className="relative max-w-12 min-w-1 flex-1 rounded-t bg-primary/70"
-                  style={{ height: `${Math.max((ms / 1000 / top) * 100, 1)}%` }}
-                  data-testid="api-response-bar"
-                />
-              ))}
-            </div>
-          </div>
+      <AxisChart
+        yLabel="Response time (s)"
+        ticks={ticks}
+        top={top}
+        tickSuffix="s"
+        wide
+        testId="api-response"
+        below={
           <div
             className="ml-10 flex justify-between pt-1 text-xs text-muted-foreground"
             data-testid="api-response-x-axis"
@@ -193,8 +153,26 @@ function ResponseTimes({ usage }: { usage: ApiUsage }) {
             <span>Model calls today, in order (latest {times.length})</span>
             <span>Newest</span>
           </div>
+        }
+      >
+        <div
+          className="relative flex h-40 min-w-0 flex-1 items-end justify-around gap-1 border-b border-l border-foreground/40 px-1"
+          role="img"
+          aria-label={`Response times of the ${times.length} latest model calls, oldest first: from ${fastest} to ${slowest}`}
+          data-testid="api-response-times"
+        >
+          <GridLines ticks={ticks} top={top} />
+          {times.map((ms, index) => (
+            <div
+              key={index}
+              title={`Call ${index + 1} of ${times.length}: ${secondsText(ms)}`}
+              className="relative max-w-12 min-w-1 flex-1 rounded-t bg-primary/70"
+              style={{ height: `${Math.max((ms / 1000 / top) * 100, 1)}%` }}
+              data-testid="api-response-bar"
+            />
+          ))}
         </div>
-      </div>
+      </AxisChart>
     </figure>
   );
 }
