@@ -22,10 +22,6 @@ import {
   LoadingText,
   TableCell,
   TableRow,
-  Tabs,
-  TabsContent,
-  TabsList,
-  TabsTrigger,
 } from '@sprout/ui';
 import { AlertTriangle, Clock, DollarSign, MapPin, MessageSquare, Users } from 'lucide-react';
 import { AxisChart, GridLines } from '../../components/AxisChart';
@@ -34,6 +30,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryBody } from '../../components/QueryBody';
 import { SectionCard } from '../../components/SectionCard';
 import { countCard, FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
+import { TabPanels } from '../../components/TabPanels';
 import { useQuery } from '@tanstack/react-query';
 import { adminMetricsQuery, apiUsageQuery, conversationQualityQuery, recentMessagesQuery } from './queries';
 import { locationOf } from './location-guess';
@@ -394,22 +391,13 @@ export default function MonitoringDashboardPage() {
       />
       <div className="flex flex-col gap-6">
         <TopCards />
-        <Tabs defaultValue="api">
-          <TabsList>
-            <TabsTrigger value="api">API Monitoring</TabsTrigger>
-            <TabsTrigger value="quality">Conversation Quality</TabsTrigger>
-            <TabsTrigger value="activity">Recent Activity</TabsTrigger>
-          </TabsList>
-          <TabsContent value="api">
-            <ApiMonitoringTab />
-          </TabsContent>
-          <TabsContent value="quality">
-            <ConversationQualityTab />
-          </TabsContent>
-          <TabsContent value="activity">
-            <RecentActivityTab />
-          </TabsContent>
-        </Tabs>
+        <TabPanels
+          tabs={[
+            { value: 'api', label: 'API Monitoring', content: <ApiMonitoringTab /> },
+            { value: 'quality', label: 'Conversation Quality', content: <ConversationQualityTab /> },
+            { value: 'activity', label: 'Recent Activity', content: <RecentActivityTab /> },
+          ]}
+        />
       </div>
     </>
   );

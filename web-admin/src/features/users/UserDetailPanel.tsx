@@ -15,13 +15,10 @@ import {
   LoadingText,
   TableCell,
   TableRow,
-  Tabs,
-  TabsContent,
-  TabsList,
-  TabsTrigger,
 } from '@sprout/ui';
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { TabPanels } from '../../components/TabPanels';
 import { DataTable, right } from '../../components/DataTable';
 import { userDetailQuery } from './queries';
 import { engagementLevel } from './engagement';
@@ -58,22 +55,19 @@ export function UserDetailPanel({ userId }: { userId: string }) {
             {user.rateLimit && <RateLimitNotice limit={user.rateLimit} />}
           </CardHeader>
           <CardContent>
-            <Tabs defaultValue="profile">
-              <TabsList aria-label="User details">
-                <TabsTrigger value="profile">Profile</TabsTrigger>
-                <TabsTrigger value="analytics">Analytics</TabsTrigger>
-                <TabsTrigger value="conversations">Conversations</TabsTrigger>
-              </TabsList>
-              <TabsContent value="profile" className="mt-4">
-                <ProfileTab user={user} />
-              </TabsContent>
-              <TabsContent value="analytics" className="mt-4">
-                <AnalyticsTab user={user} />
-              </TabsContent>
-              <TabsContent value="conversations" className="mt-4">
-                <UserConversationsTab userId={user.id} />
-              </TabsContent>
-            </Tabs>
+            <TabPanels
+              listLabel="User details"
+              contentClassName="mt-4"
+              tabs={[
+                { value: 'profile', label: 'Profile', content: <ProfileTab user={user} /> },
+                { value: 'analytics', label: 'Analytics', content: <AnalyticsTab user={user} /> },
+                {
+                  value: 'conversations',
+                  label: 'Conversations',
+                  content: <UserConversationsTab userId={user.id} />,
+                },
+              ]}
+            />
           </CardContent>
         </>
       )}
