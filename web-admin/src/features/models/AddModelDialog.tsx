@@ -194,16 +194,8 @@ export function AddModelDialog({
         </p>
       </TextField>
       <div className="grid gap-4 sm:grid-cols-3">
-        {MODEL_NUMBER_FIELDS.map(({ key, id, label, inputMode, step, max, parse }) => (
-          <TextField
-            key={key}
-            id={id}
-            label={label}
-            inputMode={inputMode}
-            max={max}
-            step={step}
-            {...numberField(key, parse)}
-          />
+        {MODEL_NUMBER_FIELDS.map(({ key, parse, rowLabel: _, ...field }) => (
+          <TextField key={key} {...field} {...numberField(key, parse)} />
         ))}
       </div>
     </FormDialog>
