@@ -20,6 +20,7 @@ import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { TabPanels } from '../../components/TabPanels';
 import { DataTable, right } from '../../components/DataTable';
+import { LabelledValues } from '../../components/LabelledValues';
 import { userDetailQuery } from './queries';
 import { engagementLevel } from './engagement';
 import { isProfileEmpty } from './profile';
@@ -103,14 +104,12 @@ function Section({ title, children, testId }: { title: string; children: ReactNo
 
 function Fields({ rows }: { rows: readonly { label: string; value: ReactNode }[] }) {
   return (
-    <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-2 text-sm">
-      {rows.map((row) => (
-        <div key={row.label} className="contents" data-testid="field">
-          <dt className="text-muted-foreground">{row.label}</dt>
-          <dd className="min-w-0 font-medium break-words">{row.value}</dd>
-        </div>
-      ))}
-    </dl>
+    <LabelledValues
+      rows={rows}
+      className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-2 text-sm"
+      rowTestId="field"
+      strong="value"
+    />
   );
 }
 
