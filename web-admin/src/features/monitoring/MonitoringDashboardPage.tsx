@@ -10,10 +10,6 @@ import {
 import {
   Badge,
   Button,
-  Card,
-  CardContent,
-  CardHeader,
-  CardTitle,
   cn,
   formatDollars,
   formatNumber,
@@ -26,6 +22,7 @@ import {
 import { AlertTriangle, Clock, DollarSign, MapPin, MessageSquare, Users } from 'lucide-react';
 import { AxisChart, GridLines } from '../../components/AxisChart';
 import { DataTable } from '../../components/DataTable';
+import { HeadedCard } from '../../components/HeadedCard';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryBody } from '../../components/QueryBody';
 import { SectionCard } from '../../components/SectionCard';
@@ -98,26 +95,27 @@ function UsageCard({
 }) {
   const variant = usageBadgeVariant(percent);
   return (
-    <Card data-testid={testId}>
-      <CardHeader className="flex-row items-center justify-between gap-2 pb-2">
-        <CardTitle asChild className="text-sm font-medium text-muted-foreground">
-          <h3>{title}</h3>
-        </CardTitle>
+    <HeadedCard
+      data-testid={testId}
+      title={title}
+      heading="h3"
+      titleClassName="text-sm font-medium text-muted-foreground"
+      aside={
         <Badge variant={variant} data-testid={`${testId}-badge`} data-variant={variant}>
           {Math.round(percent)}%
         </Badge>
-      </CardHeader>
-      <CardContent className="space-y-2">
-        <p className="text-2xl font-bold" data-testid={`${testId}-value`}>
-          {used} <span className="text-sm font-normal text-muted-foreground">/ {limit}</span>
-        </p>
-        <Bar
-          percent={percent}
-          tone={variant === 'destructive' ? 'danger' : variant === 'secondary' ? 'warning' : 'primary'}
-          label={`${title}: ${Math.round(percent)}% of the daily limit`}
-        />
-      </CardContent>
-    </Card>
+      }
+      contentClassName="space-y-2"
+    >
+      <p className="text-2xl font-bold" data-testid={`${testId}-value`}>
+        {used} <span className="text-sm font-normal text-muted-foreground">/ {limit}</span>
+      </p>
+      <Bar
+        percent={percent}
+        tone={variant === 'destructive' ? 'danger' : variant === 'secondary' ? 'warning' : 'primary'}
+        label={`${title}: ${Math.round(percent)}% of the daily limit`}
+      />
+    </HeadedCard>
   );
 }
 
