@@ -37,6 +37,7 @@ export { Button, buttonVariants, type ButtonProps } from './components/button';
 export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './components/card';
 export { Collapsible, CollapsibleContent, CollapsibleTrigger } from './components/collapsible';
 export { ConfirmDialog, type ConfirmDialogProps } from './components/confirm-dialog';
+export { DetailRow } from './components/detail-row';
 export * from './components/dialog';
 export { Input, Textarea } from './components/input';
 export { Label } from './components/label';

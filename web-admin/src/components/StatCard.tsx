@@ -1,4 +1,5 @@
-import { Card, CardContent, CardHeader, CardTitle, formatNumber } from '@sprout/ui';
+import { formatNumber } from '@sprout/ui';
+import { HeadedCard } from './HeadedCard';
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { type QueryKey, useQuery, type UseQueryOptions } from '@tanstack/react-query';
@@ -25,30 +26,30 @@ function StatCard({
   measures?: string;
 }) {
   return (
-    <Card data-testid={testId}>
-      <CardHeader className="flex-row items-center justify-between gap-2 pb-2">
-        <CardTitle asChild className="text-sm font-medium text-muted-foreground">
-          <h2>{title}</h2>
-        </CardTitle>
+    <HeadedCard
+      data-testid={testId}
+      title={title}
+      heading="h2"
+      titleClassName="text-sm font-medium text-muted-foreground"
+      aside={
         <Icon
           className={tone === 'warning' ? 'size-4 text-destructive' : 'size-4 text-primary'}
           aria-hidden="true"
         />
-      </CardHeader>
-      <CardContent>
-        <p className="text-3xl font-bold tracking-tight" data-testid={`${testId}-value`}>
-          {value}
+      }
+    >
+      <p className="text-3xl font-bold tracking-tight" data-testid={`${testId}-value`}>
+        {value}
+      </p>
+      <p className="mt-1 text-xs text-muted-foreground" data-testid={`${testId}-detail`}>
+        {detail}
+      </p>
+      {measures !== undefined && (
+        <p className="mt-2 border-t pt-2 text-xs text-muted-foreground" data-testid={`${testId}-measures`}>
+          {measures}
         </p>
-        <p className="mt-1 text-xs text-muted-foreground" data-testid={`${testId}-detail`}>
-          {detail}
-        </p>
-        {measures !== undefined && (
-          <p className="mt-2 border-t pt-2 text-xs text-muted-foreground" data-testid={`${testId}-measures`}>
-            {measures}
-          </p>
-        )}
-      </CardContent>
-    </Card>
+      )}
+    </HeadedCard>
   );
 }
 

@@ -1,8 +1,21 @@
 import { Button, Card, CardContent, CardHeader, CardTitle } from '@sprout/ui';
 import { ArrowLeft } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PageLayout } from '../components/PageLayout';
 import { usePublicConfig } from '../hooks/usePublicConfig';
+
+/** One part of the consent terms: a card with its title and paragraphs. */
+function ConsentSection({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-3 text-muted-foreground">{children}</CardContent>
+    </Card>
+  );
+}
 
 export default function ConsentPage() {
   const { data: config } = usePublicConfig();
@@ -18,59 +31,43 @@ export default function ConsentPage() {
           </p>
         </div>
 
-        <Card>
-          <CardHeader>
-            <CardTitle>How we use SMS</CardTitle>
-          </CardHeader>
-          <CardContent className="flex flex-col gap-3 text-muted-foreground">
-            <p>
-              Sprout answers your gardening questions by text message. We send replies to the messages you
-              send us, and occasionally a follow-up about your garden such as a seasonal tip or a short
-              survey.
-            </p>
-            <p>We never sell your phone number or share it with third parties for marketing.</p>
-          </CardContent>
-        </Card>
+        <ConsentSection title="How we use SMS">
+          <p>
+            Sprout answers your gardening questions by text message. We send replies to the messages you send
+            us, and occasionally a follow-up about your garden such as a seasonal tip or a short survey.
+          </p>
+          <p>We never sell your phone number or share it with third parties for marketing.</p>
+        </ConsentSection>
 
-        <Card>
-          <CardHeader>
-            <CardTitle>Your rights</CardTitle>
-          </CardHeader>
-          <CardContent className="flex flex-col gap-3 text-muted-foreground">
-            <p>
-              <strong className="text-foreground">STOP</strong>: reply STOP at any time to stop receiving
-              messages. We will confirm once and then send nothing more unless you text us again.
-            </p>
-            <p>
-              <strong className="text-foreground">HELP</strong>: reply HELP for help and our contact details
-              {config?.contactEmail ? (
-                <>
-                  , or email{' '}
-                  <a
-                    className="text-primary underline underline-offset-4"
-                    href={`mailto:${config.contactEmail}`}
-                  >
-                    {config.contactEmail}
-                  </a>
-                </>
-              ) : null}
-              .
-            </p>
-          </CardContent>
-        </Card>
+        <ConsentSection title="Your rights">
+          <p>
+            <strong className="text-foreground">STOP</strong>: reply STOP at any time to stop receiving
+            messages. We will confirm once and then send nothing more unless you text us again.
+          </p>
+          <p>
+            <strong className="text-foreground">HELP</strong>: reply HELP for help and our contact details
+            {config?.contactEmail ? (
+              <>
+                , or email{' '}
+                <a
+                  className="text-primary underline underline-offset-4"
+                  href={`mailto:${config.contactEmail}`}
+                >
+                  {config.contactEmail}
+                </a>
+              </>
+            ) : null}
+            .
+          </p>
+        </ConsentSection>
 
-        <Card>
-          <CardHeader>
-            <CardTitle>Message rates</CardTitle>
-          </CardHeader>
-          <CardContent className="flex flex-col gap-3 text-muted-foreground">
-            <p>
-              Message and data rates may apply, according to your mobile plan. Sprout itself does not charge
-              for messages.
-            </p>
-            <p>Message frequency varies with how often you text us.</p>
-          </CardContent>
-        </Card>
+        <ConsentSection title="Message rates">
+          <p>
+            Message and data rates may apply, according to your mobile plan. Sprout itself does not charge for
+            messages.
+          </p>
+          <p>Message frequency varies with how often you text us.</p>
+        </ConsentSection>
 
         <div>
           <Button asChild size="lg">

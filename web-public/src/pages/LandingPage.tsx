@@ -1,4 +1,4 @@
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@sprout/ui';
+import { CardDescription } from '@sprout/ui';
 import {
   Building2,
   Camera,
@@ -11,6 +11,7 @@ import {
   Sprout,
 } from 'lucide-react';
 import { PageLayout } from '../components/PageLayout';
+import { IconCard, PageSection } from '../components/Sections';
 import { SampleConversation } from '../components/SampleConversation';
 import { WaitlistForm } from '../components/WaitlistForm';
 
@@ -86,50 +87,40 @@ export function LandingPage() {
         </div>
       </section>
 
-      <section aria-labelledby="features-title" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
-        <h2 id="features-title" className="text-center text-3xl font-bold tracking-tight text-brand-dark">
-          Everything your garden needs to know
-        </h2>
+      <PageSection titleId="features-title" title="Everything your garden needs to know">
         <p className="mx-auto mt-3 max-w-2xl text-center text-muted-foreground">
           Planning, plant-health diagnosis, species care, watering and maintenance, from one number.
         </p>
         <ul className="mt-10 grid gap-6 md:grid-cols-3">
           {features.map(({ icon: Icon, title, description }) => (
-            <li key={title}>
-              <Card className="h-full">
-                <CardHeader>
-                  <span className="flex size-11 items-center justify-center rounded-lg bg-secondary text-secondary-foreground">
-                    <Icon className="size-6" aria-hidden="true" />
-                  </span>
-                  <CardTitle className="mt-2">{title}</CardTitle>
-                </CardHeader>
-                <CardContent>
-                  <CardDescription className="text-base">{description}</CardDescription>
-                </CardContent>
-              </Card>
+            <IconCard
+              key={title}
+              title={title}
+              icon={
+                <span className="flex size-11 items-center justify-center rounded-lg bg-secondary text-secondary-foreground">
+                  <Icon className="size-6" aria-hidden="true" />
+                </span>
+              }
+            >
+              <CardDescription className="text-base">{description}</CardDescription>
+            </IconCard>
+          ))}
+        </ul>
+      </PageSection>
+
+      <PageSection titleId="use-cases-title" title="Made for every kind of gardener" band>
+        <ul className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {useCases.map(({ icon: Icon, title, text }) => (
+            <li key={title} className="flex gap-4 rounded-xl border border-border bg-card p-5">
+              <Icon className="mt-0.5 size-6 shrink-0 text-primary" aria-hidden="true" />
+              <div>
+                <h3 className="font-semibold">{title}</h3>
+                <p className="mt-1 text-sm text-muted-foreground">{text}</p>
+              </div>
             </li>
           ))}
         </ul>
-      </section>
-
-      <section aria-labelledby="use-cases-title" className="bg-muted/60">
-        <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
-          <h2 id="use-cases-title" className="text-center text-3xl font-bold tracking-tight text-brand-dark">
-            Made for every kind of gardener
-          </h2>
-          <ul className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {useCases.map(({ icon: Icon, title, text }) => (
-              <li key={title} className="flex gap-4 rounded-xl border border-border bg-card p-5">
-                <Icon className="mt-0.5 size-6 shrink-0 text-primary" aria-hidden="true" />
-                <div>
-                  <h3 className="font-semibold">{title}</h3>
-                  <p className="mt-1 text-sm text-muted-foreground">{text}</p>
-                </div>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      </PageSection>
     </PageLayout>
   );
 }

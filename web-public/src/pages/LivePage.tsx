@@ -1,6 +1,7 @@
-import { Button, Card, CardContent, CardHeader, CardTitle, formatPhoneNumber } from '@sprout/ui';
+import { Button, formatPhoneNumber } from '@sprout/ui';
 import { Bell, Camera, Leaf, Mail, MessageSquare, Smartphone, Sun, Wifi } from 'lucide-react';
 import { PageLayout } from '../components/PageLayout';
+import { IconCard, PageSection } from '../components/Sections';
 import { usePublicConfig } from '../hooks/usePublicConfig';
 
 const whySms = [
@@ -71,50 +72,32 @@ export default function LivePage() {
         </div>
       </section>
 
-      <section aria-labelledby="why-sms-title" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
-        <h2 id="why-sms-title" className="text-center text-3xl font-bold tracking-tight text-brand-dark">
-          Why SMS?
-        </h2>
+      <PageSection titleId="why-sms-title" title="Why SMS?">
         <ul className="mt-10 grid gap-6 md:grid-cols-3">
           {whySms.map(({ icon: Icon, title, text }) => (
-            <li key={title}>
-              <Card className="h-full">
-                <CardHeader>
-                  <Icon className="size-7 text-primary" aria-hidden="true" />
-                  <CardTitle className="mt-2">{title}</CardTitle>
-                </CardHeader>
-                <CardContent>
-                  <p className="text-muted-foreground">{text}</p>
-                </CardContent>
-              </Card>
+            <IconCard
+              key={title}
+              title={title}
+              icon={<Icon className="size-7 text-primary" aria-hidden="true" />}
+            >
+              <p className="text-muted-foreground">{text}</p>
+            </IconCard>
+          ))}
+        </ul>
+      </PageSection>
+
+      <PageSection titleId="live-use-cases-title" title="What people text us about" band width="max-w-4xl">
+        <ul className="mt-10 grid gap-4 sm:grid-cols-2">
+          {useCases.map(({ icon: Icon, text }) => (
+            <li key={text} className="flex items-start gap-3 rounded-xl border border-border bg-card p-5">
+              <Icon className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
+              <span>{text}</span>
             </li>
           ))}
         </ul>
-      </section>
+      </PageSection>
 
-      <section aria-labelledby="live-use-cases-title" className="bg-muted/60">
-        <div className="mx-auto max-w-4xl px-4 py-16 sm:px-6">
-          <h2
-            id="live-use-cases-title"
-            className="text-center text-3xl font-bold tracking-tight text-brand-dark"
-          >
-            What people text us about
-          </h2>
-          <ul className="mt-10 grid gap-4 sm:grid-cols-2">
-            {useCases.map(({ icon: Icon, text }) => (
-              <li key={text} className="flex items-start gap-3 rounded-xl border border-border bg-card p-5">
-                <Icon className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
-                <span>{text}</span>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
-
-      <section aria-labelledby="how-it-works-title" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
-        <h2 id="how-it-works-title" className="text-center text-3xl font-bold tracking-tight text-brand-dark">
-          How it works
-        </h2>
+      <PageSection titleId="how-it-works-title" title="How it works">
         <ol className="mt-10 grid gap-6 md:grid-cols-3">
           {steps.map((step, index) => (
             <li key={step.title} className="flex flex-col items-center gap-3 text-center">
@@ -126,7 +109,7 @@ export default function LivePage() {
             </li>
           ))}
         </ol>
-      </section>
+      </PageSection>
 
       <section aria-labelledby="contact-title" className="border-t border-border">
         <div className="mx-auto flex max-w-3xl flex-col items-center gap-4 px-4 py-16 text-center sm:px-6">

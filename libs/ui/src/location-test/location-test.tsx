@@ -1,9 +1,10 @@
 import type { LocationTestResult } from '@sprout/contracts';
 import { MapPin } from 'lucide-react';
-import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { Badge, type BadgeProps } from '../components/badge';
 import { Button } from '../components/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../components/card';
+import { DetailRow } from '../components/detail-row';
 import { Textarea } from '../components/input';
 import { Label } from '../components/label';
 import { serverMessage } from '../api/client';
@@ -27,17 +28,6 @@ const KIND_BADGE: Record<LocationExampleKind, BadgeProps['variant']> = {
   none: 'outline',
 };
 
-function ResultRow({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
-  return (
-    <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 border-b border-border py-2 last:border-b-0">
-      <dt className="text-sm text-muted-foreground">{label}</dt>
-      <dd className="min-w-0 text-sm font-medium break-words" data-testid={testId}>
-        {children}
-      </dd>
-    </div>
-  );
-}
-
 function YesNo({ value }: { value: boolean }) {
   return <Badge variant={value ? 'default' : 'secondary'}>{value ? 'Yes' : 'No'}</Badge>;
 }
@@ -49,21 +39,21 @@ function LocationResult({ result, message }: { result: LocationTestResult; messa
         Tested: <span className="text-foreground">“{message}”</span>
       </p>
       <dl data-testid="location-result">
-        <ResultRow label="Has location" testId="location-result-has-location">
+        <DetailRow label="Has location" testId="location-result-has-location">
           <YesNo value={result.hasLocation} />
-        </ResultRow>
-        <ResultRow label="Location" testId="location-result-location">
+        </DetailRow>
+        <DetailRow label="Location" testId="location-result-location">
           {result.location ?? 'None'}
-        </ResultRow>
-        <ResultRow label="Confidence" testId="location-result-confidence">
+        </DetailRow>
+        <DetailRow label="Confidence" testId="location-result-confidence">
           {formatConfidence(result.confidence)}
-        </ResultRow>
-        <ResultRow label="Location type" testId="location-result-type">
+        </DetailRow>
+        <DetailRow label="Location type" testId="location-result-type">
           <code className="rounded bg-muted px-1.5 py-0.5 text-xs">{result.locationType ?? 'none'}</code>
-        </ResultRow>
-        <ResultRow label="Refused location" testId="location-result-refused">
+        </DetailRow>
+        <DetailRow label="Refused location" testId="location-result-refused">
           <YesNo value={result.refusedLocation} />
-        </ResultRow>
+        </DetailRow>
       </dl>
     </div>
   );

@@ -16,24 +16,30 @@ import { TextField } from '../../components/FormField';
 import { authStatusQuery, loginMutation } from './queries';
 import { loginToasts } from './texts';
 
+const FIELDS = [
+  { name: 'username', label: 'Username', type: 'text', autoComplete: 'username' },
+  { name: 'password', label: 'Password', type: 'password', autoComplete: 'current-password' },
+] as const;
+
 export default function LoginPage() {
   const { data: auth, isPending } = useQuery(authStatusQuery);
   const login = useMutation(loginMutation(useQueryClient()));
   const navigate = useNavigate();
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
+  const [credentials, setCredentials] = useState({ username: '', password: '' });
+  const username = credentials.username.trim();
+  const { password } = credentials;
 
   if (isPending) return <LoadingText>Loading...</LoadingText>;
   if (auth?.authenticated && !login.isSuccess) return <Navigate to="/admin/dashboard" replace />;
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!username.trim() || !password) {
+    if (!username || !password) {
       toast(loginToasts.missing);
       return;
     }
     login.mutate(
-      { body: { username: username.trim(), password } },
+      { body: { username, password } },
       {
         onSuccess: () => {
           toast(loginToasts.success);
@@ -64,25 +70,17 @@ export default function LoginPage() {
           </CardHeader>
           <CardContent>
             <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" data-testid="login-form">
-              <TextField
-                id="username"
-                label="Username"
-                name="username"
-                autoComplete="username"
-                aria-required="true"
-                value={username}
-                onValueChange={setUsername}
-              />
-              <TextField
-                id="password"
-                label="Password"
-                name="password"
-                type="password"
-                autoComplete="current-password"
-                aria-required="true"
-                value={password}
-                onValueChange={setPassword}
-              />
+              {FIELDS.map(({ name, ...field }) => (
+                <TextField
+                  key={name}
+                  id={name}
+                  name={name}
+                  {...field}
+                  aria-required="true"
+                  value={credentials[name]}
+                  onValueChange={(value) => setCredentials((current) => ({ ...current, [name]: value }))}
+                />
+              ))}
               <Button type="submit" size="lg" disabled={login.isPending}>
                 {login.isPending ? 'Signing in...' : 'Sign in'}
               </Button>

@@ -1,5 +1,6 @@
 import type { GardenCalendarDay, GardenCalendarUpcoming } from '@sprout/contracts';
 import { formatNumber } from '@sprout/ui';
+import { AxisChart, GridLines } from '../../components/AxisChart';
 import { KIND_LABELS, calendarTexts as t } from './texts';
 
 type Kind = keyof typeof KIND_LABELS;
@@ -60,65 +61,11 @@ export function UpcomingChart({ upcoming }: { upcoming: GardenCalendarUpcoming }
           </span>
         ))}
       </div>
-      <div className="flex gap-2">
-        <p className="flex w-4 shrink-0 rotate-180 items-center justify-center text-xs text-muted-foreground [writing-mode:vertical-rl]">
-          Texts scheduled
-        </p>
-        <div className="flex min-w-0 flex-1 flex-col">
-          <div className="flex">
-            <div
-              className="relative h-40 w-8 shrink-0 text-right text-xs text-muted-foreground tabular-nums"
-              aria-hidden="true"
-            >
-              {ticks.map((tick) => (
-                <span
-                  key={tick}
-                  className="absolute right-1.5 translate-y-1/2 leading-none"
-                  style={{ bottom: `${(tick / top) * 100}%` }}
-                >
-                  {tick}
-                </span>
-              ))}
-            </div>
-            <ol
-              className="relative flex h-40 min-w-0 flex-1 items-end justify-around gap-1 border-b border-l border-foreground/40 px-1"
-              aria-label={`Texts scheduled per day: ${summary}`}
-            >
-              {ticks.slice(1).map((tick) => (
-                <li
-                  key={`grid-${tick}`}
-                  className="pointer-events-none absolute inset-x-0 list-none border-t border-dashed border-border"
-                  style={{ bottom: `${(tick / top) * 100}%` }}
-                  aria-hidden="true"
-                />
-              ))}
-              {upcoming.days.map((day) => {
-                const total = dayTotal(day);
-                const label = `${day.date}: ${KINDS.map((k) => `${day[k]} ${KIND_LABELS[k].toLowerCase()}`).join(', ')}`;
-                return (
-                  <li
-                    key={day.date}
-                    className="relative flex h-full max-w-10 min-w-2 flex-1 list-none flex-col-reverse"
-                    title={label}
-                    aria-label={label}
-                    data-testid="upcoming-day"
-                    data-date={day.date}
-                    data-total={total}
-                  >
-                    {KINDS.map((kind) =>
-                      day[kind] === 0 ? null : (
-                        <span
-                          key={kind}
-                          className={`block w-full first:rounded-none last:rounded-t ${KIND_COLORS[kind]}`}
-                          style={{ height: `${(day[kind] / top) * 100}%` }}
-                        />
-                      ),
-                    )}
-                  </li>
-                );
-              })}
-            </ol>
-          </div>
+      <AxisChart
+        yLabel="Texts scheduled"
+        ticks={ticks}
+        top={top}
+        below={
           <div
             className="ml-8 flex justify-around gap-1 px-1 pt-1 text-center text-[10px] leading-tight text-muted-foreground"
             aria-hidden="true"
@@ -134,8 +81,40 @@ export function UpcomingChart({ upcoming }: { upcoming: GardenCalendarUpcoming }
               );
             })}
           </div>
-        </div>
-      </div>
+        }
+      >
+        <ol
+          className="relative flex h-40 min-w-0 flex-1 items-end justify-around gap-1 border-b border-l border-foreground/40 px-1"
+          aria-label={`Texts scheduled per day: ${summary}`}
+        >
+          <GridLines ticks={ticks} top={top} as="li" />
+          {upcoming.days.map((day) => {
+            const total = dayTotal(day);
+            const label = `${day.date}: ${KINDS.map((k) => `${day[k]} ${KIND_LABELS[k].toLowerCase()}`).join(', ')}`;
+            return (
+              <li
+                key={day.date}
+                className="relative flex h-full max-w-10 min-w-2 flex-1 list-none flex-col-reverse"
+                title={label}
+                aria-label={label}
+                data-testid="upcoming-day"
+                data-date={day.date}
+                data-total={total}
+              >
+                {KINDS.map((kind) =>
+                  day[kind] === 0 ? null : (
+                    <span
+                      key={kind}
+                      className={`block w-full first:rounded-none last:rounded-t ${KIND_COLORS[kind]}`}
+                      style={{ height: `${(day[kind] / top) * 100}%` }}
+                    />
+                  ),
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      </AxisChart>
     </figure>
   );
 }

@@ -16,10 +16,6 @@ import {
   formatPhoneNumber,
   LoadingText,
   serverMessage,
-  Tabs,
-  TabsContent,
-  TabsList,
-  TabsTrigger,
   Textarea,
   toast,
   endpointMutation,
@@ -29,6 +25,7 @@ import { type FormEvent, useState } from 'react';
 import { FormField, TextField } from '../../components/FormField';
 import { PageHeader } from '../../components/PageHeader';
 import { SectionCard } from '../../components/SectionCard';
+import { TabPanels } from '../../components/TabPanels';
 import { countCard, FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
 import { imageMessagesQuery, imageProcessingTestMutation, imageStatsQuery } from './queries';
 import { ImageThumbnail } from './ImageThumbnail';
@@ -282,22 +279,15 @@ export default function ImageMonitoringPage() {
   return (
     <>
       <PageHeader title={t.title} description={t.description} />
-      <Tabs defaultValue="overview" className="flex flex-col gap-4">
-        <TabsList className="self-start">
-          <TabsTrigger value="overview">{t.tabs.overview}</TabsTrigger>
-          <TabsTrigger value="recent">{t.tabs.recent}</TabsTrigger>
-          <TabsTrigger value="testing">{t.tabs.testing}</TabsTrigger>
-        </TabsList>
-        <TabsContent value="overview">
-          <Overview />
-        </TabsContent>
-        <TabsContent value="recent">
-          <RecentImages />
-        </TabsContent>
-        <TabsContent value="testing">
-          <Testing />
-        </TabsContent>
-      </Tabs>
+      <TabPanels
+        className="flex flex-col gap-4"
+        listClassName="self-start"
+        tabs={[
+          { value: 'overview', label: t.tabs.overview, content: <Overview /> },
+          { value: 'recent', label: t.tabs.recent, content: <RecentImages /> },
+          { value: 'testing', label: t.tabs.testing, content: <Testing /> },
+        ]}
+      />
     </>
   );
 }

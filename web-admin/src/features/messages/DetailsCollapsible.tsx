@@ -1,6 +1,7 @@
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from '@sprout/ui';
 import { ChevronDown } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
+import { LabelledValues } from '../../components/LabelledValues';
 
 export interface DetailRow {
   label: string;
@@ -45,14 +46,12 @@ export function DetailsCollapsible({
         />
       </CollapsibleTrigger>
       <CollapsibleContent>
-        <dl className="grid gap-x-4 gap-y-2 border-t border-border px-4 py-3 text-sm sm:grid-cols-[max-content_1fr]">
-          {rows.map((row) => (
-            <div key={row.label} className="contents" data-testid="detail-row">
-              <dt className="font-medium text-muted-foreground">{row.label}</dt>
-              <dd className="min-w-0 break-words">{row.value}</dd>
-            </div>
-          ))}
-        </dl>
+        <LabelledValues
+          rows={rows}
+          className="grid gap-x-4 gap-y-2 border-t border-border px-4 py-3 text-sm sm:grid-cols-[max-content_1fr]"
+          rowTestId="detail-row"
+          strong="label"
+        />
       </CollapsibleContent>
     </Collapsible>
   );

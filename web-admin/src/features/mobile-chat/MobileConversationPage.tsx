@@ -8,9 +8,7 @@ import {
   DialogHeader,
   DialogTitle,
   DialogTrigger,
-  Label,
   LoadingText,
-  Textarea,
   toast,
 } from '@sprout/ui';
 import { ArrowLeft, ChartColumn, type LucideIcon, Send, Sprout, UserRound } from 'lucide-react';
@@ -19,7 +17,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { authStatusQuery } from '../auth/queries';
 import { ChatMessage } from '../simulator/ChatMessage';
-import { sendOnEnter, useScrollToNewest, useSendTestMessage } from '../simulator/ConversationPanel';
+import { MessageBox, useScrollToNewest, useSendTestMessage } from '../simulator/ConversationPanel';
 import { simulatorConversationQuery } from '../simulator/queries';
 import { simulatorTexts } from '../simulator/texts';
 import { AnalyticsDetails, ProfileDetails } from '../simulator/UserInsights';
@@ -190,18 +188,14 @@ function MobileChat({ userId }: { userId: string }) {
         )}
         data-testid="message-form"
       >
-        <Label htmlFor="mobile-message" className="sr-only">
-          Message
-        </Label>
-        <Textarea
+        <MessageBox
           id="mobile-message"
           rows={1}
-          maxLength={1600}
           placeholder="Text message"
           className="max-h-32 min-h-10 resize-none rounded-2xl"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={(e) => sendOnEnter(e, submit)}
+          text={text}
+          onTextChange={setText}
+          onSend={submit}
           disabled={cannotSend}
           aria-describedby={whyNot === null ? undefined : 'mobile-message-unavailable'}
         />

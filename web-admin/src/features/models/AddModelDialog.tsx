@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_TOKENS, MAX_TOKENS_LIMIT } from '@sprout/contracts';
+import { DEFAULT_MAX_TOKENS } from '@sprout/contracts';
 import { Button, serverMessage, toast } from '@sprout/ui';
 import { type FocusEvent, type FormEvent, useState } from 'react';
 import { FormDialog } from '../../components/FormDialog';
@@ -6,8 +6,8 @@ import { TextField } from '../../components/FormField';
 import { api } from '@sprout/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { modelMutation, openAiModelsQuery } from './queries';
-import { parseMaxTokens, parsePrice } from './model-form';
-import { modelTexts, modelToasts, PRICE_STEP } from './texts';
+import { MODEL_NUMBER_FIELDS, parseMaxTokens, parsePrice } from './model-form';
+import { modelTexts, modelToasts } from './texts';
 
 interface Fields {
   name: string;
@@ -194,28 +194,9 @@ export function AddModelDialog({
         </p>
       </TextField>
       <div className="grid gap-4 sm:grid-cols-3">
-        <TextField
-          id="model-input-price"
-          label="Input Price"
-          inputMode="decimal"
-          step={PRICE_STEP}
-          {...numberField('inputPricePerMillion', parsePrice)}
-        />
-        <TextField
-          id="model-output-price"
-          label="Output Price"
-          inputMode="decimal"
-          step={PRICE_STEP}
-          {...numberField('outputPricePerMillion', parsePrice)}
-        />
-        <TextField
-          id="model-max-tokens"
-          label="Max Tokens"
-          inputMode="numeric"
-          max={MAX_TOKENS_LIMIT}
-          step={1}
-          {...numberField('maxTokens', parseMaxTokens)}
-        />
+        {MODEL_NUMBER_FIELDS.map(({ key, parse, rowLabel: _, ...field }) => (
+          <TextField key={key} {...field} {...numberField(key, parse)} />
+        ))}
       </div>
     </FormDialog>
   );

@@ -1,7 +1,8 @@
-import { MAX_TOKENS_LIMIT, type ModelDto } from '@sprout/contracts';
+import type { ModelDto } from '@sprout/contracts';
 import {
   Badge,
   Button,
+  type ButtonProps,
   formatNumber,
   Input,
   Switch,
@@ -11,11 +12,10 @@ import {
   TableHeader,
   TableRow,
 } from '@sprout/ui';
-import { Check, Pencil, Trash2, X } from 'lucide-react';
+import { Check, type LucideIcon, Pencil, Trash2, X } from 'lucide-react';
 import { useMemo } from 'react';
-import { formatPrice, type ModelDraft } from './model-form';
+import { formatPrice, MODEL_NUMBER_FIELDS, type ModelDraft } from './model-form';
 import { type ModelSort, type ModelSortKey, sortModels } from './model-sorting';
-import { PRICE_STEP } from './texts';
 import { SortableHead } from '../../components/SortableHead';
 
 const SORTABLE: ReadonlyArray<{ key: ModelSortKey; label: string; align?: 'right' }> = [
@@ -134,6 +134,19 @@ function NumberField({
   );
 }
 
+/** A row's icon-only action; `label` names it for screen readers. */
+function IconButton({
+  label,
+  icon: Icon,
+  ...button
+}: Omit<ButtonProps, 'size' | 'variant' | 'children'> & { label: string; icon: LucideIcon }) {
+  return (
+    <Button size="icon" variant="ghost" aria-label={label} {...button}>
+      <Icon className="size-4" aria-hidden="true" />
+    </Button>
+  );
+}
+
 function ModelRow({
   model,
   draft,
@@ -161,31 +174,17 @@ function ModelRow({
       </TableCell>
       {editing ? (
         <>
-          <TableCell className="text-right">
-            <NumberField
-              label={`Input price of ${model.name}`}
-              step={PRICE_STEP}
-              value={draft.inputPricePerMillion}
-              onChange={(v) => change({ inputPricePerMillion: v })}
-            />
-          </TableCell>
-          <TableCell className="text-right">
-            <NumberField
-              label={`Output price of ${model.name}`}
-              step={PRICE_STEP}
-              value={draft.outputPricePerMillion}
-              onChange={(v) => change({ outputPricePerMillion: v })}
-            />
-          </TableCell>
-          <TableCell className="text-right">
-            <NumberField
-              label={`Max tokens of ${model.name}`}
-              step={1}
-              max={MAX_TOKENS_LIMIT}
-              value={draft.maxTokens}
-              onChange={(v) => change({ maxTokens: v })}
-            />
-          </TableCell>
+          {MODEL_NUMBER_FIELDS.map(({ key, rowLabel, step, max }) => (
+            <TableCell key={key} className="text-right">
+              <NumberField
+                label={`${rowLabel} of ${model.name}`}
+                step={step}
+                max={max}
+                value={draft[key]}
+                onChange={(v) => change({ [key]: v })}
+              />
+            </TableCell>
+          ))}
           <TableCell>
             <label className="inline-flex items-center gap-2 text-xs">
               <Switch
@@ -198,34 +197,16 @@ function ModelRow({
           </TableCell>
           <TableCell>
             <div className="flex justify-end gap-1">
-              <Button
-                size="icon"
-                variant="ghost"
-                aria-label={`Save ${name}`}
-                disabled={busy}
-                onClick={() => onSave(model)}
-              >
-                <Check className="size-4" aria-hidden="true" />
-              </Button>
-              <Button
-                size="icon"
-                variant="ghost"
-                aria-label={`Cancel editing ${name}`}
-                onClick={() => onCancel(model)}
-              >
-                <X className="size-4" aria-hidden="true" />
-              </Button>
-              <Button
-                size="icon"
-                variant="ghost"
-                aria-label={`Delete ${name}`}
+              <IconButton label={`Save ${name}`} icon={Check} disabled={busy} onClick={() => onSave(model)} />
+              <IconButton label={`Cancel editing ${name}`} icon={X} onClick={() => onCancel(model)} />
+              <IconButton
+                label={`Delete ${name}`}
+                icon={Trash2}
                 className="text-destructive hover:text-destructive"
                 disabled={busy || model.isLive}
                 title={model.isLive ? 'The live model cannot be removed' : undefined}
                 onClick={() => onRemove(model)}
-              >
-                <Trash2 className="size-4" aria-hidden="true" />
-              </Button>
+              />
             </div>
           </TableCell>
         </>
@@ -245,9 +226,7 @@ function ModelRow({
           </TableCell>
           <TableCell>
             <div className="flex justify-end gap-1">
-              <Button size="icon" variant="ghost" aria-label={`Edit ${name}`} onClick={() => onEdit(model)}>
-                <Pencil className="size-4" aria-hidden="true" />
-              </Button>
+              <IconButton label={`Edit ${name}`} icon={Pencil} onClick={() => onEdit(model)} />
               <Button
                 size="sm"
                 variant="outline"

@@ -6,6 +6,7 @@ import {
   type api,
 } from '@sprout/contracts';
 import { formatDollars } from '@sprout/ui';
+import { PRICE_STEP } from './texts';
 
 type UpdateModelBody = EndpointRequest<typeof api.models.update>['body'];
 
@@ -23,6 +24,50 @@ export function parseMaxTokens(text: string): number {
   if (!Number.isFinite(value)) return 0;
   return Math.min(MAX_TOKENS_LIMIT, Math.max(0, value));
 }
+
+/** One of a model's three numbers, as the add dialog and a row being edited take it. */
+export interface ModelNumberField {
+  key: 'inputPricePerMillion' | 'outputPricePerMillion' | 'maxTokens';
+  /** The add dialog's field. */
+  id: string;
+  label: string;
+  /** A row's field is named "<rowLabel> of <model>". */
+  rowLabel: string;
+  inputMode: 'decimal' | 'numeric';
+  step: number;
+  max?: number;
+  parse: (typed: string) => number;
+}
+
+const priceField = (
+  key: ModelNumberField['key'],
+  id: string,
+  label: string,
+  rowLabel: string,
+): ModelNumberField => ({
+  key,
+  id,
+  label,
+  rowLabel,
+  inputMode: 'decimal',
+  step: PRICE_STEP,
+  parse: parsePrice,
+});
+
+export const MODEL_NUMBER_FIELDS: readonly ModelNumberField[] = [
+  priceField('inputPricePerMillion', 'model-input-price', 'Input Price', 'Input price'),
+  priceField('outputPricePerMillion', 'model-output-price', 'Output Price', 'Output price'),
+  {
+    key: 'maxTokens',
+    id: 'model-max-tokens',
+    label: 'Max Tokens',
+    rowLabel: 'Max tokens',
+    inputMode: 'numeric',
+    step: 1,
+    max: MAX_TOKENS_LIMIT,
+    parse: parseMaxTokens,
+  },
+];
 
 /** A typed daily limit: its dollars, or what is wrong with it in the server's own words. */
 export type SpendingLimitCheck = { ok: true; value: number } | { ok: false; message: string };

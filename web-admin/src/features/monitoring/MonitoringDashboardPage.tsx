@@ -10,10 +10,6 @@ import {
 import {
   Badge,
   Button,
-  Card,
-  CardContent,
-  CardHeader,
-  CardTitle,
   cn,
   formatDollars,
   formatNumber,
@@ -22,17 +18,16 @@ import {
   LoadingText,
   TableCell,
   TableRow,
-  Tabs,
-  TabsContent,
-  TabsList,
-  TabsTrigger,
 } from '@sprout/ui';
 import { AlertTriangle, Clock, DollarSign, MapPin, MessageSquare, Users } from 'lucide-react';
+import { AxisChart, GridLines } from '../../components/AxisChart';
 import { DataTable } from '../../components/DataTable';
+import { HeadedCard } from '../../components/HeadedCard';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryBody } from '../../components/QueryBody';
 import { SectionCard } from '../../components/SectionCard';
 import { countCard, FailureNotice, type StatCardDef, StatCardRow } from '../../components/StatCard';
+import { TabPanels } from '../../components/TabPanels';
 import { useQuery } from '@tanstack/react-query';
 import { adminMetricsQuery, apiUsageQuery, conversationQualityQuery, recentMessagesQuery } from './queries';
 import { locationOf } from './location-guess';
@@ -100,26 +95,27 @@ function UsageCard({
 }) {
   const variant = usageBadgeVariant(percent);
   return (
-    <Card data-testid={testId}>
-      <CardHeader className="flex-row items-center justify-between gap-2 pb-2">
-        <CardTitle asChild className="text-sm font-medium text-muted-foreground">
-          <h3>{title}</h3>
-        </CardTitle>
+    <HeadedCard
+      data-testid={testId}
+      title={title}
+      heading="h3"
+      titleClassName="text-sm font-medium text-muted-foreground"
+      aside={
         <Badge variant={variant} data-testid={`${testId}-badge`} data-variant={variant}>
           {Math.round(percent)}%
         </Badge>
-      </CardHeader>
-      <CardContent className="space-y-2">
-        <p className="text-2xl font-bold" data-testid={`${testId}-value`}>
-          {used} <span className="text-sm font-normal text-muted-foreground">/ {limit}</span>
-        </p>
-        <Bar
-          percent={percent}
-          tone={variant === 'destructive' ? 'danger' : variant === 'secondary' ? 'warning' : 'primary'}
-          label={`${title}: ${Math.round(percent)}% of the daily limit`}
-        />
-      </CardContent>
-    </Card>
+      }
+      contentClassName="space-y-2"
+    >
+      <p className="text-2xl font-bold" data-testid={`${testId}-value`}>
+        {used} <span className="text-sm font-normal text-muted-foreground">/ {limit}</span>
+      </p>
+      <Bar
+        percent={percent}
+        tone={variant === 'destructive' ? 'danger' : variant === 'secondary' ? 'warning' : 'primary'}
+        label={`${title}: ${Math.round(percent)}% of the daily limit`}
+      />
+    </HeadedCard>
   );
 }
 
@@ -136,55 +132,14 @@ function ResponseTimes({ usage }: { usage: ApiUsage }) {
       <p className="mb-3 text-xs text-muted-foreground">
         How long each of today&apos;s {times.length} latest AI provider calls took, in seconds.
       </p>
-      <div className="flex gap-2">
-        <p
-          className="flex w-4 shrink-0 items-center justify-center text-xs text-muted-foreground [writing-mode:vertical-rl] rotate-180"
-          data-testid="api-response-y-label"
-        >
-          Response time (s)
-        </p>
-        <div className="flex min-w-0 flex-1 flex-col">
-          <div className="flex">
-            <div
-              className="relative h-40 w-10 shrink-0 text-right text-xs text-muted-foreground tabular-nums"
-              aria-hidden="true"
-              data-testid="api-response-y-axis"
-            >
-              {ticks.map((tick) => (
-                <span
-                  key={tick}
-                  className="absolute right-1.5 translate-y-1/2 leading-none"
-                  style={{ bottom: `${(tick / top) * 100}%` }}
-                >
-                  {tick}s
-                </span>
-              ))}
-            </div>
-            <div
-              className="relative flex h-40 min-w-0 flex-1 items-end justify-around gap-1 border-b border-l border-foreground/40 px-1"
-              role="img"
-              aria-label={`Response times of the ${times.length} latest model calls, oldest first: from ${fastest} to ${slowest}`}
-              data-testid="api-response-times"
-            >
-              {ticks.slice(1).map((tick) => (
-                <div
-                  key={tick}
-                  className="pointer-events-none absolute inset-x-0 border-t border-dashed border-border"
-                  style={{ bottom: `${(tick / top) * 100}%` }}
-                  aria-hidden="true"
-                />
-              ))}
-              {times.map((ms, index) => (
-                <div
-                  key={index}
-                  title={`Call ${index + 1} of ${times.length}: ${secondsText(ms)}`}
-                  className="relative max-w-12 min-w-1 flex-1 rounded-t bg-primary/70"
-                  style={{ height: `${Math.max((ms / 1000 / top) * 100, 1)}%` }}
-                  data-testid="api-response-bar"
-                />
-              ))}
-            </div>
-          </div>
+      <AxisChart
+        yLabel="Response time (s)"
+        ticks={ticks}
+        top={top}
+        tickSuffix="s"
+        wide
+        testId="api-response"
+        below={
           <div
             className="ml-10 flex justify-between pt-1 text-xs text-muted-foreground"
             data-testid="api-response-x-axis"
@@ -193,8 +148,26 @@ function ResponseTimes({ usage }: { usage: ApiUsage }) {
             <span>Model calls today, in order (latest {times.length})</span>
             <span>Newest</span>
           </div>
+        }
+      >
+        <div
+          className="relative flex h-40 min-w-0 flex-1 items-end justify-around gap-1 border-b border-l border-foreground/40 px-1"
+          role="img"
+          aria-label={`Response times of the ${times.length} latest model calls, oldest first: from ${fastest} to ${slowest}`}
+          data-testid="api-response-times"
+        >
+          <GridLines ticks={ticks} top={top} />
+          {times.map((ms, index) => (
+            <div
+              key={index}
+              title={`Call ${index + 1} of ${times.length}: ${secondsText(ms)}`}
+              className="relative max-w-12 min-w-1 flex-1 rounded-t bg-primary/70"
+              style={{ height: `${Math.max((ms / 1000 / top) * 100, 1)}%` }}
+              data-testid="api-response-bar"
+            />
+          ))}
         </div>
-      </div>
+      </AxisChart>
     </figure>
   );
 }
@@ -416,22 +389,13 @@ export default function MonitoringDashboardPage() {
       />
       <div className="flex flex-col gap-6">
         <TopCards />
-        <Tabs defaultValue="api">
-          <TabsList>
-            <TabsTrigger value="api">API Monitoring</TabsTrigger>
-            <TabsTrigger value="quality">Conversation Quality</TabsTrigger>
-            <TabsTrigger value="activity">Recent Activity</TabsTrigger>
-          </TabsList>
-          <TabsContent value="api">
-            <ApiMonitoringTab />
-          </TabsContent>
-          <TabsContent value="quality">
-            <ConversationQualityTab />
-          </TabsContent>
-          <TabsContent value="activity">
-            <RecentActivityTab />
-          </TabsContent>
-        </Tabs>
+        <TabPanels
+          tabs={[
+            { value: 'api', label: 'API Monitoring', content: <ApiMonitoringTab /> },
+            { value: 'quality', label: 'Conversation Quality', content: <ConversationQualityTab /> },
+            { value: 'activity', label: 'Recent Activity', content: <RecentActivityTab /> },
+          ]}
+        />
       </div>
     </>
   );

@@ -16,14 +16,20 @@ import { QueryBody } from '../../components/QueryBody';
 import { SectionCard } from '../../components/SectionCard';
 import { monitoringTexts as t } from './texts';
 
+/** A failed job's two actions: the button, the toast when done and the toast's title when refused. */
+const JOB_ACTIONS = {
+  retry: { label: 'Retry', done: 'Job Retried', outcome: 'is waiting again.', failed: 'Retry Failed' },
+  remove: { label: 'Remove', done: 'Job Removed', outcome: 'is removed.', failed: 'Remove Failed' },
+} as const;
+
 function FailedJobRow({ queue, job }: { queue: string; job: FailedJob }) {
   const queryClient = useQueryClient();
-  const retry = useMutation(failedJobMutation(queryClient, 'retry'));
-  const remove = useMutation(failedJobMutation(queryClient, 'remove'));
-  const busy = retry.isPending || remove.isPending;
+  const mutations = {
+    retry: useMutation(failedJobMutation(queryClient, 'retry')),
+    remove: useMutation(failedJobMutation(queryClient, 'remove')),
+  };
+  const busy = mutations.retry.isPending || mutations.remove.isPending;
   const target = { queue, jobId: job.id };
-  const onError = (title: string) => (error: Error) =>
-    toast({ variant: 'destructive', title, description: serverMessage(error, error.message) });
   return (
     <li
       className="flex flex-wrap items-start justify-between gap-2 rounded-md border p-2"
@@ -39,42 +45,34 @@ function FailedJobRow({ queue, job }: { queue: string; job: FailedJob }) {
         </p>
       </div>
       <div className="flex gap-2">
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={busy}
-          aria-label={`Retry job ${job.id} of ${queue}`}
-          onClick={() =>
-            retry.mutate(
-              { params: target },
-              {
-                onSuccess: () =>
-                  toast({ title: 'Job Retried', description: `${queue} job ${job.id} is waiting again.` }),
-                onError: onError('Retry Failed'),
-              },
-            )
-          }
-        >
-          Retry
-        </Button>
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={busy}
-          aria-label={`Remove job ${job.id} of ${queue}`}
-          onClick={() =>
-            remove.mutate(
-              { params: target },
-              {
-                onSuccess: () =>
-                  toast({ title: 'Job Removed', description: `${queue} job ${job.id} is removed.` }),
-                onError: onError('Remove Failed'),
-              },
-            )
-          }
-        >
-          Remove
-        </Button>
+        {(['retry', 'remove'] as const).map((action) => {
+          const { label, done, outcome, failed } = JOB_ACTIONS[action];
+          return (
+            <Button
+              key={action}
+              size="sm"
+              variant="outline"
+              disabled={busy}
+              aria-label={`${label} job ${job.id} of ${queue}`}
+              onClick={() =>
+                mutations[action].mutate(
+                  { params: target },
+                  {
+                    onSuccess: () => toast({ title: done, description: `${queue} job ${job.id} ${outcome}` }),
+                    onError: (error) =>
+                      toast({
+                        variant: 'destructive',
+                        title: failed,
+                        description: serverMessage(error, error.message),
+                      }),
+                  },
+                )
+              }
+            >
+              {label}
+            </Button>
+          );
+        })}
       </div>
     </li>
   );

@@ -6,18 +6,9 @@ import {
   type SmsSending,
   failureThresholds,
 } from '@sprout/contracts';
-import {
-  Badge,
-  Button,
-  Card,
-  CardContent,
-  CardHeader,
-  CardTitle,
-  cn,
-  formatRelativeTime,
-  toast,
-} from '@sprout/ui';
+import { Badge, Button, cn, formatRelativeTime, toast } from '@sprout/ui';
 import { ArrowRight, CircleAlert, CircleCheck, RefreshCw } from 'lucide-react';
+import { HeadedCard } from '../../components/HeadedCard';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryBody } from '../../components/QueryBody';
 import { SectionCard } from '../../components/SectionCard';
@@ -125,36 +116,38 @@ function ServiceCard({
 }) {
   const notChecked = stateUnknown && service.checkedBy === null;
   return (
-    <Card data-testid="service-card" data-service={name}>
-      <CardHeader className="flex-row items-center justify-between gap-2 pb-2">
-        <CardTitle asChild className="text-base">
-          <h3>{service.label}</h3>
-        </CardTitle>
-        {notChecked ? (
+    <HeadedCard
+      data-testid="service-card"
+      data-service={name}
+      title={service.label}
+      heading="h3"
+      titleClassName="text-base"
+      aside={
+        notChecked ? (
           <Badge variant="secondary" data-testid="service-status">
             {t.notChecked}
           </Badge>
         ) : (
           <AvailabilityBadge available={service.available} testId="service-status" />
-        )}
-      </CardHeader>
-      <CardContent className="space-y-1 text-sm">
-        <p data-testid="service-last-check">
-          Last check: {service.lastCheck === null ? 'Never' : formatRelativeTime(service.lastCheck)}
+        )
+      }
+      contentClassName="space-y-1 text-sm"
+    >
+      <p data-testid="service-last-check">
+        Last check: {service.lastCheck === null ? 'Never' : formatRelativeTime(service.lastCheck)}
+      </p>
+      <p data-testid="service-failures">
+        Consecutive failures: {service.consecutiveFailures}
+        <span className="text-muted-foreground"> (unavailable at {service.threshold})</span>
+      </p>
+      {service.detail !== null && <p className="text-muted-foreground">{service.detail}</p>}
+      {service.lastError !== null && (
+        <p className="break-words text-destructive" data-testid="service-error">
+          {service.lastError}
         </p>
-        <p data-testid="service-failures">
-          Consecutive failures: {service.consecutiveFailures}
-          <span className="text-muted-foreground"> (unavailable at {service.threshold})</span>
-        </p>
-        {service.detail !== null && <p className="text-muted-foreground">{service.detail}</p>}
-        {service.lastError !== null && (
-          <p className="break-words text-destructive" data-testid="service-error">
-            {service.lastError}
-          </p>
-        )}
-        {smsSending !== undefined && <SmsSendingLine sending={smsSending} />}
-      </CardContent>
-    </Card>
+      )}
+      {smsSending !== undefined && <SmsSendingLine sending={smsSending} />}
+    </HeadedCard>
   );
 }
 

@@ -1,4 +1,9 @@
-import type { api, EndpointRequest, SimulatorConversationResponse } from '@sprout/contracts';
+import {
+  type api,
+  type EndpointRequest,
+  MESSAGE_MAX_LENGTH,
+  type SimulatorConversationResponse,
+} from '@sprout/contracts';
 import {
   ApiError,
   Button,
@@ -15,7 +20,7 @@ import {
   toast,
 } from '@sprout/ui';
 import { MessageSquare, Send } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type ComponentProps, type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { sendSimulatorMessageMutation, simulatorConversationQuery } from './queries';
 import { ChatMessage } from './ChatMessage';
@@ -61,10 +66,40 @@ export function useScrollToNewest(newestKey: string | undefined) {
 }
 
 /** Enter sends, Shift+Enter adds a newline. */
-export function sendOnEnter(event: KeyboardEvent<HTMLTextAreaElement>, send: () => void) {
+function sendOnEnter(event: KeyboardEvent<HTMLTextAreaElement>, send: () => void) {
   if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
   event.preventDefault();
   send();
+}
+
+/** A test user's message box, labelled "Message" for screen readers only: Enter calls `onSend`. */
+export function MessageBox({
+  id,
+  text,
+  onTextChange,
+  onSend,
+  ...textarea
+}: Omit<ComponentProps<typeof Textarea>, 'value' | 'onChange' | 'onKeyDown' | 'maxLength'> & {
+  id: string;
+  text: string;
+  onTextChange: (text: string) => void;
+  onSend: () => void;
+}) {
+  return (
+    <>
+      <Label htmlFor={id} className="sr-only">
+        Message
+      </Label>
+      <Textarea
+        id={id}
+        maxLength={MESSAGE_MAX_LENGTH}
+        value={text}
+        onChange={(e) => onTextChange(e.target.value)}
+        onKeyDown={(e) => sendOnEnter(e, onSend)}
+        {...textarea}
+      />
+    </>
+  );
 }
 
 /** A 4xx answer means the server refused the message (nothing stored): give the text back to edit. */
@@ -206,17 +241,13 @@ export function ConversationPanel({ userId }: { userId: string | null }) {
           <Messages conversation={conversation} sending={sending} />
         )}
         <form onSubmit={onSubmit} noValidate className="flex flex-col gap-2" data-testid="message-form">
-          <Label htmlFor="simulator-message" className="sr-only">
-            Message
-          </Label>
-          <Textarea
+          <MessageBox
             id="simulator-message"
             rows={3}
-            maxLength={1600}
             placeholder="Type a message... (Enter sends, Shift+Enter adds a line)"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            onKeyDown={(e) => sendOnEnter(e, submit)}
+            text={text}
+            onTextChange={setText}
+            onSend={submit}
           />
           <div className="flex flex-col gap-2 sm:flex-row">
             <Label htmlFor="simulator-image-url" className="sr-only">

@@ -1,5 +1,5 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@sprout/ui';
-import { ChartColumn, Info, UserRound } from 'lucide-react';
+import { ChartColumn, Info, type LucideIcon, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { simulatorConversationQuery } from './queries';
@@ -8,13 +8,13 @@ import { AnalyticsDetails, ProfileDetails } from './UserInsights';
 
 function InsightCard({
   title,
-  icon,
+  icon: Icon,
   description,
   children,
   testId,
 }: {
   title: string;
-  icon: ReactNode;
+  icon: LucideIcon;
   description?: string;
   children: ReactNode;
   testId: string;
@@ -24,7 +24,7 @@ function InsightCard({
       <CardHeader className="pb-3">
         <CardTitle asChild className="flex items-center gap-2 text-base">
           <h2>
-            {icon}
+            <Icon className="size-4 text-primary" aria-hidden="true" />
             {title}
           </h2>
         </CardTitle>
@@ -40,29 +40,20 @@ const selectFirst = <p className="text-sm text-muted-foreground">Select a test u
 /** Right column: the selected user's analytics and learned profile, and how to use the simulator. */
 export function InsightsPanel({ userId }: { userId: string | null }) {
   const { data: conversation } = useQuery(simulatorConversationQuery(userId));
-  const iconClass = 'size-4 text-primary';
   return (
     <div className="flex min-w-0 flex-col gap-4">
-      <InsightCard
-        title="User Analytics"
-        testId="user-analytics"
-        icon={<ChartColumn className={iconClass} aria-hidden="true" />}
-      >
+      <InsightCard title="User Analytics" testId="user-analytics" icon={ChartColumn}>
         {conversation ? <AnalyticsDetails analytics={conversation.analytics} /> : selectFirst}
       </InsightCard>
       <InsightCard
         title="User Profile"
         testId="user-profile"
         description="Learned by Sprout from the conversation."
-        icon={<UserRound className={iconClass} aria-hidden="true" />}
+        icon={UserRound}
       >
         {conversation ? <ProfileDetails profile={conversation.userProfile} /> : selectFirst}
       </InsightCard>
-      <InsightCard
-        title="How to Use"
-        testId="how-to-use"
-        icon={<Info className={iconClass} aria-hidden="true" />}
-      >
+      <InsightCard title="How to Use" testId="how-to-use" icon={Info}>
         <ol className="list-decimal space-y-1.5 pl-5 text-sm text-muted-foreground">
           {HOW_TO_USE.map((step) => (
             <li key={step}>{step}</li>

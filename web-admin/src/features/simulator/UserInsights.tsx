@@ -2,23 +2,36 @@ import type { SimulatorAnalytics, UserProfileDto } from '@sprout/contracts';
 import { Badge, formatDollars, formatNumber } from '@sprout/ui';
 import type { ReactNode } from 'react';
 
-function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
-  return (
-    <div className="flex items-baseline justify-between gap-3 py-1.5">
-      <dt className="text-sm text-muted-foreground">{label}</dt>
-      <dd className="text-right text-sm font-medium break-words" data-testid={testId}>
-        {children}
-      </dd>
-    </div>
-  );
-}
+/** A label beside its value, or (`stacked`) above it: profile values are sentences that need the full width. */
+const ROW_CLASSES = {
+  beside: {
+    row: 'flex items-baseline justify-between gap-3 py-1.5',
+    label: 'text-sm text-muted-foreground',
+    value: 'text-right text-sm font-medium break-words',
+  },
+  stacked: {
+    row: 'flex flex-col gap-0.5 py-2',
+    label: 'text-xs font-medium tracking-wide text-muted-foreground uppercase',
+    value: 'text-sm break-words',
+  },
+} as const;
 
-/** Label above value: profile values are sentences that need the full width. */
-function StackedRow({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+function Row({
+  label,
+  children,
+  testId,
+  stacked = false,
+}: {
+  label: string;
+  children: ReactNode;
+  testId: string;
+  stacked?: boolean;
+}) {
+  const classes = ROW_CLASSES[stacked ? 'stacked' : 'beside'];
   return (
-    <div className="flex flex-col gap-0.5 py-2">
-      <dt className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{label}</dt>
-      <dd className="text-sm break-words" data-testid={testId}>
+    <div className={classes.row}>
+      <dt className={classes.label}>{label}</dt>
+      <dd className={classes.value} data-testid={testId}>
         {children}
       </dd>
     </div>
@@ -74,13 +87,13 @@ const notLearned = <span className="text-muted-foreground">Not learned yet</span
 export function ProfileDetails({ profile }: { profile: UserProfileDto }) {
   return (
     <dl className="divide-y divide-border">
-      <StackedRow label="Region" testId="profile-region">
+      <Row stacked label="Region" testId="profile-region">
         {profile.region ?? notLearned}
-      </StackedRow>
-      <StackedRow label="Growing Context" testId="profile-growing-context">
+      </Row>
+      <Row stacked label="Growing Context" testId="profile-growing-context">
         {profile.growingContext ?? notLearned}
-      </StackedRow>
-      <StackedRow label="Topics" testId="profile-topics">
+      </Row>
+      <Row stacked label="Topics" testId="profile-topics">
         {profile.preferences.length === 0 ? (
           notLearned
         ) : (
@@ -92,10 +105,10 @@ export function ProfileDetails({ profile }: { profile: UserProfileDto }) {
             ))}
           </span>
         )}
-      </StackedRow>
-      <StackedRow label="Conversation Style" testId="profile-conversation-style">
+      </Row>
+      <Row stacked label="Conversation Style" testId="profile-conversation-style">
         {profile.conversationStyle ?? notLearned}
-      </StackedRow>
+      </Row>
     </dl>
   );
 }

@@ -1,12 +1,12 @@
 import type { ProcessingResult } from '@sprout/contracts';
-import { Badge, formatNumber, toast } from '@sprout/ui';
+import { Badge, DetailRow, formatNumber, toast } from '@sprout/ui';
 import { WandSparkles } from 'lucide-react';
 import { api } from '@sprout/contracts';
 import { endpointMutation } from '@sprout/ui';
 import { useMutation } from '@tanstack/react-query';
 import { PROCESSING_CONTEXT_DEFAULTS, PROCESSING_EXAMPLES, testerTexts } from './tester-texts';
 import { TesterPage, type TesterSpec } from './TesterPage';
-import { DetailRow, SectionHeading, ValidationDetails } from './ValidationDetails';
+import { SectionHeading, ValidationDetails } from './ValidationDetails';
 
 function MessageBlock({ label, testId, children }: { label: string; testId: string; children: string }) {
   return (

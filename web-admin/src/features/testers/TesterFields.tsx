@@ -1,4 +1,5 @@
-import { Input, Label, Textarea } from '@sprout/ui';
+import { Textarea } from '@sprout/ui';
+import { FormField, TextField } from '../../components/FormField';
 import { type Ref, useId } from 'react';
 import { CONTEXT_MAX_LENGTH, MESSAGE_MAX_LENGTH, messageStats } from './tester-texts';
 
@@ -19,8 +20,7 @@ export function MessageField({
   const id = useId();
   const { length, words } = messageStats(value);
   return (
-    <div className="flex flex-col gap-2">
-      <Label htmlFor={id}>{label}</Label>
+    <FormField id={id} label={label} className="flex flex-col gap-2">
       <Textarea
         id={id}
         ref={ref}
@@ -35,7 +35,7 @@ export function MessageField({
       <p id={`${id}-stats`} className="text-xs text-muted-foreground" data-testid="message-stats">
         {length} {length === 1 ? 'character' : 'characters'} · {words} {words === 1 ? 'word' : 'words'}
       </p>
-    </div>
+    </FormField>
   );
 }
 
@@ -53,15 +53,14 @@ export function ContextField({
 }) {
   const id = useId();
   return (
-    <div className="flex min-w-0 flex-col gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <Input
-        id={id}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        placeholder={placeholder}
-        maxLength={CONTEXT_MAX_LENGTH}
-      />
-    </div>
+    <TextField
+      id={id}
+      label={label}
+      fieldClassName="flex min-w-0 flex-col gap-2"
+      value={value}
+      onValueChange={onChange}
+      placeholder={placeholder}
+      maxLength={CONTEXT_MAX_LENGTH}
+    />
   );
 }

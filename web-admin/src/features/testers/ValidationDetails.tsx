@@ -1,5 +1,5 @@
 import type { IssueSeverity, ValidationResult } from '@sprout/contracts';
-import { Badge, type BadgeProps, formatConfidence, formatDateTime } from '@sprout/ui';
+import { Badge, type BadgeProps, DetailRow, formatConfidence, formatDateTime } from '@sprout/ui';
 import { CircleCheck, CircleX } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { humanize } from './tester-texts';
@@ -9,25 +9,6 @@ const SEVERITY_BADGE: Record<IssueSeverity, BadgeProps['variant']> = {
   medium: 'secondary',
   low: 'outline',
 };
-
-export function DetailRow({
-  label,
-  testId,
-  children,
-}: {
-  label: string;
-  testId: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 border-b border-border py-2 last:border-b-0">
-      <dt className="text-sm text-muted-foreground">{label}</dt>
-      <dd className="min-w-0 text-sm font-medium break-words" data-testid={testId}>
-        {children}
-      </dd>
-    </div>
-  );
-}
 
 export function SectionHeading({ children }: { children: ReactNode }) {
   return <h3 className="mt-4 mb-2 text-sm font-semibold">{children}</h3>;

@@ -15,14 +15,12 @@ import {
   LoadingText,
   TableCell,
   TableRow,
-  Tabs,
-  TabsContent,
-  TabsList,
-  TabsTrigger,
 } from '@sprout/ui';
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { TabPanels } from '../../components/TabPanels';
 import { DataTable, right } from '../../components/DataTable';
+import { LabelledValues } from '../../components/LabelledValues';
 import { userDetailQuery } from './queries';
 import { engagementLevel } from './engagement';
 import { isProfileEmpty } from './profile';
@@ -58,22 +56,19 @@ export function UserDetailPanel({ userId }: { userId: string }) {
             {user.rateLimit && <RateLimitNotice limit={user.rateLimit} />}
           </CardHeader>
           <CardContent>
-            <Tabs defaultValue="profile">
-              <TabsList aria-label="User details">
-                <TabsTrigger value="profile">Profile</TabsTrigger>
-                <TabsTrigger value="analytics">Analytics</TabsTrigger>
-                <TabsTrigger value="conversations">Conversations</TabsTrigger>
-              </TabsList>
-              <TabsContent value="profile" className="mt-4">
-                <ProfileTab user={user} />
-              </TabsContent>
-              <TabsContent value="analytics" className="mt-4">
-                <AnalyticsTab user={user} />
-              </TabsContent>
-              <TabsContent value="conversations" className="mt-4">
-                <UserConversationsTab userId={user.id} />
-              </TabsContent>
-            </Tabs>
+            <TabPanels
+              listLabel="User details"
+              contentClassName="mt-4"
+              tabs={[
+                { value: 'profile', label: 'Profile', content: <ProfileTab user={user} /> },
+                { value: 'analytics', label: 'Analytics', content: <AnalyticsTab user={user} /> },
+                {
+                  value: 'conversations',
+                  label: 'Conversations',
+                  content: <UserConversationsTab userId={user.id} />,
+                },
+              ]}
+            />
           </CardContent>
         </>
       )}
@@ -109,14 +104,12 @@ function Section({ title, children, testId }: { title: string; children: ReactNo
 
 function Fields({ rows }: { rows: readonly { label: string; value: ReactNode }[] }) {
   return (
-    <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-2 text-sm">
-      {rows.map((row) => (
-        <div key={row.label} className="contents" data-testid="field">
-          <dt className="text-muted-foreground">{row.label}</dt>
-          <dd className="min-w-0 font-medium break-words">{row.value}</dd>
-        </div>
-      ))}
-    </dl>
+    <LabelledValues
+      rows={rows}
+      className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-2 text-sm"
+      rowTestId="field"
+      strong="value"
+    />
   );
 }
 
