@@ -3,7 +3,7 @@
 // the baseline the HTTP latency is compared with; and the parameters sampled from the seeded data.
 import { Client } from 'pg';
 import { USER_SORT_KEYS, api, endpointUrl, type UserSortKey, type UserSortOrder } from '@sprout/contracts';
-import { USER_SORTS, encodeUserCursor, keyTextSql } from '@sprout/domain';
+import { USER_SORTS, encodeUserCursor, keyTextSql, userDetailStatement } from '@sprout/domain';
 import { UNASSIGNED_AREA_CODES, unassignedPhoneAt } from '../seed/phones';
 import { routeOf } from './harness';
 
@@ -389,23 +389,7 @@ const userScenarios = (samples: Samples, w: Windows): Scenario[] => [
       const id = i % 5 === 0 ? pick(samples.heavyUserIds, i) : pick(samples.userIds, i);
       return {
         url: endpointUrl(api.users.detail, { params: { id } }),
-        sql: {
-          text: `SELECT json_build_object(${USER_FIELDS_JSON}, 'region', u.region, 'hardinessZone', u.hardiness_zone,
-                   'analytics', json_build_object(
-                     'totalMessages', u.total_messages,
-                     'conversationSessions', (SELECT count(*) FROM conversations c WHERE c.user_id = u.id),
-                     'totalTokens', u.total_tokens,
-                     'avgTokensPerMessage', CASE WHEN u.total_messages > 0
-                       THEN round(u.total_tokens::numeric / u.total_messages, 1)::float8 ELSE 0 END,
-                     'totalCost', u.total_cost::float8,
-                     'averageSentiment', u.average_sentiment,
-                     'recentActivity', (SELECT coalesce(json_agg(d ORDER BY d.date DESC), '[]') FROM (
-                        SELECT to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*) AS messages,
-                               sum(m.cost)::float8 AS cost
-                          FROM messages m WHERE m.user_id = u.id AND m.created_at >= $2 GROUP BY 1) d)))::text
-                 FROM users u WHERE u.id = $1`,
-          values: [id, w.activitySince],
-        },
+        sql: userDetailStatement(id, w.activitySince, new Date()),
       };
     },
   },

@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fictionalPhoneAt } from '../seed/phones';
 import { type DataMode, findPostgresBin } from './data';
+import type { FaultProxy } from './fault-proxy';
 import { DrillStack, OUR_NUMBER, type ServiceProcess } from './stack';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -370,38 +371,108 @@ async function killAndRestart(ctx: DrillContext, service: ServiceProcess): Promi
 const settleFor = (ctx: DrillContext, extraMs = 0): number =>
   (ctx.options.quick ? 240_000 : 600_000) + extraMs;
 
+/** The load most drills send: --messages texts at --rate, and what else the drill changes. */
+const loadOf = (ctx: DrillContext, more: Partial<LoadPlan> = {}): LoadPlan => ({
+  messages: ctx.options.messages,
+  rate: ctx.options.rate,
+  settleMs: settleFor(ctx),
+  ...more,
+});
+
+interface ProxyFault {
+  proxy: FaultProxy;
+  seconds: number;
+  status: number;
+  /** What the notes call the calls it failed. */
+  calls: string;
+}
+
+/** Every Twilio API call answered `status` for `seconds`. */
+const twilioAnswers = (ctx: DrillContext, status: number, seconds: number): ProxyFault => ({
+  proxy: ctx.stack.twilioProxy,
+  seconds,
+  status,
+  calls: `Twilio calls answered ${status}`,
+});
+
+/**
+ * The load measured while `proxy` answers every call with `status` for `seconds`; the row notes
+ * how many calls it failed. The proxy answers normally again afterwards, whatever happened.
+ */
+async function measureFailing(
+  ctx: DrillContext,
+  name: string,
+  fault: ProxyFault,
+  load: Partial<LoadPlan> = {},
+): Promise<DrillRow> {
+  const { proxy } = fault;
+  const before = proxy.failed;
+  proxy.failFor(fault.seconds * 1000, fault.status);
+  try {
+    return await measure(ctx, name, loadOf(ctx, load), () => [`${proxy.failed - before} ${fault.calls}`]);
+  } finally {
+    proxy.clear();
+  }
+}
+
+const twilioBurst = (status: 429 | 500): Drill => ({
+  name: `twilio-${status}-burst`,
+  what: `every Twilio API call answered ${status} for --burst seconds (30; 10 with --quick), the load in it`,
+  run: (ctx) =>
+    measureFailing(
+      ctx,
+      `Twilio ${status} burst ${ctx.options.burstSeconds} s`,
+      twilioAnswers(ctx, status, ctx.options.burstSeconds),
+    ),
+});
+
+/** A private data service stopped at 40% of the load, down 2 s, started again (skipped on shared ones). */
+const dataRestart = (
+  service: 'redis' | 'postgres',
+  label: string,
+  stopped: string,
+  program: string,
+): Drill => ({
+  name: `${service}-restart`,
+  what: `${stopped} at 40% of the load, down 2 s, started again`,
+  async run(ctx) {
+    const { data } = ctx.stack;
+    const why = data.restartUnavailable[service];
+    if (why !== null) return skippedRow(`${label} restart`, why);
+    return measure(
+      ctx,
+      `${label} restart`,
+      loadOf(ctx, {
+        fault: async () => {
+          const at = Date.now();
+          await (service === 'redis' ? data.restartRedis(2000) : data.restartPostgres(2000));
+          return `${program} restarted, answering again after ${((Date.now() - at) / 1000).toFixed(1)} s`;
+        },
+      }),
+    );
+  },
+});
+
 const DRILLS: Drill[] = [
   {
     name: 'baseline',
     what: 'no fault: the load alone',
-    run: (ctx) =>
-      measure(ctx, 'baseline', {
-        messages: ctx.options.messages,
-        rate: ctx.options.rate,
-        settleMs: settleFor(ctx),
-      }),
+    run: (ctx) => measure(ctx, 'baseline', loadOf(ctx)),
   },
   {
     name: 'duplicate-webhooks',
     what: 'every text posted twice at once, every tenth five times (same MessageSid)',
-    run: (ctx) =>
-      measure(ctx, 'duplicate-webhooks', {
-        messages: ctx.options.messages,
-        rate: ctx.options.rate,
-        copies: (i) => (i % 10 === 0 ? 5 : 2),
-        settleMs: settleFor(ctx),
-      }),
+    run: (ctx) => measure(ctx, 'duplicate-webhooks', loadOf(ctx, { copies: (i) => (i % 10 === 0 ? 5 : 2) })),
   },
   {
     name: 'ai-responder-sigkill',
     what: 'ai-responder SIGKILLed at 40% of the load, restarted at once',
     run: (ctx) =>
-      measure(ctx, 'ai-responder SIGKILL', {
-        messages: ctx.options.messages,
-        rate: ctx.options.rate,
-        fault: () => killAndRestart(ctx, ctx.stack.service('ai-responder')),
-        settleMs: settleFor(ctx),
-      }),
+      measure(
+        ctx,
+        'ai-responder SIGKILL',
+        loadOf(ctx, { fault: () => killAndRestart(ctx, ctx.stack.service('ai-responder')) }),
+      ),
   },
   {
     name: 'sms-gateway-sigkill',
@@ -410,12 +481,11 @@ const DRILLS: Drill[] = [
       const { stack } = ctx;
       const second = await stack.startService('sms-gateway', 1);
       try {
-        return await measure(ctx, 'sms-gateway SIGKILL', {
-          messages: ctx.options.messages,
-          rate: ctx.options.rate,
-          fault: () => killAndRestart(ctx, stack.service('sms-gateway')),
-          settleMs: settleFor(ctx),
-        });
+        return await measure(
+          ctx,
+          'sms-gateway SIGKILL',
+          loadOf(ctx, { fault: () => killAndRestart(ctx, stack.service('sms-gateway')) }),
+        );
       } finally {
         // Back to one replica for the drills after this one.
         await stack.remove(second);
@@ -514,104 +584,24 @@ const DRILLS: Drill[] = [
       }
     },
   },
-  {
-    name: 'redis-restart',
-    what: 'the private redis-server (append-only file) stopped at 40% of the load, down 2 s, started again',
-    async run(ctx) {
-      const why = ctx.stack.data.restartUnavailable.redis;
-      if (why !== null) return skippedRow('Redis restart', why);
-      return measure(ctx, 'Redis restart', {
-        messages: ctx.options.messages,
-        rate: ctx.options.rate,
-        fault: async () => {
-          const at = Date.now();
-          await ctx.stack.data.restartRedis(2000);
-          return `redis-server restarted, answering again after ${((Date.now() - at) / 1000).toFixed(1)} s`;
-        },
-        settleMs: settleFor(ctx),
-      });
-    },
-  },
-  {
-    name: 'postgres-restart',
-    what: 'the private Postgres stopped (fast) at 40% of the load, down 2 s, started again',
-    async run(ctx) {
-      const why = ctx.stack.data.restartUnavailable.postgres;
-      if (why !== null) return skippedRow('Postgres restart', why);
-      return measure(ctx, 'Postgres restart', {
-        messages: ctx.options.messages,
-        rate: ctx.options.rate,
-        fault: async () => {
-          const at = Date.now();
-          await ctx.stack.data.restartPostgres(2000);
-          return `postgres restarted, answering again after ${((Date.now() - at) / 1000).toFixed(1)} s`;
-        },
-        settleMs: settleFor(ctx),
-      });
-    },
-  },
+  dataRestart('redis', 'Redis', 'the private redis-server (append-only file) stopped', 'redis-server'),
+  dataRestart('postgres', 'Postgres', 'the private Postgres stopped (fast)', 'postgres'),
   {
     name: 'model-failing',
     what: 'every model call answers 500 for --model-failure seconds (60), the load spread over that window',
-    async run(ctx) {
-      const { stack } = ctx;
-      const windowMs = ctx.options.modelFailureSeconds * 1000;
-      const before = stack.openaiProxy.failed;
-      stack.openaiProxy.failFor(windowMs, 500);
-      try {
-        return await measure(
-          ctx,
-          `model failing ${ctx.options.modelFailureSeconds} s`,
-          {
-            messages: ctx.options.messages,
-            rate: Math.min(ctx.options.rate, ctx.options.messages / ctx.options.modelFailureSeconds),
-            settleMs: settleFor(ctx),
-          },
-          () => [`${stack.openaiProxy.failed - before} model calls failed`],
-        );
-      } finally {
-        stack.openaiProxy.clear();
-      }
+    run: (ctx) => {
+      const seconds = ctx.options.modelFailureSeconds;
+      return measureFailing(
+        ctx,
+        `model failing ${seconds} s`,
+        { proxy: ctx.stack.openaiProxy, seconds, status: 500, calls: 'model calls failed' },
+        // The load spread over the failure.
+        { rate: Math.min(ctx.options.rate, ctx.options.messages / seconds) },
+      );
     },
   },
-  {
-    name: 'twilio-429-burst',
-    what: 'every Twilio API call answered 429 for --burst seconds (30; 10 with --quick), the load in it',
-    async run(ctx) {
-      const { stack } = ctx;
-      const before = stack.twilioProxy.failed;
-      stack.twilioProxy.failFor(ctx.options.burstSeconds * 1000, 429);
-      try {
-        return await measure(
-          ctx,
-          `Twilio 429 burst ${ctx.options.burstSeconds} s`,
-          { messages: ctx.options.messages, rate: ctx.options.rate, settleMs: settleFor(ctx) },
-          () => [`${stack.twilioProxy.failed - before} Twilio calls answered 429`],
-        );
-      } finally {
-        stack.twilioProxy.clear();
-      }
-    },
-  },
-  {
-    name: 'twilio-500-burst',
-    what: 'every Twilio API call answered 500 for --burst seconds (30; 10 with --quick), the load in it',
-    async run(ctx) {
-      const { stack } = ctx;
-      const before = stack.twilioProxy.failed;
-      stack.twilioProxy.failFor(ctx.options.burstSeconds * 1000, 500);
-      try {
-        return await measure(
-          ctx,
-          `Twilio 500 burst ${ctx.options.burstSeconds} s`,
-          { messages: ctx.options.messages, rate: ctx.options.rate, settleMs: settleFor(ctx) },
-          () => [`${stack.twilioProxy.failed - before} Twilio calls answered 500`],
-        );
-      } finally {
-        stack.twilioProxy.clear();
-      }
-    },
-  },
+  twilioBurst(429),
+  twilioBurst(500),
   {
     name: 'ai-responder-replicas',
     what: 'two ai-responder replicas; the first SIGKILLed at 40% of the load and not restarted',
@@ -619,19 +609,20 @@ const DRILLS: Drill[] = [
       const { stack } = ctx;
       const second = await stack.startService('ai-responder', 1);
       const first = stack.service('ai-responder', 0);
-      const row = await measure(ctx, 'ai-responder x2, one killed', {
-        messages: ctx.options.messages,
-        rate: ctx.options.rate,
-        fault: async () => {
-          await stack.kill(first, 'SIGKILL');
-          return `${first.label} SIGKILLed, ${second.label} left alone`;
-        },
-        settleMs: settleFor(ctx),
-        // The dead replica's jobs go back to the queue only once their locks lapse (BullMQ's
-        // lockDuration, 30 s) and the survivor's stalled-job check runs (every 30 s): up to a minute
-        // in which nothing may move, which is not a stuck path.
-        stallFrom: Date.now() + (ctx.options.messages / ctx.options.rate) * 1000 + 60_000,
-      });
+      const row = await measure(
+        ctx,
+        'ai-responder x2, one killed',
+        loadOf(ctx, {
+          fault: async () => {
+            await stack.kill(first, 'SIGKILL');
+            return `${first.label} SIGKILLed, ${second.label} left alone`;
+          },
+          // The dead replica's jobs go back to the queue only once their locks lapse (BullMQ's
+          // lockDuration, 30 s) and the survivor's stalled-job check runs (every 30 s): up to a minute
+          // in which nothing may move, which is not a stuck path.
+          stallFrom: Date.now() + (ctx.options.messages / ctx.options.rate) * 1000 + 60_000,
+        }),
+      );
       // Back to one replica (the first) for the drills after this one.
       await stack.startService('ai-responder', 0);
       await stack.remove(second);
@@ -641,27 +632,13 @@ const DRILLS: Drill[] = [
   {
     name: 'twilio-outage',
     what: 'every Twilio API call answers 503 for --outage seconds (600; 60 with --quick), the load in its first part',
-    async run(ctx) {
-      const { stack } = ctx;
-      const outageMs = ctx.options.outageSeconds * 1000;
-      const before = stack.twilioProxy.failed;
-      stack.twilioProxy.failFor(outageMs, 503);
-      try {
-        return await measure(
-          ctx,
-          `Twilio outage ${ctx.options.outageSeconds} s`,
-          {
-            messages: ctx.options.messages,
-            rate: ctx.options.rate,
-            // Replies held through the outage go out after it: wait for them past its end.
-            settleMs: outageMs + settleFor(ctx),
-            stallFrom: Date.now() + outageMs,
-          },
-          () => [`${stack.twilioProxy.failed - before} Twilio calls answered 503`],
-        );
-      } finally {
-        stack.twilioProxy.clear();
-      }
+    run: (ctx) => {
+      const seconds = ctx.options.outageSeconds;
+      // Replies held through the outage go out after it: wait for them past its end.
+      return measureFailing(ctx, `Twilio outage ${seconds} s`, twilioAnswers(ctx, 503, seconds), {
+        settleMs: seconds * 1000 + settleFor(ctx),
+        stallFrom: Date.now() + seconds * 1000,
+      });
     },
   },
 ];

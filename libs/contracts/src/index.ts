@@ -7,3 +7,4 @@ export * from './http';
 export * from './api';
 export * from './web-pages';
 export * from './sms-circuit';
+export * from './wall-clock';

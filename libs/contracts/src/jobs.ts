@@ -31,8 +31,8 @@ export const isQueueName = (value: string): value is QueueName =>
 // Ids of rows in Postgres (uuid primary keys).
 const entityId = z.uuid();
 
-/** Provider delivery statuses as Twilio reports them in status callbacks. */
-export const PROVIDER_MESSAGE_STATUSES = [
+/** What Twilio reports of a message we sent, from queued to read. */
+export const OUTBOUND_PROVIDER_STATUSES = [
   'queued',
   'accepted',
   'scheduled',
@@ -43,6 +43,11 @@ export const PROVIDER_MESSAGE_STATUSES = [
   'failed',
   'read',
   'canceled',
+] as const;
+
+/** Provider delivery statuses as Twilio reports them in status callbacks. */
+export const PROVIDER_MESSAGE_STATUSES = [
+  ...OUTBOUND_PROVIDER_STATUSES,
   'receiving',
   'received',
   'partially_delivered',

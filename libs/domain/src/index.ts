@@ -126,6 +126,7 @@ export {
 } from './users/user-sorts';
 export {
   userDetailJson,
+  userDetailStatement,
   userExists,
   userIdsMatchingPhone,
   userOverview,

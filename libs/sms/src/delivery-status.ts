@@ -1,19 +1,9 @@
 // Outbound delivery status, forward-only. Twilio's callbacks can arrive out of order (a "sent"
 // after "delivered"); the stored status only ever moves forward.
+import { OUTBOUND_PROVIDER_STATUSES } from '@sprout/contracts';
 
-export const SMS_DELIVERY_STATUSES = [
-  'pending',
-  'queued',
-  'accepted',
-  'scheduled',
-  'sending',
-  'sent',
-  'delivered',
-  'undelivered',
-  'failed',
-  'canceled',
-  'read',
-] as const;
+/** Ours (pending: recorded, not yet handed to the provider), then the provider's. */
+export const SMS_DELIVERY_STATUSES = ['pending', ...OUTBOUND_PROVIDER_STATUSES] as const;
 
 export type SmsDeliveryStatus = (typeof SMS_DELIVERY_STATUSES)[number];
 

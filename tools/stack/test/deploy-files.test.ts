@@ -2,19 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { QUEUE_NAMES } from '@sprout/contracts';
+import { SERVICES } from './support/services';
 
 // Docker is not available where these tests run, so docker-compose.yml, the Dockerfile and k8s/
 // are checked statically: valid YAML, and the wiring the stack depends on.
 
 const ROOT = path.resolve(__dirname, '../../..');
-const SERVICES = [
-  'api-gateway',
-  'sms-gateway',
-  'ai-responder',
-  'survey-scheduler',
-  'image-processor',
-  'monitor',
-];
 
 type Doc = Record<string, unknown>;
 

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SERVICES } from './support/services';
 
 // verify:image runs each container with the settings its k8s manifest gives it
 // (tools/stack/lib/k8s-settings.mjs, plain Node ESM): these tests run that module as the script
@@ -44,17 +45,7 @@ interface Workload {
 describe('the k8s settings verify:image runs containers with', () => {
   it('are read from k8s/ for migrate, the six services, the edge and the SMS sandbox', async () => {
     const workloads = await evaluate<Workload[]>('return k8s.workloads();');
-    expect(workloads.map((w) => w.name)).toEqual([
-      'migrate',
-      'api-gateway',
-      'sms-gateway',
-      'ai-responder',
-      'survey-scheduler',
-      'image-processor',
-      'monitor',
-      'edge',
-      'fake-twilio',
-    ]);
+    expect(workloads.map((w) => w.name)).toEqual(['migrate', ...SERVICES, 'edge', 'fake-twilio']);
     for (const w of workloads) {
       expect([w.name, w.user, w.readOnly, w.capDrop, w.noNewPrivileges]).toEqual([
         w.name,

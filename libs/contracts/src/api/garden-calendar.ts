@@ -82,17 +82,18 @@ export interface GardenCalendarUpcoming {
   days: GardenCalendarDay[];
 }
 
-/** One tip of a preview: what the calendar would send and when. */
+/** One tip of a preview: what the calendar would send and when (libs/gardening's CalendarTip). */
 export interface CalendarTipPreview {
-  /** Stable per task and season, e.g. "tomato:start-indoors:2027". */
+  /** Stable per task and season, e.g. "tomatoes:start-indoors:2027" (the season's year). */
   key: string;
   kind: 'tip';
+  /** The crop's name (crops.json), or null for a garden-wide task (heat). */
   crop: string | null;
-  /** e.g. 'start-indoors', 'harden-off', 'transplant'. */
+  /** start-indoors, harden-off, transplant, sow, plant, sow-fall, plant-fall, plant-garlic, plant-bulbs, protect-from-heat. */
   task: string;
   /** YYYY-MM-DD in the ZIP's time zone. */
   date: string;
-  /** The SMS as sent, its stop line included. */
+  /** The SMS as sent: at most two GSM-7 segments, its last line how to stop. */
   text: string;
 }
 

@@ -32,30 +32,41 @@ export type LocationType =
   | 'none'
   | (string & {});
 
-/** POST /api/test-location: the five location fields, plus the place's details when known. */
+/**
+ * POST /api/test-location: the five location fields, plus the place's details when known. It is
+ * what libs/gardening reads from a message (its LocationDetection).
+ */
 export interface LocationTestResult {
+  /** A usable place was found (US or abroad; see `country` and `locationType`). */
   hasLocation: boolean;
-  /** The detected location as text (a ZIP, "Portland, OR", "Pacific Northwest"), or null. */
+  /** Display text, e.g. "Portland, OR 97201", "Austin, TX", "Pacific Northwest", "Toronto, Canada"; null if none. */
   location: string | null;
-  /** 0 to 1. */
+  /** Confidence in this reading, 0 to 1. */
   confidence: number;
   locationType: LocationType | null;
+  /** The person declined to give a location ("I'd rather not say"). */
   refusedLocation: boolean;
-  /** The ZIP given, or a representative ZIP of the city. */
+  /** The ZIP given, or a representative ZIP for a city (the city's lowest-numbered ZIP). */
   zipCode?: string;
   city?: string;
   /** Two-letter US state code. */
   state?: string;
-  /** A named region ("Bay Area"). */
+  /** Named region ("Bay Area") for region readings. */
   region?: string;
   /** "United States" for US places, else the country named. */
   country?: string;
-  /** USDA zone of the ZIP when the zone table knows it. */
+  /** USDA zone of the ZIP (or of the region's typical ZIP) when the zone table knows it. */
   hardinessZone?: string;
 }
 
-// What validateMessage answers: seven kinds of message, plus valid small talk, a bare location
-// reply and a text command, which the pipeline answers without a model call.
+/**
+ * How the pipeline should treat a message, as validateMessage answers. The seven kinds of the
+ * validation tester are gardening_question (valid), too_short, spam, non_gardening, out_of_region,
+ * safety_concern and non_english. Three more are valid but need no model: conversational ("hi",
+ * "thanks": a friendly template reply), location_reply (only a location or a refusal to give one,
+ * the answer to "what is your ZIP?") and command (ZIP/ZONE/SOIL/LEVEL profile commands and
+ * STOP/HELP keywords).
+ */
 export const VALIDATION_RESPONSE_TYPES = [
   'gardening_question',
   'conversational',
@@ -72,19 +83,23 @@ export type ValidationResponseType = (typeof VALIDATION_RESPONSE_TYPES)[number];
 
 export type IssueSeverity = 'low' | 'medium' | 'high';
 
+/** One finding about a message. */
 export interface ValidationIssue {
   type: string;
   severity: IssueSeverity;
   message: string;
 }
 
+/** The validation result (libs/gardening's ValidationResult names the safety and small-talk kinds). */
 export interface ValidationResult {
   isValid: boolean;
   responseType: ValidationResponseType;
-  /** 0 to 1. */
+  /** Confidence in the classification, 0 to 1. */
   confidence: number;
   issues: ValidationIssue[];
+  /** Suggestions for the sender. */
   corrections: string[];
+  /** When it was validated. */
   timestamp: IsoDateTime;
   /** For safety_concern: the guidance SMS (Poison Control 1-800-222-1222, 911). */
   safetyGuidance?: string;
@@ -145,10 +160,13 @@ export const ProcessMessageRequest = z.object(
 );
 export type ProcessMessageRequest = z.output<typeof ProcessMessageRequest>;
 
+/** What processMessage answers: the message with its context added, and its validation. */
 export interface ProcessingResult {
   processing: {
     originalMessage: string;
+    /** The message with a bracketed context suffix (unchanged when processing is skipped). */
     processedMessage: string;
+    /** One line per context item added. */
     enhancements: string[];
     skipProcessing: boolean;
   };

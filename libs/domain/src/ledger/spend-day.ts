@@ -1,4 +1,5 @@
 // The spending day: midnight to midnight in a configured time zone.
+import { utcOffsetAt, wallClockAt, wallDate } from '@sprout/contracts';
 
 /** Whether `name` is an IANA time zone this runtime knows ("UTC", "America/Los_Angeles"). */
 export function isTimeZone(name: string): boolean {
@@ -11,42 +12,6 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-/** The wall-clock fields of `at` in `timeZone`. */
-function wallClock(at: Date, timeZone: string) {
-  let format = formats.get(timeZone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formats.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
-  return {
-    year: Number(parts.year),
-    month: Number(parts.month),
-    day: Number(parts.day),
-    hour: Number(parts.hour),
-    minute: Number(parts.minute),
-    second: Number(parts.second),
-  };
-}
-
-/** How far `timeZone`'s wall clock is ahead of UTC at `at`, in ms. */
-function offsetAt(at: Date, timeZone: string): number {
-  const w = wallClock(at, timeZone);
-  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
-  return asUtc - Math.floor(at.getTime() / 1000) * 1000;
-}
-
 export interface SpendDay {
   /** YYYY-MM-DD in the time zone. */
   key: string;
@@ -55,13 +20,12 @@ export interface SpendDay {
 }
 
 function computeSpendDay(now: Date, timeZone: string): SpendDay {
-  const { year, month, day } = wallClock(now, timeZone);
-  const midnightAsUtc = Date.UTC(year, month - 1, day);
+  const today = wallClockAt(now, timeZone);
+  const midnightAsUtc = Date.UTC(today.year, today.month - 1, today.day);
   // Two passes settle the offset in force at midnight (it differs from now's across a DST change).
-  let start = midnightAsUtc - offsetAt(now, timeZone);
-  start = midnightAsUtc - offsetAt(new Date(start), timeZone);
-  const key = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-  return { key, start: new Date(start) };
+  let start = midnightAsUtc - utcOffsetAt(now, timeZone);
+  start = midnightAsUtc - utcOffsetAt(new Date(start), timeZone);
+  return { key: wallDate(today), start: new Date(start) };
 }
 
 /** A day is 23 to 25 hours long, so its start plus 26 hours always falls in the next day. */

@@ -195,9 +195,14 @@ export async function userDetailJson<T>(
   since: Date,
   now: Date,
 ): Promise<JsonText<T> | null> {
-  const rows = await queryPrepared<{ detail: JsonText<T> }>(
-    dataSource,
-    `SELECT json_build_object(${USER_FIELDS},
+  const { text, values } = userDetailStatement(id, since, now);
+  const rows = await queryPrepared<{ detail: JsonText<T> }>(dataSource, text, values);
+  return rows[0]?.detail ?? null;
+}
+
+/** The statement userDetailJson runs (the admin bench times it too). */
+export const userDetailStatement = (id: string, since: Date, now: Date): Statement => ({
+  text: `SELECT json_build_object(${USER_FIELDS},
          'region', u.region,
          'hardinessZone', u.hardiness_zone,
          'analytics', json_build_object(
@@ -230,10 +235,8 @@ export async function userDetailJson<T>(
                     'refusedTexts', s.refused)
              FROM sender_limits s WHERE s.user_id = u.id AND s.limited_until > $3))::text AS detail
        FROM users u WHERE u.id = $1`,
-    [id, since, now],
-  );
-  return rows[0]?.detail ?? null;
-}
+  values: [id, since, now],
+});
 
 export async function userExists(dataSource: DataSource, id: string): Promise<boolean> {
   const found: unknown[] = await dataSource.query('SELECT 1 FROM users WHERE id = $1', [id]);

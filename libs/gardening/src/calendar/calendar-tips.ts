@@ -1,3 +1,4 @@
+import type { CalendarTipPreview } from '@sprout/contracts';
 import { CROPS, type CropTiming, findCrop } from '../advisor/crops';
 import { normalizeText } from '../advisor/knowledge/terms';
 import { frostDatesFor } from '../places/frost';
@@ -8,20 +9,8 @@ import { formatMonthDay } from '../text/dates';
 import { fitToLength, gsm7Length, toGsm7 } from '../text/gsm7';
 import { addDaysToDate, localDateOf, timeZoneForZip } from './time-zone';
 
-/** One dated task for a gardener: what the calendar sends, keyed so it is sent once. */
-export interface CalendarTip {
-  /** Stable per task and season, e.g. "tomatoes:start-indoors:2027" (the season's year). */
-  key: string;
-  kind: 'tip';
-  /** The crop's name (crops.json), or null for a garden-wide task (heat). */
-  crop: string | null;
-  /** start-indoors, harden-off, transplant, sow, plant, sow-fall, plant-fall, plant-garlic, plant-bulbs, protect-from-heat. */
-  task: string;
-  /** The local date it is for, YYYY-MM-DD. */
-  date: string;
-  /** The SMS: at most two GSM-7 segments, its last line how to stop. */
-  text: string;
-}
+/** One dated task for a gardener: what the calendar sends, keyed so it is sent once (the console previews it). */
+export type CalendarTip = CalendarTipPreview;
 
 export interface CalendarTipsInput {
   zipCode: string;

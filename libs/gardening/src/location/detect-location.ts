@@ -1,3 +1,4 @@
+import type { LocationTestResult } from '@sprout/contracts';
 import { hardinessZoneForZip } from '../places/hardiness';
 import { NAMED_REGIONS, type NamedRegion } from '../places/regions';
 import { STATE_NAMES_LOWER, US_STATES, normalizeState, stateName } from '../places/states';
@@ -17,28 +18,9 @@ import { MAJOR_CITIES } from './major-cities';
 export type LocationType =
   'zip' | 'city_state' | 'city' | 'state' | 'region' | 'international' | 'vague' | 'refused' | 'none';
 
-/** The result of reading a location from a message (the location test's answer, plus details). */
-export interface LocationDetection {
-  /** A usable place was found (US or abroad; see `country` and `locationType`). */
-  hasLocation: boolean;
-  /** Display text, e.g. "Portland, OR 97201", "Austin, TX", "Pacific Northwest", "Toronto, Canada"; null if none. */
-  location: string | null;
-  /** Confidence in this reading, 0-1. */
-  confidence: number;
+/** The result of reading a location from a message: the location test's answer, always of a known type. */
+export interface LocationDetection extends LocationTestResult {
   locationType: LocationType;
-  /** The person declined to give a location ("I'd rather not say"). */
-  refusedLocation: boolean;
-  /** The ZIP given, or a representative ZIP for a city (the city's lowest-numbered ZIP). */
-  zipCode?: string;
-  city?: string;
-  /** Two-letter US state code. */
-  state?: string;
-  /** Named region ("Bay Area") for region readings. */
-  region?: string;
-  /** "United States" for US places, else the country named. */
-  country?: string;
-  /** USDA zone of the ZIP (or of the region's typical ZIP) when the zone table knows it. */
-  hardinessZone?: string;
 }
 
 const CITY_BY_ALIAS = new Map(MAJOR_CITIES.map(([alias, city, state]) => [alias, { city, state }]));

@@ -1,3 +1,4 @@
+import type { ProcessingResult as ProcessingAnswer } from '@sprout/contracts';
 import { frostDatesFor, normalizeZone } from '../places/frost';
 import { hardinessZoneForZip } from '../places/hardiness';
 import { localSeasonFor } from '../places/season';
@@ -25,18 +26,8 @@ export interface ProcessingContext {
   conversation?: readonly string[] | null;
 }
 
-/** The processing result of spec 001 (§3). */
-export interface ProcessingResult {
-  processing: {
-    originalMessage: string;
-    /** The message with a bracketed context suffix (unchanged when processing is skipped). */
-    processedMessage: string;
-    /** One line per context item added. */
-    enhancements: string[];
-    skipProcessing: boolean;
-  };
-  messageLength: number;
-  wordCount: number;
+/** The processing result (the tester's answer), its validation with the gardening kinds named. */
+export interface ProcessingResult extends ProcessingAnswer {
   validation: ValidationResult;
 }
 

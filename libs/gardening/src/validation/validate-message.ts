@@ -1,3 +1,8 @@
+import type {
+  ValidationResult as ValidationAnswer,
+  ValidationIssue,
+  ValidationResponseType,
+} from '@sprout/contracts';
 import { detectTopics } from '../analysis/topics';
 import { detectLocation, type LocationDetection } from '../location/detect-location';
 import { lookupZip } from '../places/zip';
@@ -7,55 +12,15 @@ import { readLanguage } from './language';
 import { mentionsLatinPlantName } from './plant-names';
 import { detectSafetyConcern, type SafetyCategory } from './safety';
 
-/**
- * How the pipeline should treat a message. The seven kinds of the validation tester are
- * gardening_question (valid), too_short, spam, non_gardening, out_of_region, safety_concern and
- * non_english. Three more are valid but need no model: conversational ("hi", "thanks": a friendly
- * template reply), location_reply (only a location or a refusal to give one, the answer to "what is
- * your ZIP?") and command (ZIP/ZONE/SOIL/LEVEL profile commands and STOP/HELP keywords).
- */
-export type ValidationResponseType =
-  | 'gardening_question'
-  | 'conversational'
-  | 'location_reply'
-  | 'command'
-  | 'too_short'
-  | 'spam'
-  | 'non_gardening'
-  | 'out_of_region'
-  | 'safety_concern'
-  | 'non_english';
-
-/** One finding about a message. */
-export interface ValidationIssue {
-  type: string;
-  severity: 'low' | 'medium' | 'high';
-  message: string;
-}
+export type { ValidationIssue, ValidationResponseType };
 
 /** The kind of small talk a conversational message is. */
 export type ConversationKind = 'greeting' | 'thanks' | 'acknowledgement' | 'goodbye' | 'about';
 
-/** The validation result, with details the pipeline uses. */
-export interface ValidationResult {
-  isValid: boolean;
-  responseType: ValidationResponseType;
-  /** Confidence in the classification, 0-1. */
-  confidence: number;
-  issues: ValidationIssue[];
-  /** Suggestions for the sender. */
-  corrections: string[];
-  /** ISO time of validation. */
-  timestamp: string;
-  /** For safety_concern: the guidance SMS (Poison Control 1-800-222-1222, 911). */
-  safetyGuidance?: string;
+/** The validation result (the tester's answer), with the kinds of safety concern and small talk named. */
+export interface ValidationResult extends ValidationAnswer {
   safetyCategory?: SafetyCategory;
-  /** For non_english: the detected ISO 639-1 language code. */
-  language?: string;
-  /** For conversational messages: greeting, thanks, acknowledgement or goodbye. */
   conversation?: ConversationKind;
-  /** For out_of_region: the place named. */
-  outOfRegionPlace?: string;
 }
 
 /** What the validator knows about the sender (its userContext). */

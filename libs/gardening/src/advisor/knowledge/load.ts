@@ -77,43 +77,16 @@ function cropPattern(crop: CropData, vocabulary: ReadonlyMap<string, readonly st
 export function readAdvisorKnowledge(dir: string = ADVISOR_DATA_DIR): AdvisorKnowledge {
   const problems: string[] = [];
   let files = 0;
-  const vocabFile = parse(
-    VocabularyFileSchema,
-    readJson(path.join(dir, 'vocabulary.json'), problems),
-    'vocabulary.json',
-    problems,
-  );
-  const cropFile = parse(
-    CropFileSchema,
-    readJson(path.join(dir, 'crops.json'), problems),
-    'crops.json',
-    problems,
-  );
-  const plantFile = parse(
-    PlantFileSchema,
-    readJson(path.join(dir, 'plants.json'), problems),
-    'plants.json',
-    problems,
-  );
-  const languageFile = parse(
-    LanguageFileSchema,
-    readJson(path.join(dir, 'language.json'), problems),
-    'language.json',
-    problems,
-  );
-  const synonymFile = parse(
-    SynonymFileSchema,
-    readJson(path.join(dir, 'synonyms.json'), problems),
-    'synonyms.json',
-    problems,
-  );
-  const regionalFile = parse(
-    RegionalFileSchema,
-    readJson(path.join(dir, 'regional.json'), problems),
-    'regional.json',
-    problems,
-  );
-  files += 6;
+  const readFile = <T>(schema: z.ZodType<T>, name: string): T | null => {
+    files++;
+    return parse(schema, readJson(path.join(dir, name), problems), name, problems);
+  };
+  const vocabFile = readFile(VocabularyFileSchema, 'vocabulary.json');
+  const cropFile = readFile(CropFileSchema, 'crops.json');
+  const plantFile = readFile(PlantFileSchema, 'plants.json');
+  const languageFile = readFile(LanguageFileSchema, 'language.json');
+  const synonymFile = readFile(SynonymFileSchema, 'synonyms.json');
+  const regionalFile = readFile(RegionalFileSchema, 'regional.json');
 
   const vocabulary = new Map<string, readonly string[]>(Object.entries(vocabFile?.groups ?? {}));
   // "@crop" is every name of every crop.
