@@ -259,6 +259,7 @@ export {
   updateStatusLocked,
   type StaleStatusQuery,
 } from './messages/delivery-status';
+export { outboundBySids, updateStatusesIfStill, type StatusWrite } from './messages/status-batch';
 export { inboundToAnswer, lockReplyRecipient, type InboundMoods } from './messages/reply-reads';
 export {
   recordReply,

@@ -1,4 +1,4 @@
-import { Message } from '@sprout/domain';
+import { Message, updateStatusesIfStill } from '@sprout/domain';
 import { JobQueues } from '@sprout/platform';
 import { DeliveryStatusService } from '../src/delivery-status/delivery-status.service';
 import { type GatewayHarness, eventually, insertQueuedReply, nextPhone, startGateway } from './harness';
@@ -112,6 +112,65 @@ describe('delivery.check: re-reading statuses from Twilio', () => {
     expect(final.deliveredAt).not.toBeNull();
     // Late callbacks after the final status change nothing.
     expect(await service.apply({ providerSid, status: 'sent' })).toBe('unchanged');
+  });
+
+  it("applies callbacks of many messages arriving together, each message's own forward-only", async () => {
+    const replies = await Promise.all(
+      [0, 1, 2, 3].map(() => insertQueuedReply(h.db.dataSource, { phoneNumber: nextPhone() })),
+    );
+    const sids = replies.map((reply) => `SMbat${reply.id.replaceAll('-', '').slice(0, 29)}`);
+    await Promise.all(
+      replies.map((reply, i) =>
+        messages().update({ id: reply.id }, { providerSid: sids[i], status: 'queued' }),
+      ),
+    );
+    const [a = '', b = '', c = '', d = ''] = sids;
+    const service = h.gateway.app.get(DeliveryStatusService);
+    const outcomes = await Promise.all([
+      service.apply({ providerSid: a, status: 'delivered' }),
+      service.apply({ providerSid: b, status: 'sent' }),
+      service.apply({ providerSid: a, status: 'sent' }),
+      service.apply({ providerSid: 'SMbatunknown', status: 'delivered' }),
+      service.apply({
+        providerSid: c,
+        status: 'undelivered',
+        errorCode: '30003',
+        errorMessage: 'Unreachable',
+      }),
+      service.apply({ providerSid: b, status: 'sent' }),
+      service.apply({ providerSid: d, status: 'sent' }),
+      service.apply({ providerSid: d, status: 'delivered' }),
+    ]);
+    expect(outcomes).toEqual([
+      'updated',
+      'updated',
+      'unchanged',
+      'unknown-message',
+      'updated',
+      'unchanged',
+      'updated',
+      'updated',
+    ]);
+    const stored = await Promise.all(replies.map((reply) => messages().findOneByOrFail({ id: reply.id })));
+    expect(stored.map((m) => m.status)).toEqual(['delivered', 'sent', 'undelivered', 'delivered']);
+    expect(stored.map((m) => m.sentAt !== null)).toEqual([true, true, false, true]);
+    expect(stored.map((m) => m.deliveredAt !== null)).toEqual([true, false, false, true]);
+    expect([stored[2]?.errorCode, stored[2]?.errorMessage]).toEqual(['30003', 'Unreachable']);
+  });
+
+  it('writes a batched change only while the status is still the one read', async () => {
+    const reply = await insertQueuedReply(h.db.dataSource, { phoneNumber: nextPhone() });
+    const change = { id: reply.id, status: 'sent', sentAt: new Date(), deliveredAt: null } as const;
+    const errors = { errorCode: null, errorMessage: null };
+    // Read as "sending", but the row says "queued": another writer got there first.
+    expect(
+      await updateStatusesIfStill(h.db.dataSource, [{ ...change, ...errors, expected: 'sending' }]),
+    ).toEqual(new Set());
+    expect((await messages().findOneByOrFail({ id: reply.id })).status).toBe('queued');
+    expect(
+      await updateStatusesIfStill(h.db.dataSource, [{ ...change, ...errors, expected: 'queued' }]),
+    ).toEqual(new Set([reply.id]));
+    expect((await messages().findOneByOrFail({ id: reply.id })).status).toBe('sent');
   });
 
   it('skips a message Twilio does not know and checks nothing for a conversation without open messages', async () => {

@@ -137,12 +137,16 @@ describe('outbound SMS and delivery status', () => {
       expect(callbacks.map((c) => c.params.MessageStatus)).toEqual(['delivered', 'sent']);
       expect(callbacks.every((c) => c.responseStatus === 204)).toBe(true);
 
-      // Both status jobs have run once the late one's job completed.
+      // Both status jobs have run (the first may have been retried: it can beat the stored sid).
       const queue = h.gateway.app.get(JobQueues).queue('sms.status');
       const sid = callbacks[0]?.params.MessageSid ?? '';
+      const finished = async (status: string) => (await queue.getJob(`status-${sid}-${status}`))?.finishedOn;
       await eventually(
-        async () => ((await queue.getJob(`status-${sid}-sent`))?.finishedOn !== undefined ? true : undefined),
-        'the late status job',
+        async () =>
+          (await finished('sent')) !== undefined && (await finished('delivered')) !== undefined
+            ? true
+            : undefined,
+        'both status jobs',
       );
       const message = await h.db.dataSource.getRepository(Message).findOneByOrFail({ id: reply.id });
       expect(message.status).toBe('delivered');

@@ -4,12 +4,13 @@ import {
   MESSAGE_STATUSES,
   type Message,
   type MessageStatus,
+  type StatusWrite,
   markStatusesRead,
-  outboundBySid,
+  outboundBySids,
   sentOfConversation,
   staleSentMessages,
-  updateStatusIfStill,
   updateStatusLocked,
+  updateStatusesIfStill,
 } from '@sprout/domain';
 import {
   type SmsDeliveryStatus,
@@ -58,6 +59,17 @@ const RECONCILE_BATCH = 200;
 
 /** Reads of a message's status before `apply` settles it under a lock instead. */
 const CAS_ATTEMPTS = 3;
+/** Callbacks applied by one read and one write at most. */
+const BATCH_MAX = 200;
+
+/** A callback waiting for its batch, with the error text it carries or was read for it. */
+interface PendingUpdate {
+  update: StatusUpdate;
+  errorMessage: string | undefined;
+  outcome: StatusOutcome | undefined;
+  settle: (outcome: StatusOutcome) => void;
+  fail: (error: unknown) => void;
+}
 
 /** What a provider status changes on a message (forward-only), or null when nothing. */
 const statusChanges = (
@@ -90,12 +102,16 @@ export class DeliveryStatusService {
     @Inject(CONFIG) private readonly config: SmsGatewayConfig,
   ) {}
 
+  private pending: PendingUpdate[] = [];
+  private flushing = false;
+
   /**
-   * Applies a provider status forward-only (a late "sent" after "delivered" changes nothing). Two
-   * statements and no transaction: read the message, then write the change only if its status is
-   * still the one read (compare and set), again from the read if a concurrent callback or the send
-   * changed it meanwhile. Error 21610 (the recipient opted out at the carrier) opts the user out,
-   * in one transaction with the status under a row lock.
+   * Applies a provider status forward-only (a late "sent" after "delivered" changes nothing).
+   * Callbacks arriving while a batch is being written wait and go in the next one: per batch one
+   * read of its messages, then one write of every change only where the status is still the one
+   * read (compare and set), again from a new read for those a concurrent callback or the send
+   * changed meanwhile. Error 21610 (the recipient opted out at the carrier) opts the user out, in
+   * one transaction with the status under a row lock.
    */
   async apply(update: StatusUpdate): Promise<StatusOutcome> {
     const errorMessage =
@@ -104,16 +120,85 @@ export class DeliveryStatusService {
         ? await this.providerErrorMessage(update.providerSid)
         : undefined);
     if (update.errorCode === UNSUBSCRIBED_ERROR_CODE) return this.applyWithOptOut(update, errorMessage);
+    return new Promise<StatusOutcome>((settle, fail) => {
+      this.pending.push({ update, errorMessage, outcome: undefined, settle, fail });
+      if (!this.flushing) void this.flush();
+    });
+  }
 
-    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-      const message = await outboundBySid(this.dataSource, update.providerSid);
-      if (message === null) return 'unknown-message';
-      const changes = statusChanges(message, update, errorMessage);
-      if (changes === null) return 'unchanged';
-      if (await updateStatusIfStill(this.dataSource, message, changes)) return 'updated';
+  /** Writes the waiting callbacks batch after batch until none wait (one flush runs at a time). */
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending.splice(0, BATCH_MAX);
+        try {
+          await this.applyBatch(batch);
+        } catch (error) {
+          for (const entry of batch) if (entry.outcome === undefined) entry.fail(error);
+        }
+      }
+    } finally {
+      this.flushing = false;
     }
-    // Still racing after CAS_ATTEMPTS reads: settle it under the row lock.
-    return this.applyWithOptOut(update, errorMessage);
+  }
+
+  private async applyBatch(batch: PendingUpdate[]): Promise<void> {
+    let open = batch;
+    for (let attempt = 0; attempt < CAS_ATTEMPTS && open.length > 0; attempt++) {
+      const bySid = new Map<string, PendingUpdate[]>();
+      for (const entry of open) {
+        const same = bySid.get(entry.update.providerSid);
+        if (same === undefined) bySid.set(entry.update.providerSid, [entry]);
+        else same.push(entry);
+      }
+      const messages = await outboundBySids(this.dataSource, [...bySid.keys()]);
+      const found = new Map(messages.map((message) => [message.providerSid, message]));
+      const writes: StatusWrite[] = [];
+      const outcomes = new Map<PendingUpdate, StatusOutcome>();
+      const waiting = new Map<string, PendingUpdate[]>();
+      for (const [sid, entries] of bySid) {
+        const message = found.get(sid);
+        if (message === undefined) {
+          for (const entry of entries) outcomes.set(entry, 'unknown-message');
+          continue;
+        }
+        // Callbacks of one message in one batch: each applied to the state the one before left.
+        let state = message;
+        for (const entry of entries) {
+          const changes = statusChanges(state, entry.update, entry.errorMessage);
+          outcomes.set(entry, changes === null ? 'unchanged' : 'updated');
+          if (changes !== null) state = { ...state, ...changes };
+        }
+        if (state === message) continue;
+        writes.push({
+          id: message.id,
+          expected: message.status,
+          status: state.status,
+          sentAt: state.sentAt,
+          deliveredAt: state.deliveredAt,
+          errorCode: state.errorCode,
+          errorMessage: state.errorMessage,
+        });
+        waiting.set(message.id, entries);
+      }
+      const written = await updateStatusesIfStill(this.dataSource, writes);
+      const raced = new Set<PendingUpdate>();
+      for (const [id, entries] of waiting)
+        if (!written.has(id)) for (const entry of entries) raced.add(entry);
+      for (const [entry, outcome] of outcomes) {
+        if (raced.has(entry)) continue;
+        entry.outcome = outcome;
+        entry.settle(outcome);
+      }
+      open = [...raced];
+    }
+    // Still racing after CAS_ATTEMPTS reads: settle them under the row lock, one by one.
+    for (const entry of open) {
+      const outcome = await this.applyWithOptOut(entry.update, entry.errorMessage);
+      entry.outcome = outcome;
+      entry.settle(outcome);
+    }
   }
 
   /** `apply` under a row lock in one transaction, with the carrier opt-out (error 21610) if any. */

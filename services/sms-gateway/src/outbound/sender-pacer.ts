@@ -11,24 +11,37 @@ const TOLL_FREE = /^\+18(00|33|44|55|66|77|88)\d{7}$/;
 const senderTypeOf = (sender: string): SenderType =>
   /^\d{5,6}$/.test(sender) ? 'short-code' : TOLL_FREE.test(sender) ? 'toll-free' : 'long-code';
 
-// GCRA with reservations: each call books the sender's next free slot for `cost` segments and
-// answers how long until that slot, so a job waits exactly once (delayed in Redis, off the
-// worker). The key holds the theoretical arrival time (ms) of the next free slot. Redis's clock.
-const RESERVE = `
+// GCRA with reservations: the first call for a message books the sender's next free slot for
+// its segments and, when the slot is later, keeps it under the message's key and answers the wait,
+// so a job waits exactly once (delayed in Redis, off the worker); the call at that time goes
+// ahead. KEYS[1] holds the sender's theoretical arrival time (ms) of its next free slot, KEYS[2]
+// the message's booked slot. One script, so a send costs one round trip. Redis's clock.
+// ARGV: interval ms, segments, grace ms, booked slot TTL past the slot (ms). Answers the wait (ms).
+const PACE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local booked = redis.call('GET', KEYS[2])
+if booked then
+  local slot = tonumber(booked)
+  if slot > now then return slot - now end
+  redis.call('DEL', KEYS[2])
+  if now - slot <= tonumber(ARGV[3]) then return 0 end
+  -- Held past its slot (the circuit opened meanwhile): book again rather than burst.
+end
 local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tat < now then tat = now end
 local nextTat = tat + tonumber(ARGV[1]) * tonumber(ARGV[2])
 redis.call('SET', KEYS[1], tostring(nextTat), 'PX', math.ceil(nextTat - now) + 1000)
-return { math.ceil(tat - now), math.floor(tat) }
+local wait = math.ceil(tat - now)
+if wait > 0 then redis.call('SET', KEYS[2], tostring(math.floor(tat)), 'PX', wait + tonumber(ARGV[4])) end
+return wait
 `;
 
 /** Defined on the connection: ioredis sends the script once per connection, then its SHA only. */
-const RESERVE_COMMAND = 'sproutSmsPaceReserve';
-type ReserveCommand = Record<
-  typeof RESERVE_COMMAND,
-  (key: string, ...args: string[]) => Promise<[number, number]>
+const PACE_COMMAND = 'sproutSmsPace';
+type PaceCommand = Record<
+  typeof PACE_COMMAND,
+  (senderKey: string, slotKey: string, ...args: string[]) => Promise<number>
 >;
 
 /** A reservation not used within this long after its slot is dropped (a newer one is taken). */
@@ -52,7 +65,7 @@ export class SenderPacer {
     @Inject(CONFIG) private readonly config: SmsGatewayConfig,
   ) {
     this.prefix = `${config.bullmqPrefix}:sms:pace`;
-    redis.defineCommand(RESERVE_COMMAND, { numberOfKeys: 1, lua: RESERVE });
+    redis.defineCommand(PACE_COMMAND, { numberOfKeys: 2, lua: PACE });
   }
 
   /** Segments per second this number may send. */
@@ -74,28 +87,14 @@ export class SenderPacer {
    * segments and, if the slot is later, answers the wait; the call at that time goes ahead.
    */
   async pace(sender: string, messageId: string, segments: number): Promise<PaceDecision> {
-    const slotKey = `${this.prefix}:slot:${messageId}`;
-    const [booked, time] = await Promise.all([this.redis.get(slotKey), this.redisNow()]);
-    if (booked !== null) {
-      const slot = Number(booked);
-      if (slot > time) return { go: false, waitMs: slot - time };
-      await this.redis.del(slotKey);
-      if (time - slot <= SLOT_GRACE_MS) return { go: true };
-      // Held past its slot (the circuit opened meanwhile): book again rather than burst.
-    }
-    const intervalMs = 1000 / this.rateOf(sender);
-    const [waitMs, slot] = await (this.redis as unknown as ReserveCommand)[RESERVE_COMMAND](
+    const waitMs = await (this.redis as unknown as PaceCommand)[PACE_COMMAND](
       `${this.prefix}:${sender}`,
-      String(intervalMs),
+      `${this.prefix}:slot:${messageId}`,
+      String(1000 / this.rateOf(sender)),
       String(Math.max(1, segments)),
+      String(SLOT_GRACE_MS),
+      String(SLOT_TTL_MS),
     );
-    if (waitMs <= 0) return { go: true };
-    await this.redis.set(slotKey, String(slot), 'PX', waitMs + SLOT_TTL_MS);
-    return { go: false, waitMs };
-  }
-
-  private async redisNow(): Promise<number> {
-    const [seconds, micros] = await this.redis.time();
-    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    return waitMs <= 0 ? { go: true } : { go: false, waitMs };
   }
 }
