@@ -21,7 +21,6 @@ import {
   configureZoneTable,
   gardenerMessages,
   preloadAdvisor,
-  preloadLanguageDetector,
   preloadZoneTable,
   processMessage,
   templateReplyFor,
@@ -123,14 +122,15 @@ export class PipelineService implements OnModuleInit {
   ) {}
 
   /**
-   * Loads the zone table, the language model and the offline advisor's search index now rather
-   * than on the first message (the index alone takes seconds to build).
+   * Loads the zone table and the offline advisor's search index now rather than on the first
+   * message (the index alone takes seconds to build). The language model (about 70 MB of RSS) is
+   * left to load on first use: validation asks it only about texts its word lists cannot place
+   * (other scripts, other languages' words), which few texts are.
    */
   onModuleInit(): void {
     configureZoneTable(this.config.hardinessZonesPath);
     if (!preloadZoneTable())
       this.logger.warn('Hardiness zone table not found: zones come from ZIP prefixes only');
-    preloadLanguageDetector();
     preloadAdvisor();
   }
 
