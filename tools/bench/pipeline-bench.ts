@@ -20,7 +20,8 @@
 // Options: --quick (about 1.5 minutes), --rates=200,500,1000, --seconds=<per webhook round>,
 // --rounds=<alternating rounds per rate>, --pipeline-rate=50, --backlog=<texts per drain>,
 // --db=<sprout_bench_pipeline>, --drain-only (only step 4 with one ai-responder: CPU and SQL
-// statements per reply, for before/after comparisons). When the server loads pg_stat_statements
+// statements per reply, for before/after comparisons), --dist (the services from their builds, as
+// deployed). When the server loads pg_stat_statements
 // (shared_preload_libraries), each drain also counts the SQL statements per text.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -71,6 +72,8 @@ const parseOptions = (argv: string[]) => {
     database: flags.text('db') ?? 'sprout_bench_pipeline',
     /** Only the drain by one ai-responder (CPU and statements per reply): before/after comparisons. */
     drainOnly: flags.has('drain-only'),
+    /** sms-gateway and ai-responder from their builds (dist), as the image runs them, not from source. */
+    dist: flags.has('dist'),
   };
 };
 
@@ -382,7 +385,10 @@ const setUp = async (options: Options, started: number, load1: number): Promise<
   const fakes = await startFakes();
   const gatewayPort = await findFreePort();
   const publicBaseUrl = `http://127.0.0.1:${gatewayPort}`;
-  const common = serviceEnv({ databaseUrl, redisUrl, prefix, twilioUrl: fakes.twilio.url, publicBaseUrl });
+  const common = {
+    ...serviceEnv({ databaseUrl, redisUrl, prefix, twilioUrl: fakes.twilio.url, publicBaseUrl }),
+    BENCH_FROM_DIST: options.dist ? '1' : '0',
+  };
   const responderEnv = {
     ...common,
     OPENAI_API_KEY: fakes.openai.apiKey,

@@ -8,12 +8,15 @@ import { Session } from 'node:inspector/promises';
 import { summariseProfile } from './pipeline-profile.mjs';
 
 const require = createRequire(import.meta.url);
-require('../stack/lib/ts-loader.cjs').register();
 
 const which = process.argv[2];
+// With BENCH_FROM_DIST the services run from their builds, as the image starts them (no SWC, no
+// inline source maps): `npx nx run-many -t build -p sms-gateway ai-responder` first.
+const fromDist = process.env.BENCH_FROM_DIST === '1' && which !== 'bare';
+if (!fromDist) require('../stack/lib/ts-loader.cjs').register();
 const modules = {
-  'sms-gateway': '../../services/sms-gateway/src/app.ts',
-  'ai-responder': '../../services/ai-responder/src/app.ts',
+  'sms-gateway': `../../services/sms-gateway/${fromDist ? 'dist/app.js' : 'src/app.ts'}`,
+  'ai-responder': `../../services/ai-responder/${fromDist ? 'dist/app.js' : 'src/app.ts'}`,
   bare: './pipeline-bare.ts',
 };
 if (modules[which] === undefined) {

@@ -22,9 +22,10 @@ export * from './validation/language';
 export * from './processing/process-message';
 export * from './processing/profile-commands';
 
-// Sentiment and topics
+// Sentiment and topics, and the analysis of a text shared by validation, processing and the advisor
 export * from './analysis/sentiment';
 export * from './analysis/topics';
+export * from './analysis/text-analysis';
 
 // The offline advisor
 export * from './advisor/advise-offline';

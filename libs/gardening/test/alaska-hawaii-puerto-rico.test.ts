@@ -122,9 +122,7 @@ describe('a ZIP of Alaska, Hawaii or Puerto Rico', () => {
 });
 
 describe('the areas file', () => {
-  const ours = Object.values(zipcodeEntries()).filter(
-    (e) => !!e && e.country === 'US' && STATES.includes(e.state) && e.city !== 'Wake Island',
-  );
+  const ours = [...zipcodeEntries()].filter((e) => STATES.includes(e.state) && e.city !== 'Wake Island');
 
   it('puts every ZIP of Alaska, Hawaii, Puerto Rico and the Virgin Islands in one area of its state', () => {
     expect(ours.length).toBeGreaterThan(600);

@@ -26,7 +26,7 @@ import {
   zoneTableZips,
   zoneTemperatureRange,
 } from '@sprout/gardening';
-import { zipcodeEntries, type ZipcodesEntry } from '../src/places/zipcodes-data';
+import { zipcodeEntries, zipcodeEntry, type ZipcodesEntry } from '../src/places/zipcodes-data';
 
 const DERIVE_SCRIPT = path.resolve(__dirname, '../scripts/derive-zones.mjs');
 
@@ -343,13 +343,9 @@ describe('hardinessZoneForZip', () => {
     const table = new Set(zoneTableZips());
     const inContiguousUs = (c: ZipcodesEntry): boolean =>
       c.latitude > 24 && c.latitude < 50 && c.longitude > -125 && c.longitude < -66;
-    const missing = Object.values(zipcodeEntries()).filter(
-      (c): c is ZipcodesEntry => !!c && c.country === 'US' && inContiguousUs(c) && !table.has(c.zip),
-    );
+    const missing = [...zipcodeEntries()].filter((c) => inContiguousUs(c) && !table.has(c.zip));
     expect(missing.length).toBeGreaterThan(500);
-    const located = [...table]
-      .map((zip) => zipcodeEntries()[zip])
-      .filter((c): c is ZipcodesEntry => !!c && inContiguousUs(c));
+    const located = [...table].map(zipcodeEntry).filter((c): c is ZipcodesEntry => !!c && inContiguousUs(c));
     const km = (a: ZipcodesEntry, b: ZipcodesEntry): number => {
       const rad = Math.PI / 180;
       const h =
@@ -363,7 +359,7 @@ describe('hardinessZoneForZip', () => {
     for (const entry of missing.filter((_, i) => i % 25 === 0)) {
       const zone = hardinessZoneForZip(entry.zip);
       expect(zone?.source).toBe('nearest');
-      const nearest = zone?.nearestZip ? zipcodeEntries()[zone.nearestZip] : undefined;
+      const nearest = zone?.nearestZip ? zipcodeEntry(zone.nearestZip) : undefined;
       expect(nearest && table.has(nearest.zip)).toBe(true);
       let best = Infinity;
       for (const c of located) best = Math.min(best, km(entry, c));
@@ -374,7 +370,7 @@ describe('hardinessZoneForZip', () => {
 
   it('uses the numerically nearest ZIP of the same area when the ZIP has no known location', () => {
     const table = new Set(zoneTableZips());
-    const candidate = ['97299', '97298', '97297', '97296'].find((z) => !table.has(z) && !zipcodeEntries()[z]);
+    const candidate = ['97299', '97298', '97297', '97296'].find((z) => !table.has(z) && !zipcodeEntry(z));
     expect(candidate).toBeDefined();
     const zone = hardinessZoneForZip(candidate ?? '');
     expect(zone?.source).toBe('nearest');

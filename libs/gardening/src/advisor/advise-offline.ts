@@ -1,3 +1,4 @@
+import type { TextAnalysis } from '../analysis/text-analysis';
 import type { Topic } from '../analysis/topics';
 import { fitToLength, toGsm7 } from '../text/gsm7';
 import { addDays } from '../text/dates';
@@ -26,6 +27,8 @@ export interface AdviceRequest extends AdviceAsker {
   history?: readonly ConversationTurn[];
   /** The gardener declined to share a location: never ask for a ZIP. */
   locationRefused?: boolean;
+  /** The question's analysis (analyzeText), when the caller has one: its location is not read again. */
+  analysis?: TextAnalysis;
 }
 
 /** The offline advisor's answer. */
@@ -188,7 +191,9 @@ export function readRequest(given: AdviceRequest): Reading {
   // The gardener's own town, as the question may name it ("new to santa fe"): a place, not a word to correct.
   const town = request.zipCode ? lookupZip(request.zipCode)?.city : undefined;
   const known = town ? [town] : [];
-  const read = (q: string): string => readQuestion(q, retriever, known);
+  const located = given.analysis?.text === given.question ? given.analysis.location : undefined;
+  const read = (q: string): string =>
+    readQuestion(q, retriever, known, q === request.question ? located : undefined);
   const standsAlone = (q: string): boolean => {
     const known = alone.get(q);
     if (known !== undefined) return known;

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { placeAreaForZip, placeAreaZips } from './areas';
-import { zipcodeEntries } from './zipcodes-data';
+import { zipcodeEntry } from './zipcodes-data';
 
 /** File name of the USDA 2023 ZIP table for the contiguous US (PRISM Climate Group, Oregon State). */
 export const ZONE_TABLE_FILE = 'phzm_us_zipcode_2023.csv';
@@ -187,8 +187,8 @@ function buildGrid(t: ZoneTable): Map<number, GridPoint[]> {
   if (t.grid) return t.grid;
   const grid = new Map<number, GridPoint[]>();
   for (const [zip, value] of t.byZip) {
-    const entry = zipcodeEntries()[zip];
-    if (!entry || entry.country !== 'US' || !Number.isFinite(entry.latitude)) continue;
+    const entry = zipcodeEntry(zip);
+    if (!entry || !Number.isFinite(entry.latitude)) continue;
     const key = cellKey(Math.floor(entry.latitude), Math.floor(entry.longitude));
     const point: GridPoint = { lat: entry.latitude, lon: entry.longitude, zip, value };
     const cell = grid.get(key);
@@ -271,8 +271,8 @@ export function hardinessZoneForZip(zip: string): HardinessZone | null {
   if (!t) return null;
   const direct = t.byZip.get(five);
   if (direct) return { zone: direct.zone, trange: direct.trange, source: 'table' };
-  const entry = zipcodeEntries()[five];
-  if (entry && entry.country === 'US' && Number.isFinite(entry.latitude)) {
+  const entry = zipcodeEntry(five);
+  if (entry && Number.isFinite(entry.latitude)) {
     const near = nearestByCoordinates(t, entry.latitude, entry.longitude);
     if (!near) return null;
     return {

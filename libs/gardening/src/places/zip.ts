@@ -1,6 +1,6 @@
 import { hardinessZoneForZip } from './hardiness';
 import { normalizeState } from './states';
-import { zipcodeEntries, type ZipcodesEntry } from './zipcodes-data';
+import { zipcodeEntries, zipcodeEntry, type ZipcodesEntry } from './zipcodes-data';
 
 /** A US ZIP code with its post-office city, state and centre point. */
 export interface ZipInfo {
@@ -50,11 +50,6 @@ function entryToInfo(entry: ZipcodesEntry): ZipInfo {
   };
 }
 
-function usEntry(zip: string): ZipcodesEntry | null {
-  const entry = zipcodeEntries()[zip];
-  return entry && entry.country === 'US' ? entry : null;
-}
-
 /**
  * Looks up a 5-digit US ZIP code (a ZIP+4 such as "97201-1234" is accepted; only the first five
  * digits count). Returns city, state and coordinates, or null for anything that is not a known US ZIP.
@@ -62,7 +57,7 @@ function usEntry(zip: string): ZipcodesEntry | null {
 export function lookupZip(zip: string): ZipInfo | null {
   const match = /^\s*(\d{5})(?:-\d{4})?\s*$/.exec(zip);
   if (!match?.[1]) return null;
-  const entry = usEntry(match[1]);
+  const entry = zipcodeEntry(match[1]);
   return entry ? entryToInfo(entry) : null;
 }
 
@@ -72,8 +67,7 @@ export function getCityIndex(): CityIndex {
   const byCityState = new Map<string, string[]>();
   const citiesByState = new Map<string, Map<string, number>>();
   const displayName = new Map<string, string>();
-  for (const entry of Object.values(zipcodeEntries())) {
-    if (!entry || entry.country !== 'US') continue;
+  for (const entry of zipcodeEntries()) {
     const city = normalizeCityName(entry.city);
     const key = `${city}|${entry.state}`;
     const list = byCityState.get(key);
@@ -111,7 +105,7 @@ export function zipForCityState(city: string, state: string): string | null {
   const cached = representativeCache.get(key);
   if (cached) return cached;
   // The ZIP nearest the middle of the city's ZIPs, preferring ZIPs with a hardiness zone.
-  const points = zips.map((zip) => zipcodeEntries()[zip]).filter((e): e is ZipcodesEntry => !!e);
+  const points = zips.map(zipcodeEntry).filter((e): e is ZipcodesEntry => !!e);
   const lat = points.reduce((sum, p) => sum + p.latitude, 0) / points.length;
   const lon = points.reduce((sum, p) => sum + p.longitude, 0) / points.length;
   const zoned = points.filter((p) => hardinessZoneForZip(p.zip)?.source === 'table');

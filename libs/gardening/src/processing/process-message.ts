@@ -5,6 +5,7 @@ import { localSeasonFor } from '../places/season';
 import { regionForState } from '../places/states';
 import { lookupZip } from '../places/zip';
 import { formatMonthDay } from '../text/dates';
+import type { TextAnalysis } from '../analysis/text-analysis';
 import { normalizeText, wordCount } from '../text/words';
 import { validateMessage, type ValidationResult } from '../validation/validate-message';
 import {
@@ -46,9 +47,12 @@ const placeOf = (context: ProcessingContext): { zipInput: string; regionName: st
   return { zipInput, regionName: zipInput && zipInput === regionInput ? '' : regionInput };
 };
 
-/** The validation `processMessage` starts with: it reads the location and the conversation, never the profile. */
+/**
+ * The validation `processMessage` starts with: it reads the location and the conversation, never
+ * the profile. Takes the text or its analysis (analyzeText).
+ */
 export function validateInContext(
-  text: string,
+  text: string | TextAnalysis,
   context: ProcessingContext = {},
   now: Date = new Date(),
 ): ValidationResult {
@@ -72,20 +76,21 @@ export function validateInContext(
  * approximate frost dates (an Alaska ZIP's own), the season at `now` (wet or dry in the tropics),
  * the soil type and the experience level.
  * Profile commands (ZIP 98101, ZONE 7b...), SMS keywords (STOP, HELP...), very short texts, small
- * talk and invalid messages skip processing.
+ * talk and invalid messages skip processing. Takes the text, or its analysis (analyzeText).
  */
 export function processMessage(
-  text: string,
+  text: string | TextAnalysis,
   context: ProcessingContext = {},
   now: Date = new Date(),
   /** This text's validation under the same location and conversation, when already known (not read again). */
   validated?: ValidationResult,
 ): ProcessingResult {
-  const original = text ?? '';
+  const analysis = typeof text === 'string' ? null : text;
+  const original = analysis?.text ?? (text as string | null) ?? '';
   const normalized = normalizeText(original);
   const words = wordCount(original);
   const { zipInput, regionName } = placeOf(context);
-  const validation = validated ?? validateInContext(original, context, now);
+  const validation = validated ?? validateInContext(analysis ?? original, context, now);
 
   const skip =
     normalized === '' ||

@@ -3,7 +3,8 @@ import type {
   ValidationIssue,
   ValidationResponseType,
 } from '@sprout/contracts';
-import { detectTopics } from '../analysis/topics';
+import type { TextAnalysis } from '../analysis/text-analysis';
+import { detectTopics, type Topic } from '../analysis/topics';
 import { detectLocation, type LocationDetection } from '../location/detect-location';
 import { lookupZip } from '../places/zip';
 import { isServiceKeyword, parseProfileCommand } from '../processing/profile-commands';
@@ -157,8 +158,13 @@ const FOLLOW_UP =
 const QUESTION_START =
   /^(?:how|what|when|where|why|which|who|should|can|could|would|will|is|are|do|does|did|any|tips?)\b/;
 
-function hasGardeningSignal(lower: string, text: string): boolean {
-  return detectTopics(lower, 1).length > 0 || GARDEN_GENERIC.test(lower) || mentionsLatinPlantName(text);
+/** `topics`: the text's topics when already read. */
+function hasGardeningSignal(lower: string, text: string, topics?: readonly Topic[]): boolean {
+  return (
+    (topics ?? detectTopics(lower, 1)).length > 0 ||
+    GARDEN_GENERIC.test(lower) ||
+    mentionsLatinPlantName(text)
+  );
 }
 
 // ---------------------------------------------------------------- validation
@@ -202,14 +208,16 @@ function contextHasLocation(context: ValidationUserContext | undefined): boolean
  * English. Small talk ("hi", "thanks") is valid with responseType "conversational"; a bare location
  * or refusal is "location_reply"; profile commands and SMS keywords are "command". Safety comes
  * first: a dangerous message is never classified as anything else. Only the first
- * ANALYSIS_MAX_CHARS characters are read.
+ * ANALYSIS_MAX_CHARS characters are read. Takes the text, or its analysis (analyzeText) when the
+ * caller has one, so it is not read again.
  */
 export function validateMessage(
-  text: string,
+  text: string | TextAnalysis,
   userContext?: ValidationUserContext,
   now: Date = new Date(),
 ): ValidationResult {
-  const normalized = normalizeText(analysisWindow(text ?? ''));
+  const analysis = typeof text === 'string' ? null : text;
+  const normalized = analysis?.normalized ?? normalizeText(analysisWindow((text as string | null) ?? ''));
   const lower = normalized.toLowerCase();
   const alnum = normalized.replace(/[^\p{L}\p{N}]/gu, '').length;
   // Chinese, Japanese and Korean texts have few or no spaces: count their characters as words.
@@ -251,7 +259,7 @@ export function validateMessage(
     return result(now, 'conversational', true, 0.9, [], [], { conversation });
   }
 
-  const garden = hasGardeningSignal(lower, normalized);
+  const garden = hasGardeningSignal(lower, normalized, analysis?.topics);
   const spam = readSpam(normalized);
   if (spam.noise && !(garden && words >= 3)) {
     return result(now, 'spam', false, 0.9, spam.issues, ['Send a gardening question in plain words.']);
@@ -262,8 +270,8 @@ export function validateMessage(
     ]);
   }
 
-  const location = detectLocation(normalized);
-  const topics = garden ? detectTopics(lower) : [];
+  const location = analysis?.location ?? detectLocation(normalized);
+  const topics = garden ? (analysis?.topics ?? detectTopics(lower)) : [];
   const ongoing = (userContext?.conversation ?? []).slice(-CONVERSATION_REACH).some((earlier) => {
     const words = normalizeText(analysisWindow(earlier));
     return hasGardeningSignal(words.toLowerCase(), words);

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { LlmTier, SpendReservation } from '@sprout/domain';
-import { type Advice, type AdviceRequest, advisorReferences } from '@sprout/gardening';
+import { type Advice, type AdviceRequest, type TextAnalysis, advisorReferences } from '@sprout/gardening';
 import {
   type ChatMessage,
   type ChatModel,
@@ -32,6 +32,8 @@ export const MINIMAL_RESPONSE =
 export interface AnswerRequest {
   /** The gardener's question (an image-only MMS gets the standard image question). */
   question: string;
+  /** The question's analysis (analyzeText), shared with the advisor's search. */
+  analysis?: TextAnalysis;
   /** Input processing's context note ("[Context: Location: ...; USDA zone: ...]"). */
   messageContext: string | null;
   /** The image model's description of the MMS photo, when there is one. */
@@ -273,6 +275,7 @@ export class AnsweringService {
     const { gardener } = request;
     return {
       question: request.question,
+      ...(request.analysis ? { analysis: request.analysis } : {}),
       zipCode: gardener.zipCode,
       zone: gardener.hardinessZone,
       region: gardener.region,

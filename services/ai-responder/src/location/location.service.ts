@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type ValidationResponseType, detectLocation, isLocationRefusal } from '@sprout/gardening';
+import { type TextAnalysis, type ValidationResponseType, isLocationRefusal } from '@sprout/gardening';
 import {
   type KnownLocation,
   type LocationHint,
@@ -45,14 +45,14 @@ export class LocationService {
    * when the message gives no location, unless they declined to give one.
    */
   read(
-    text: string,
+    analysis: TextAnalysis,
     known: LocationKnowledge,
     responseType: ValidationResponseType,
     hint: LocationHint | null,
   ): LocationReading {
     const explicit = responseType === 'location_reply';
-    const detection = detectLocation(text);
-    const refused = detection.refusedLocation || (explicit && isLocationRefusal(text));
+    const detection = analysis.location;
+    const refused = detection.refusedLocation || (explicit && isLocationRefusal(analysis.text));
     const fromMessage = locationOfDetection(detection);
     const hintAllowed = hint !== null && known.zipCode === null && !known.locationRefused && !refused;
     const found = fromMessage ?? (hintAllowed ? locationOfHint(hint) : null);

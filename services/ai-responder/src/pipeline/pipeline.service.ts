@@ -18,10 +18,10 @@ import {
   type ProcessingResult,
   type ValidationResponseType,
   analysisWindow,
+  analyzeText,
   configureZoneTable,
   gardenerMessages,
   preloadAdvisor,
-  preloadLanguageDetector,
   preloadZoneTable,
   processMessage,
   templateReplyFor,
@@ -123,14 +123,15 @@ export class PipelineService implements OnModuleInit {
   ) {}
 
   /**
-   * Loads the zone table, the language model and the offline advisor's search index now rather
-   * than on the first message (the index alone takes seconds to build).
+   * Loads the zone table and the offline advisor's search index now rather than on the first
+   * message (the index alone takes seconds to build). The language model (about 70 MB of RSS) is
+   * left to load on first use: validation asks it only about texts its word lists cannot place
+   * (other scripts, other languages' words), which few texts are.
    */
   onModuleInit(): void {
     configureZoneTable(this.config.hardinessZonesPath);
     if (!preloadZoneTable())
       this.logger.warn('Hardiness zone table not found: zones come from ZIP prefixes only');
-    preloadLanguageDetector();
     preloadAdvisor();
   }
 
@@ -239,7 +240,9 @@ export class PipelineService implements OnModuleInit {
     const content = analysisWindow(inbound.content).trim();
     const text = content === '' && hasMedia ? IMAGE_ONLY_QUESTION : content;
     const known = knownLocationOf(user);
-    const insights = this.profile.read(text);
+    // Read once: validation, location, profile, processing and the advisor's search share it.
+    const analysis = analyzeText(text);
+    const insights = this.profile.read(analysis);
     // What this text teaches about the gardener, learned once: the prompt's context and the stored profile.
     const learned = learnProfile(user.profile, insights.signals, insights.topics, null);
     // The conversation so far: a follow-up in a gardening conversation is never refused as off-topic.
@@ -256,7 +259,7 @@ export class PipelineService implements OnModuleInit {
     // Validation reads where the gardener is and the conversation, not the profile: read once here,
     // again only if this text changes where they are.
     const first = contextOf(known, user.profile);
-    const validation = validateInContext(text, first, now);
+    const validation = validateInContext(analysis, first, now);
     const responseType: ValidationResponseType =
       hasMedia && !BLOCKING_WITH_MEDIA.has(validation.responseType)
         ? 'gardening_question'
@@ -264,7 +267,7 @@ export class PipelineService implements OnModuleInit {
 
     // Step 3: location onboarding.
     const reading = this.location.read(
-      text,
+      analysis,
       { ...known, locationRefused: user.locationRefused },
       responseType,
       inbound.locationHint,
@@ -297,7 +300,7 @@ export class PipelineService implements OnModuleInit {
       context.zip_code === first.zip_code &&
       context.region === first.region &&
       context.hardiness_zone === first.hardiness_zone;
-    const processed = processMessage(text, context, now, sameLocation ? validation : undefined);
+    const processed = processMessage(analysis, context, now, sameLocation ? validation : undefined);
     const gardener: GardenerContext = {
       ...location,
       locationRefused: user.locationRefused || reading.refused,
@@ -307,6 +310,7 @@ export class PipelineService implements OnModuleInit {
     // Step 6: the fallback chain.
     const answer = await this.answering.answer({
       question: text,
+      analysis,
       messageContext: contextNoteOf(processed),
       imageAnalysis: inbound.imageAnalysis,
       gardener,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { InboundMoods, Sentiment, UserProfile } from '@sprout/domain';
-import { analyzeSentiment, detectTopics, parseProfileCommand } from '@sprout/gardening';
+import { type TextAnalysis, analyzeSentiment, parseProfileCommand } from '@sprout/gardening';
 import { type CommandOutcome, applyProfileCommand } from './profile-commands';
 import {
   type ProfileSignals,
@@ -41,11 +41,11 @@ export class ProfileService {
     return command === null ? null : applyProfileCommand(command);
   }
 
-  read(text: string): MessageInsights {
+  read(analysis: TextAnalysis): MessageInsights {
     return {
-      sentiment: analyzeSentiment(text),
-      topics: detectTopics(text),
-      signals: readProfileSignals(text),
+      sentiment: analyzeSentiment(analysis.text),
+      topics: analysis.topics,
+      signals: readProfileSignals(analysis.text),
     };
   }
 

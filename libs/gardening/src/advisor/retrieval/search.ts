@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import { detectLocation } from '../../location/detect-location';
+import { detectLocation, type LocationDetection } from '../../location/detect-location';
 import { STATE_NAMES_LOWER, stateName } from '../../places/states';
 import type { Season } from '../../places/season';
 import { advisorKnowledge, type AdvisorKnowledge, type Entry } from '../knowledge/load';
@@ -236,9 +236,17 @@ function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
   };
 }
 
-/** The question read for search: shorthand, spelling, and the crop token when a crop is named. */
-export function readQuestion(text: string, retriever: Retriever, known: readonly string[] = []): string {
-  const keep = new Set(placeNames(text, known).flatMap((n) => normalizeText(n).split(' ')));
+/**
+ * The question read for search: shorthand, spelling, and the crop token when a crop is named.
+ * `located`: the text's location when already detected.
+ */
+export function readQuestion(
+  text: string,
+  retriever: Retriever,
+  known: readonly string[] = [],
+  located?: LocationDetection,
+): string {
+  const keep = new Set(placeNames(text, known, located).flatMap((n) => normalizeText(n).split(' ')));
   return readText(text, retriever.knowledge, retriever.lexicon, keep);
 }
 
@@ -489,8 +497,8 @@ export function placeStems(
  * The places a question names: the one located, any state named ("new to santa fe from florida"),
  * and `known` places (the gardener's own town) where the question names them.
  */
-function placeNames(question: string, known: readonly string[] = []): string[] {
-  const found = detectLocation(question);
+function placeNames(question: string, known: readonly string[] = [], located?: LocationDetection): string[] {
+  const found = located ?? detectLocation(question);
   const names = found.hasLocation
     ? [found.city, found.state ? stateName(found.state) : null, found.region, found.location]
     : [];
