@@ -1,0 +1,21 @@
+import { scoreBlindSet, type BlindItem } from '@sprout/gardening';
+import first from './fixtures/breadth-questions.json';
+import second from './fixtures/breadth-questions-2.json';
+import third from './fixtures/breadth-questions-3.json';
+
+// Questions written from horticultural experience across every US climate, then answered by new
+// entries: a floor keeps later edits of the knowledge from losing whole subjects again.
+describe('breadth questions', () => {
+  const items = [...first, ...second, ...third] as BlindItem[];
+  const report = scoreBlindSet(items);
+
+  it('answers most of them right and few with the wrong subject', () => {
+    expect(report.right / report.total).toBeGreaterThanOrEqual(0.85);
+    expect(report.wrongTopic / report.total).toBeLessThanOrEqual(0.1);
+  });
+
+  it('answers each subject area at least seven times in ten', () => {
+    const weak = report.byCategory.filter((c) => c.right / c.total < 0.7).map((c) => c.kind);
+    expect(weak).toEqual([]);
+  });
+});
