@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { type AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { FakeTwilio } from '@sprout/testing';
 import {
   SmsSendError,
@@ -249,6 +249,32 @@ describe('TwilioSmsProvider against the fake Twilio', () => {
     const wrong = new TwilioSmsProvider({ accountSid: ACCOUNT_SID, authToken: 'nope', apiBaseUrl: fake.url });
     const error = await sendError(wrong.send({ to: TO, from: FROM, body: 'hello' }));
     expect(error).toMatchObject({ retryable: false, status: 401, code: 20003 });
+  });
+
+  it('keeps one connection to Twilio open across sends (keep-alive), not one per send', async () => {
+    // A TCP relay in front of the fake Twilio counts the connections the SDK opens.
+    const sockets: net.Socket[] = [];
+    const target = new URL(fake.url);
+    const proxy = net.createServer((socket) => {
+      sockets.push(socket);
+      const upstream = net.connect(Number(target.port), target.hostname);
+      socket.pipe(upstream).pipe(socket);
+      socket.on('error', () => upstream.destroy());
+      upstream.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const viaProxy = new TwilioSmsProvider({
+        accountSid: ACCOUNT_SID,
+        authToken: AUTH_TOKEN,
+        apiBaseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      });
+      for (let i = 0; i < 5; i += 1) await viaProxy.send({ to: TO, from: FROM, body: `keep-alive ${i}` });
+      expect(sockets.length).toBe(1);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
   });
 
   it('wraps a status fetch for an unknown sid as permanent', async () => {
