@@ -220,7 +220,7 @@ export function cropTimingAnswer(
       const still = /\btoo late\b/.test(ctx.question) ? 'Not too late' : 'Still a good time';
       timing = `${still} in ${zoneText}: ${plantVerb(crop)} now, the sooner the better (best was ${dateRange(now.spring.from, now.spring.to)}), ${crop.condition}.`;
     } else if (lastChance && now.spring && today > now.spring.to && today <= lastChance) {
-      timing = `It's late but not too late in ${zoneWithFrost(ctx, 'fall')}: ${plantVerb(crop)} by ${dateInMonth(lastChance)}, since ${crop.name} need ~${crop.maturity[0]} days. Use transplants or fast varieties.`;
+      timing = `It's late but not too late in ${zoneWithFrost(ctx, 'fall')}: you can still ${plantVerb(crop)} by ${dateInMonth(lastChance)}, since ${crop.name} need ~${crop.maturity[0]} days. Use transplants or fast varieties.`;
     } else {
       const w = next.spring ?? next.fall;
       const which = next.spring ? 'Next spring' : 'Next fall';
