@@ -23,7 +23,7 @@ export function preloadAdvisor(): number {
 
 /**
  * Loads every lazy table now (ZIP data and city index, the hardiness zone table with its
- * nearest-ZIP index, the areas of Alaska, Hawaii and Puerto Rico, the dry interior West's frost
+ * nearest-ZIP index, the areas of Alaska, Hawaii and Puerto Rico, the frost
  * references, the language model, the
  * advisor's index), so a service's first message is answered as fast as the rest. Safe to call
  * more than once; nothing is loaded twice.

@@ -22,8 +22,8 @@ const daysBetween = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 
 const fitsTwoSegments = (text: string) => isGsm7(text) && !/[\^{}\\[~\]|€]/.test(text) && text.length <= 306;
 
 describe('calendarTipsFor', () => {
-  it('97201 (Portland, last frost about Mar 14): tomatoes started indoors 6-8 weeks before, hardened off, planted out after', () => {
-    const tips = calendarTipsFor({ zipCode: '97201', crops: ['tomato'], ...YEAR_2027 });
+  it('75201 (Dallas, last frost about Mar 14): tomatoes started indoors 6-8 weeks before, hardened off, planted out after', () => {
+    const tips = calendarTipsFor({ zipCode: '75201', crops: ['tomato'], ...YEAR_2027 });
     const start = keyOf(tips, 'tomatoes:start-indoors:2027');
     const harden = keyOf(tips, 'tomatoes:harden-off:2027');
     const out = keyOf(tips, 'tomatoes:transplant:2027');
@@ -34,8 +34,17 @@ describe('calendarTipsFor', () => {
     expect(start!.text).toContain('tomato seeds indoors');
     expect(harden!.date < out!.date).toBe(true);
     expect(out!.date > '2027-03-14').toBe(true);
-    // Only tomatoes were asked about.
-    expect(new Set(tips.map((t) => t.crop))).toEqual(new Set(['tomatoes']));
+    // Only tomatoes were asked about (beside the hot region's heat warning, which names no crop).
+    expect(new Set(tips.map((t) => t.crop))).toEqual(new Set(['tomatoes', null]));
+  });
+
+  it('97201 (Portland): tomatoes go out when nights warm (mid-May), weeks after the last frost', () => {
+    const tips = calendarTipsFor({ zipCode: '97201', crops: ['tomato'], ...YEAR_2027 });
+    expect(keyOf(tips, 'tomatoes:transplant:2027')?.date).toBe('2027-05-15');
+    expect(keyOf(tips, 'tomatoes:transplant:2027')?.text).toMatch(/nights are warming here/);
+    expect(keyOf(tips, 'tomatoes:harden-off:2027')?.date).toBe('2027-05-08');
+    expect(keyOf(tips, 'tomatoes:start-indoors:2027')?.date).toBe('2027-03-13');
+    expect(keyOf(tips, 'tomatoes:start-indoors:2027')?.text).toMatch(/9 weeks before planting out/);
   });
 
   it('gives the region its default crops when none were named, garlic in the fall', () => {
@@ -97,10 +106,10 @@ describe('calendarTipsFor', () => {
     const tips = calendarTipsFor({
       zipCode: '97201',
       crops: ['tomatoes'],
-      from: new Date('2027-01-17T08:30:00Z'),
-      until: new Date('2027-01-17T08:30:00Z'),
+      from: new Date('2027-03-13T08:30:00Z'),
+      until: new Date('2027-03-13T08:30:00Z'),
     });
-    // 08:30 UTC is 00:30 in Portland on Jan 17.
+    // 08:30 UTC is 00:30 in Portland on Mar 13 (daylight time starts the next day).
     expect(tips.map((t) => t.key)).toEqual(['tomatoes:start-indoors:2027']);
     expect(calendarTipsFor({ zipCode: '00000', ...YEAR_2027 })).toEqual([]);
     expect(calendarTipsFor({ zipCode: 'hello', ...YEAR_2027 })).toEqual([]);

@@ -218,7 +218,7 @@ describe('frostDatesForZone', () => {
   });
 });
 
-describe('frost dates in the dry interior West', () => {
+describe('frost dates of reference towns (dry interior West, cold North, west of the Cascades)', () => {
   it("gives a reference town its own dates, weeks later in spring than its zone's", () => {
     // Denver is 6a (Apr 17 elsewhere) with an early-May last frost; Boise 7a, about May 10.
     expect(frostDatesFor({ zipCode: '80202' })).toMatchObject({
@@ -247,11 +247,26 @@ describe('frost dates in the dry interior West', () => {
   });
 
   it('leaves places outside it, and frost-free zones, with their zone dates', () => {
-    for (const zip of ['60601', '97201', '85004', '30301']) {
+    for (const zip of ['60601', '55401', '85004', '30301']) {
       expect(frostDatesFor({ zipCode: zip })?.source).toBe('zone');
     }
     expect(frostReferenceForZip('84770')).toBeNull();
     expect(frostReferenceForZip('80202-1234')?.town).toBe('Denver');
+  });
+
+  it('gives the cold North its late spring frosts: Duluth is 5a but frosts into late May', () => {
+    expect(frostDatesForZone('5a')?.lastSpringFrost).toBe('04-28');
+    expect(frostDatesFor({ zipCode: '55802' })).toMatchObject({ lastSpringFrost: '05-20', place: 'Duluth' });
+    expect(frostDatesFor({ zipCode: '04401' })?.lastSpringFrost).toBe('05-10');
+  });
+
+  it('west of the Cascades, gives the date warm crops go out, weeks after the last frost', () => {
+    const seattle = frostDatesFor({ zipCode: '98101' });
+    expect(seattle).toMatchObject({ lastSpringFrost: '03-20', warmCrops: '05-25', place: 'Seattle' });
+    expect(frostDatesFor({ zipCode: '97201' })?.warmCrops).toBe('05-15');
+    // Elsewhere warm crops go by the frost date alone.
+    expect(frostDatesFor({ zipCode: '80202' })?.warmCrops).toBeUndefined();
+    expect(frostDatesFor({ zipCode: '55802' })?.warmCrops).toBeUndefined();
   });
 });
 

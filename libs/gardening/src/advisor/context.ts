@@ -35,6 +35,8 @@ export interface AdviceContext {
   /** This year's average last spring and first fall frost, when the zone has them. */
   lastFrost: Date | null;
   firstFrost: Date | null;
+  /** Where cool nights outlast frost by weeks: this year's date warm crops go out, else null. */
+  warmCrops: Date | null;
   season: Season;
   /** The asker's ZIP (given, or texted in the question), even when no zone is known for it. */
   zipCode: string | null;
@@ -122,6 +124,7 @@ export function buildContext(input: AdviceContextInput): AdviceContext {
     frostFree,
     lastFrost: frost && !frostFree ? dateInYear(frost.lastSpringFrost, year) : null,
     firstFrost: frost && !frostFree ? dateInYear(frost.firstFallFrost, year) : null,
+    warmCrops: frost?.warmCrops ? dateInYear(frost.warmCrops, year) : null,
     season: seasonFor(today, place?.latitude),
     place: place ? `${place.city}, ${place.state}` : null,
     state: place?.state ?? null,

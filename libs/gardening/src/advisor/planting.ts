@@ -17,6 +17,8 @@ import { TWO_SEGMENTS } from './knowledge/render';
 const MAX = TWO_SEGMENTS;
 /** A cool-season crop sown this many days after its spring weeks still makes a crop before the heat. */
 const COOL_GRACE_DAYS = 21;
+/** A warm crop set out this many days after its best weeks still has a full season ahead. */
+const STILL_SPRING_DAYS = 35;
 /** From this zone, a crop's warm-zone months replace frost-date windows. */
 const WARM_FROM = 10;
 const TOO_EARLY = /\btoo (?:early|soon)\b|\byet\b/;
@@ -52,6 +54,8 @@ interface Windows {
   indoor: { from: Date; to: Date } | null;
   spring: { from: Date; to: Date } | null;
   fall: { from: Date; to: Date } | null;
+  /** The spring window waits for warm nights, not weeks after frost. */
+  warmDelayed: boolean;
 }
 
 function windowsFor(crop: CropTiming, ctx: AdviceContext, yearOffset = 0): Windows {
@@ -59,11 +63,16 @@ function windowsFor(crop: CropTiming, ctx: AdviceContext, yearOffset = 0): Windo
     d ? new Date(Date.UTC(d.getUTCFullYear() + yearOffset, d.getUTCMonth(), d.getUTCDate())) : null;
   const last = shift(ctx.lastFrost);
   const first = shift(ctx.firstFrost);
-  return {
-    indoor: crop.indoor && last ? windowAround(last, crop.indoor) : null,
-    spring: crop.spring && last ? windowAround(last, crop.spring) : null,
-    fall: crop.fall && first ? windowAround(first, crop.fall) : null,
-  };
+  const indoor = crop.indoor && last ? windowAround(last, crop.indoor) : null;
+  const spring = crop.spring && last ? windowAround(last, crop.spring) : null;
+  const fall = crop.fall && first ? windowAround(first, crop.fall) : null;
+  // Where nights stay cool long after frost, warm crops (and their indoor start) wait for warmth.
+  const warm = crop.warm ? shift(ctx.warmCrops) : null;
+  const delay = warm && spring && warm > spring.from ? warm.getTime() - spring.from.getTime() : 0;
+  if (delay === 0) return { indoor, spring, fall, warmDelayed: false };
+  const later = (w: { from: Date; to: Date } | null): { from: Date; to: Date } | null =>
+    w ? { from: new Date(w.from.getTime() + delay), to: new Date(w.to.getTime() + delay) } : null;
+  return { indoor: later(indoor), spring: later(spring), fall, warmDelayed: true };
 }
 
 /** General timing, in weeks from the frost dates, when the zone is unknown. */
@@ -92,8 +101,10 @@ function genericTiming(crop: CropTiming, mode: 'plant' | 'indoor' | 'grow'): str
 }
 
 /** "Apr 17-May 1 (mid-April to early May, 1-3 weeks after last frost)". */
-function springWindow(w: { from: Date; to: Date }, crop: CropTiming): string {
-  const dates = datesInMonths(w.from, w.to);
+function springWindow(w: Windows, crop: CropTiming): string {
+  if (!w.spring) return '';
+  const dates = datesInMonths(w.spring.from, w.spring.to);
+  if (w.warmDelayed) return `${dates.slice(0, -1)}, weeks after last frost: nights stay cool here)`;
   return crop.spring ? `${dates.slice(0, -1)}, ${weeksPhrase(crop.spring)} last frost)` : dates;
 }
 
@@ -143,15 +154,16 @@ export function cropTimingAnswer(
       );
     }
     // Seeds started after their weeks still make smaller transplants while there are 4 weeks to grow.
+    const startRef = now.warmDelayed ? 'planting out' : 'last frost';
     const lateStart = today > now.indoor.to && today.getTime() <= now.spring.to.getTime() - 28 * DAY;
     const useNext = today > addDays(now.indoor.to, 14) && !lateStart;
     const indoor = useNext ? (next.indoor ?? now.indoor) : now.indoor;
     const spring = useNext ? (next.spring ?? now.spring) : now.spring;
     const starting = lateStart
-      ? `start ${crop.singular} seeds indoors right away (${partOfMonth(today)}; best ${weeksPhrase(crop.indoor)} last frost, ${dateRange(indoor.from, indoor.to)}) or buy transplants`
+      ? `start ${crop.singular} seeds indoors right away (${partOfMonth(today)}; best ${weeksPhrase(crop.indoor)} ${startRef}, ${dateRange(indoor.from, indoor.to)}) or buy transplants`
       : today >= indoor.from && today <= indoor.to
-        ? `start ${crop.singular} seeds indoors now, by ${dateInMonth(indoor.to)} (${weeksPhrase(crop.indoor)} last frost)`
-        : `start ${crop.singular} seeds indoors ${datesInMonths(indoor.from, indoor.to)}${useNext ? ' next year' : ''}, ${weeksPhrase(crop.indoor)} last frost`;
+        ? `start ${crop.singular} seeds indoors now, by ${dateInMonth(indoor.to)} (${weeksPhrase(crop.indoor)} ${startRef})`
+        : `start ${crop.singular} seeds indoors ${datesInMonths(indoor.from, indoor.to)}${useNext ? ' next year' : ''}, ${weeksPhrase(crop.indoor)} ${startRef}`;
     return compose(
       MAX,
       `In ${zoneText}, ${starting}, then plant them out ${datesInMonths(spring.from, spring.to)}, ${crop.condition}.`,
@@ -178,7 +190,7 @@ export function cropTimingAnswer(
             : '';
       // "Is it too early to ...?" gets its answer first.
       const wait = TOO_EARLY.test(ctx.question) ? 'Not yet, wait: i' : 'I';
-      timing = `${wait}n ${zoneText}, ${plantVerb(crop)} ${springWindow(now.spring, crop)}, ${crop.condition}.${indoorPart}`;
+      timing = `${wait}n ${zoneText}, ${plantVerb(crop)} ${springWindow(now, crop)}, ${crop.condition}.${indoorPart}`;
     } else {
       // "Is it too late to plant ...?" gets its answer first.
       const notLate = /\btoo late\b/.test(ctx.question) ? 'Not too late: now' : 'Now';
@@ -197,8 +209,18 @@ export function cropTimingAnswer(
     }
   } else {
     const lastChance = ctx.firstFrost && crop.warm ? addDays(ctx.firstFrost, -(crop.maturity[0] + 10)) : null;
-    if (lastChance && now.spring && today > now.spring.to && today <= lastChance) {
-      timing = `It's late but not too late in ${zoneWithFrost(ctx, 'fall')}: ${plantVerb(crop)} by ${dateInMonth(lastChance)}, since ${crop.name} need ~${crop.maturity[0]} days. Use transplants or fast varieties.`;
+    if (
+      lastChance &&
+      now.spring &&
+      today > now.spring.to &&
+      today.getTime() <= now.spring.to.getTime() + STILL_SPRING_DAYS * DAY &&
+      today <= lastChance
+    ) {
+      // Weeks after the best window it is still spring: "plant by September" would mislead.
+      const still = /\btoo late\b/.test(ctx.question) ? 'Not too late' : 'Still a good time';
+      timing = `${still} in ${zoneText}: ${plantVerb(crop)} now, the sooner the better (best was ${dateRange(now.spring.from, now.spring.to)}), ${crop.condition}.`;
+    } else if (lastChance && now.spring && today > now.spring.to && today <= lastChance) {
+      timing = `It's late but not too late in ${zoneWithFrost(ctx, 'fall')}: you can still ${plantVerb(crop)} by ${dateInMonth(lastChance)}, since ${crop.name} need ~${crop.maturity[0]} days. Use transplants or fast varieties.`;
     } else {
       const w = next.spring ?? next.fall;
       const which = next.spring ? 'Next spring' : 'Next fall';

@@ -63,7 +63,7 @@ interface Place {
   region: StateRegion | null;
   /** Where the gardener is, for the text ("Portland"). */
   name: string;
-  frost: { lastSpring: string; firstFall: string } | null;
+  frost: { lastSpring: string; firstFall: string; warmCrops?: string } | null;
 }
 
 const placeOf = (zipCode: string): Place | null => {
@@ -74,7 +74,11 @@ const placeOf = (zipCode: string): Place | null => {
   const frost =
     dates === null || dates.lastSpringFrost === 'frost-free'
       ? null
-      : { lastSpring: dates.lastSpringFrost, firstFall: dates.firstFallFrost };
+      : {
+          lastSpring: dates.lastSpringFrost,
+          firstFall: dates.firstFallFrost,
+          ...(dates.warmCrops ? { warmCrops: dates.warmCrops } : {}),
+        };
   // Without any frost data the place cannot be timed; a known frost-free one can.
   if (frost === null && dates === null) return null;
   return {
@@ -150,15 +154,23 @@ const frostTasks = (
     }
     return tasks;
   }
+  // Where nights stay cool long after frost, warm crops go out when they warm, not weeks after frost.
+  const frostOut = crop.spring ? shift(year, frost.lastSpring, crop.spring[0]) : null;
+  const warmOut =
+    crop.warm && frost.warmCrops && frostOut && `${year}-${frost.warmCrops}` > frostOut
+      ? `${year}-${frost.warmCrops}`
+      : null;
   if (crop.indoor && crop.spring) {
     add(
       'start-indoors',
-      shift(year, frost.lastSpring, crop.indoor[0]),
-      `Time to start ${crop.singular} seeds indoors in ${place.name}, ${weeksPhrase(crop.indoor[0], last)}. Sow 1/4 in deep in a warm, bright spot.`,
+      warmOut
+        ? addDaysToDate(warmOut, (crop.indoor[0] - crop.spring[0]) * 7)
+        : shift(year, frost.lastSpring, crop.indoor[0]),
+      `Time to start ${crop.singular} seeds indoors in ${place.name}, ${warmOut ? `${Math.abs(crop.indoor[0] - crop.spring[0])} weeks before planting out` : weeksPhrase(crop.indoor[0], last)}. Sow 1/4 in deep in a warm, bright spot.`,
     );
   }
   if (crop.spring) {
-    const out = shift(year, frost.lastSpring, crop.spring[0]);
+    const out = warmOut ?? shift(year, frost.lastSpring, crop.spring[0]);
     if (crop.indoor) {
       add(
         'harden-off',
@@ -166,7 +178,9 @@ const frostTasks = (
         `Start hardening off your ${crop.singular} seedlings: a few hours outdoors in shade, a little longer and sunnier each day, for a week before planting out.`,
       );
     }
-    const when = weeksPhrase(crop.spring[0], last);
+    const when = warmOut
+      ? `now that nights are warming here, weeks after your ${last}`
+      : weeksPhrase(crop.spring[0], last);
     if (crop.method === 'transplants' || (crop.method === 'plants' && crop.indoor)) {
       add(
         'transplant',

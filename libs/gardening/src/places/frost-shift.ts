@@ -1,51 +1,64 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/**
- * Frost dates of reference towns in the dry interior West, where a zone's dates run weeks early
- * (the file's header gives the reason, the source and how the lines are used).
- */
-export const SHIPPED_DRY_WEST_FILE = path.join(__dirname, '..', '..', 'data', 'frost-dry-west.txt');
+const DATA = path.join(__dirname, '..', '..', 'data');
 
-/** One line of the file: a reference town, one of its ZIPs and its own average frost dates. */
+/**
+ * Frost dates of reference towns where a zone's dates run weeks early: the dry interior West, the
+ * cold North, and west of the Cascades (each file's header gives the reason, the source and how
+ * the lines are used).
+ */
+export const SHIPPED_DRY_WEST_FILE = path.join(DATA, 'frost-dry-west.txt');
+export const SHIPPED_FROST_FILES: readonly string[] = [
+  SHIPPED_DRY_WEST_FILE,
+  path.join(DATA, 'frost-cold-north.txt'),
+  path.join(DATA, 'frost-pacific-northwest.txt'),
+];
+
+/** One line of a file: a reference town, one of its ZIPs and its own average frost dates. */
 export interface FrostReference {
   state: string;
   town: string;
   zip: string;
   /** Average last spring and first fall frost as "MM-DD". */
   frost: readonly [lastSpring: string, firstFall: string];
+  /** Where cool nights outlast frost by weeks: the "MM-DD" warm crops go out. */
+  warmCrops?: string;
 }
 
 let byPrefix: Map<string, FrostReference> | null = null;
 
+function readLines(file: string): string[] {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n');
+  } catch {
+    // Without a file the zone's dates stand (early there, but never a crash).
+    return [];
+  }
+}
+
 function load(): Map<string, FrostReference> {
   if (byPrefix) return byPrefix;
   byPrefix = new Map();
-  let text = '';
-  try {
-    text = fs.readFileSync(SHIPPED_DRY_WEST_FILE, 'utf8');
-  } catch {
-    // Without the file the zone's dates stand (early in the interior West, but never a crash).
-    return byPrefix;
-  }
-  for (const line of text.split('\n')) {
+  for (const line of SHIPPED_FROST_FILES.flatMap(readLines)) {
     if (line.startsWith('#') || line.trim() === '') continue;
-    const [state, town, zip, frost, prefixes] = line.split('|').map((cell) => cell.trim());
+    const [state, town, zip, frost, prefixes, warm] = line.split('|').map((cell) => cell.trim());
     const dates = /^(\d{2}-\d{2}) (\d{2}-\d{2})$/.exec(frost ?? '');
     if (!state || !town || !zip || !prefixes || !dates?.[1] || !dates[2]) continue;
     const reference: FrostReference = { state, town, zip, frost: [dates[1], dates[2]] };
+    if (warm && /^\d{2}-\d{2}$/.test(warm)) reference.warmCrops = warm;
     for (const prefix of prefixes.split(/\s+/)) if (/^\d{3}$/.test(prefix)) byPrefix.set(prefix, reference);
   }
   return byPrefix;
 }
 
-/** The reference town whose frost dates a ZIP (ZIP+4 accepted) follows, or null outside the dry interior West. */
+/** The reference town whose frost dates a ZIP (ZIP+4 accepted) follows, or null where the zone's stand. */
 export function frostReferenceForZip(zip: string): FrostReference | null {
   const five = /^\s*(\d{5})(?:-\d{4})?\s*$/.exec(zip)?.[1];
   return five ? (load().get(five.slice(0, 3)) ?? null) : null;
 }
 
-/** Every reference town of the file (for tests and tools). */
+/** Every reference town of the files (for tests and tools). */
 export function frostReferences(): FrostReference[] {
   return [...new Set(load().values())];
 }

@@ -92,19 +92,21 @@ export function frostDatesForZone(zone: string): FrostDates | null {
 export interface PlaceFrostDates extends FrostDates {
   /**
    * "place": the dates of the ZIP's own area; "zone": the zone's average dates; "shifted": the
-   * zone's dates moved by what a dry interior West town's own dates differ from its zone's.
+   * zone's dates moved by what a nearby reference town's own dates differ from its zone's.
    */
   source: 'place' | 'zone' | 'shifted';
   /** For source "place": the area, e.g. "Anchorage", "San Juan metro"; for "shifted": the town. */
   place?: string;
+  /** Where cool nights outlast frost by weeks (west of the Cascades): the "MM-DD" warm crops go out. */
+  warmCrops?: string;
 }
 
 /**
  * The frost dates to tell a gardener. A ZIP of Alaska, Hawaii, Puerto Rico or the Virgin Islands
  * takes its area's own dates (or frost-free): there a zone misleads, as maritime Juneau (6b) has a
  * shorter, cooler season than a 6b garden in Missouri. Elsewhere the zone's dates: the zone given,
- * else the ZIP's; in the dry interior West (data/frost-dry-west.txt) moved later in spring and
- * earlier in fall, as a nearby town's own dates differ from its zone's. Null when neither tells.
+ * else the ZIP's; in the dry interior West, the cold North and west of the Cascades (data/frost-*.txt)
+ * moved later in spring and earlier in fall, as a nearby town's own dates differ from its zone's. Null when neither tells.
  */
 export function frostDatesFor(input: {
   zipCode?: string | null;
@@ -127,12 +129,12 @@ export function frostDatesFor(input: {
   const zone = input.zone?.trim() || (input.zipCode ? hardinessZoneForZip(input.zipCode)?.zone : null);
   const dates = zone ? frostDatesForZone(zone) : null;
   if (!dates) return null;
-  const shifted = input.zipCode ? dryWestShift(input.zipCode, dates) : null;
+  const shifted = input.zipCode ? townShift(input.zipCode, dates) : null;
   return shifted ?? { ...dates, source: 'zone' };
 }
 
 /** Moves a zone's dates by what the ZIP's reference town's own dates differ from its zone's; null elsewhere. */
-function dryWestShift(zipCode: string, dates: FrostDates): PlaceFrostDates | null {
+function townShift(zipCode: string, dates: FrostDates): PlaceFrostDates | null {
   const reference = frostReferenceForZip(zipCode);
   if (!reference || dates.lastSpringFrost === 'frost-free') return null;
   const townZone = hardinessZoneForZip(reference.zip)?.zone;
@@ -148,5 +150,6 @@ function dryWestShift(zipCode: string, dates: FrostDates): PlaceFrostDates | nul
     growingSeasonDays: fall - spring,
     source: 'shifted',
     place: reference.town,
+    ...(reference.warmCrops ? { warmCrops: reference.warmCrops } : {}),
   };
 }
