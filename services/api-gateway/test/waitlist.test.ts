@@ -18,6 +18,15 @@ beforeEach(async () => {
   await gw.ds.query('DELETE FROM beta_signups');
 });
 
+/** A signup body sent as `contentType` (not JSON). */
+const signUpAs = (contentType: string, payload: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/beta-signup',
+    headers: { 'content-type': contentType, 'x-forwarded-for': nextIp() },
+    payload,
+  });
+
 /** A request as the signed-in admin. */
 const asAdmin = (method: 'GET' | 'POST', url: string) => app.inject({ method, url, headers: { cookie } });
 
@@ -130,12 +139,7 @@ describe('POST /api/beta-signup', () => {
   });
 
   it('refuses bodies that are not JSON with a 4xx', async () => {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/beta-signup',
-      headers: { 'content-type': 'application/xml', 'x-forwarded-for': nextIp() },
-      payload: '<signup/>',
-    });
+    const res = await signUpAs('application/xml', '<signup/>');
     expect(res.statusCode).toBe(415);
   });
 
@@ -144,12 +148,7 @@ describe('POST /api/beta-signup', () => {
       const res = await signUp(payload);
       expect(res.statusCode).toBe(400);
     }
-    const text = await app.inject({
-      method: 'POST',
-      url: '/api/beta-signup',
-      headers: { 'content-type': 'text/plain', 'x-forwarded-for': nextIp() },
-      payload: 'email=ada@example.com',
-    });
+    const text = await signUpAs('text/plain', 'email=ada@example.com');
     expect(text.statusCode).toBeGreaterThanOrEqual(400);
     expect(text.statusCode).toBeLessThan(500);
   });
