@@ -152,26 +152,13 @@ describe('GET summary', () => {
     await user('offered');
     await user('declined');
     await user('none');
+    const sentTip = (userId: string, key: string, daysAgo: number) =>
+      send({ userId, key, status: 'sent', sentAt: new Date(now - daysAgo * DAY) });
     // a: a tip, then STOP 2 days later (counts); b: a tip, TIPS OFF 10 days later (does not);
     // c: a tip and nothing; d: only an alert, then TIPS OFF (not tipped: not in the rate).
-    await send({
-      userId: a.id,
-      key: 'tomatoes:start-indoors:2027',
-      status: 'sent',
-      sentAt: new Date(now - 5 * DAY),
-    });
-    await send({
-      userId: b.id,
-      key: 'kale:start-indoors:2027',
-      status: 'sent',
-      sentAt: new Date(now - 20 * DAY),
-    });
-    await send({
-      userId: c.id,
-      key: 'garlic:plant-garlic:2026',
-      status: 'sent',
-      sentAt: new Date(now - 40 * DAY),
-    });
+    await sentTip(a.id, 'tomatoes:start-indoors:2027', 5);
+    await sentTip(b.id, 'kale:start-indoors:2027', 20);
+    await sentTip(c.id, 'garlic:plant-garlic:2026', 40);
     await send({
       userId: c.id,
       key: 'peas:sow:2027',

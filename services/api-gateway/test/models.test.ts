@@ -193,10 +193,14 @@ describe('live and fallback rules', () => {
     off = (await add({ name: 'gpt-3.5-turbo', isActive: false })).model;
   });
 
-  const roles = async () =>
-    Object.fromEntries(
-      (await models()).map((m) => [m.name, `${m.isLive ? 'live' : ''}${m.isFallback ? 'fallback' : ''}`]),
-    );
+  /** The models holding each role (every other model holds none). */
+  const roles = async () => {
+    const list = await models();
+    return {
+      live: list.filter((m) => m.isLive).map((m) => m.name),
+      fallback: list.filter((m) => m.isFallback).map((m) => m.name),
+    };
+  };
 
   it('sets one live model and at most one fallback, live first in the list', async () => {
     expect((await call('PUT', `/api/admin/models/${a.id}/default`)).statusCode).toBe(200);
@@ -208,21 +212,11 @@ describe('live and fallback rules', () => {
       'gpt-3.5-turbo',
     ]);
     expect((await call('PUT', `/api/admin/models/${c.id}/fallback`)).statusCode).toBe(200);
-    expect(await roles()).toEqual({
-      'gpt-4o-mini': 'live',
-      'gpt-4.1-nano': 'fallback',
-      'gpt-4.1-mini': '',
-      'gpt-3.5-turbo': '',
-    });
+    expect(await roles()).toEqual({ live: ['gpt-4o-mini'], fallback: ['gpt-4.1-nano'] });
     // Setting again changes nothing.
     expect((await call('PUT', `/api/admin/models/${a.id}/default`)).statusCode).toBe(200);
     expect((await call('PUT', `/api/admin/models/${c.id}/fallback`)).statusCode).toBe(200);
-    expect(await roles()).toEqual({
-      'gpt-4o-mini': 'live',
-      'gpt-4.1-nano': 'fallback',
-      'gpt-4.1-mini': '',
-      'gpt-3.5-turbo': '',
-    });
+    expect(await roles()).toEqual({ live: ['gpt-4o-mini'], fallback: ['gpt-4.1-nano'] });
   });
 
   it('promoting the fallback swaps it with the live model', async () => {
@@ -233,20 +227,10 @@ describe('live and fallback rules', () => {
       isLive: true,
       isFallback: false,
     });
-    expect(await roles()).toEqual({
-      'gpt-4.1-nano': 'live',
-      'gpt-4o-mini': 'fallback',
-      'gpt-4.1-mini': '',
-      'gpt-3.5-turbo': '',
-    });
+    expect(await roles()).toEqual({ live: ['gpt-4.1-nano'], fallback: ['gpt-4o-mini'] });
     const plain = await call('PUT', `/api/admin/models/${b.id}/default`);
     expect(plain.statusCode).toBe(200);
-    expect(await roles()).toEqual({
-      'gpt-4.1-mini': 'live',
-      'gpt-4o-mini': 'fallback',
-      'gpt-4.1-nano': '',
-      'gpt-3.5-turbo': '',
-    });
+    expect(await roles()).toEqual({ live: ['gpt-4.1-mini'], fallback: ['gpt-4o-mini'] });
   });
 
   it('refuses an inactive model as live or fallback, and the live model as fallback (409)', async () => {

@@ -175,6 +175,18 @@ const get = (url: string, withCookie = true) =>
 const utcDate = (d: Date): string => d.toISOString().slice(0, 10);
 const idsOf = (body: unknown): string[] => (body as Array<{ id: string }>).map((u) => u.id);
 
+/** Alice's account as the list and the detail both answer it. */
+const aliceAccount = () => ({
+  id: alice,
+  phoneNumber: '+15035550123',
+  createdAt: ago(3 * DAY).toISOString(),
+  isActive: true,
+  lastMessageAt: ago(HOUR).toISOString(),
+  profileCompletionScore: 80,
+  zipCode: '97201',
+  isTestUser: false,
+});
+
 describe('access', () => {
   it.each([
     '/api/admin/users/stats/overview',
@@ -242,14 +254,7 @@ describe('GET /api/admin/users', () => {
     const users = res.json();
     expect(idsOf(users)).toEqual([alice, bob, carol, dave]);
     expect(users[0]).toEqual({
-      id: alice,
-      phoneNumber: '+15035550123',
-      createdAt: ago(3 * DAY).toISOString(),
-      isActive: true,
-      lastMessageAt: ago(HOUR).toISOString(),
-      profileCompletionScore: 80,
-      zipCode: '97201',
-      isTestUser: false,
+      ...aliceAccount(),
       profile: {
         region: 'Pacific Northwest',
         growingContext: 'raised beds',
@@ -348,14 +353,7 @@ describe('GET /api/admin/users/:id', () => {
     const body = res.json();
     const { analytics, rateLimit: _, ...user } = body;
     expect(user).toEqual({
-      id: alice,
-      phoneNumber: '+15035550123',
-      createdAt: ago(3 * DAY).toISOString(),
-      isActive: true,
-      lastMessageAt: ago(HOUR).toISOString(),
-      profileCompletionScore: 80,
-      zipCode: '97201',
-      isTestUser: false,
+      ...aliceAccount(),
       region: 'Pacific Northwest',
       hardinessZone: '8b',
       profile: {

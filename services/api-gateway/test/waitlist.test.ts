@@ -18,6 +18,18 @@ beforeEach(async () => {
   await gw.ds.query('DELETE FROM beta_signups');
 });
 
+/** A signup body sent as `contentType` (not JSON). */
+const signUpAs = (contentType: string, payload: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/beta-signup',
+    headers: { 'content-type': contentType, 'x-forwarded-for': nextIp() },
+    payload,
+  });
+
+/** A request as the signed-in admin. */
+const asAdmin = (method: 'GET' | 'POST', url: string) => app.inject({ method, url, headers: { cookie } });
+
 const signUp = (payload: unknown, ip = nextIp()) =>
   app.inject({
     method: 'POST',
@@ -127,12 +139,7 @@ describe('POST /api/beta-signup', () => {
   });
 
   it('refuses bodies that are not JSON with a 4xx', async () => {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/beta-signup',
-      headers: { 'content-type': 'application/xml', 'x-forwarded-for': nextIp() },
-      payload: '<signup/>',
-    });
+    const res = await signUpAs('application/xml', '<signup/>');
     expect(res.statusCode).toBe(415);
   });
 
@@ -141,12 +148,7 @@ describe('POST /api/beta-signup', () => {
       const res = await signUp(payload);
       expect(res.statusCode).toBe(400);
     }
-    const text = await app.inject({
-      method: 'POST',
-      url: '/api/beta-signup',
-      headers: { 'content-type': 'text/plain', 'x-forwarded-for': nextIp() },
-      payload: 'email=ada@example.com',
-    });
+    const text = await signUpAs('text/plain', 'email=ada@example.com');
     expect(text.statusCode).toBeGreaterThanOrEqual(400);
     expect(text.statusCode).toBeLessThan(500);
   });
@@ -171,7 +173,7 @@ describe('admin: beta signups', () => {
         ('new@example.com', '22222', 'SPROUT-BBBBBB', now()),
         ('mid@example.com', '33333', 'SPROUT-CCCCCC', now() - interval '1 day')`,
     );
-    const res = await app.inject({ method: 'GET', url: '/api/admin/beta-signups', headers: { cookie } });
+    const res = await asAdmin('GET', '/api/admin/beta-signups');
     expect(res.statusCode).toBe(200);
     const list: Array<Record<string, unknown>> = res.json();
     expect(list.map((s) => s.email)).toEqual(['new@example.com', 'mid@example.com', 'old@example.com']);
@@ -199,44 +201,27 @@ describe('admin: beta signups', () => {
     expect(row.status).toBe('approved');
     expect(row.approvedAt).toBeInstanceOf(Date);
     // Approving twice changes nothing.
-    const again = await app.inject({
-      method: 'POST',
-      url: `/api/admin/beta-signups/${created.id}/approve`,
-      headers: { cookie },
-    });
+    const again = await asAdmin('POST', `/api/admin/beta-signups/${created.id}/approve`);
     expect(again.statusCode).toBe(200);
     const after = await gw.db.dataSource.getRepository(BetaSignup).findOneByOrFail({ id: created.id });
     expect(after.approvedAt?.getTime()).toBe(row.approvedAt?.getTime());
   });
 
   it('answers 404 for an unknown id and 400 for a malformed one', async () => {
-    const unknown = await app.inject({
-      method: 'POST',
-      url: '/api/admin/beta-signups/6f1c3b0e-8a43-4c1e-9d3f-2b7a9c0d1e2f/approve',
-      headers: { cookie },
-    });
+    const unknown = await asAdmin(
+      'POST',
+      '/api/admin/beta-signups/6f1c3b0e-8a43-4c1e-9d3f-2b7a9c0d1e2f/approve',
+    );
     expect(unknown.statusCode).toBe(404);
-    const malformed = await app.inject({
-      method: 'POST',
-      url: '/api/admin/beta-signups/42/approve',
-      headers: { cookie },
-    });
+    const malformed = await asAdmin('POST', '/api/admin/beta-signups/42/approve');
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().message).toBe('Invalid beta signup id.');
   });
 
   it('rejects a malformed limit', async () => {
-    const res = await app.inject({
-      method: 'GET',
-      url: '/api/admin/beta-signups?limit=abc',
-      headers: { cookie },
-    });
+    const res = await asAdmin('GET', '/api/admin/beta-signups?limit=abc');
     expect(res.statusCode).toBe(400);
-    const limited = await app.inject({
-      method: 'GET',
-      url: '/api/admin/beta-signups?limit=1',
-      headers: { cookie },
-    });
+    const limited = await asAdmin('GET', '/api/admin/beta-signups?limit=1');
     expect(limited.statusCode).toBe(200);
   });
 

@@ -16,25 +16,12 @@ describe('webhook while Postgres is unreachable', () => {
     const direct = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
     relay = new TcpRelay({ host: direct.hostname, port: Number(direct.port || 5432) });
     await relay.listen();
-    // The harness makes the database; the gateway is then started again with its pool on the relay.
+    // The harness makes the database; the gateway is then started again, its pool on the relay.
     h = await startGateway();
     await h.gateway.close();
     const url = new URL(h.db.url);
     url.host = `127.0.0.1:${relay.port}`;
-    const port = Number(new URL(h.baseUrl).port);
-    h.gateway = await createApp({
-      databaseUrl: url.toString(),
-      redisUrl: h.redis.url,
-      bullmqPrefix: h.redis.prefix,
-      host: '127.0.0.1',
-      port,
-      publicBaseUrl: h.baseUrl,
-      twilioApiBaseUrl: h.twilio.url,
-      twilioAccountSid: h.twilio.accountSid,
-      twilioAuthToken: h.twilio.authToken,
-      logLevel: 'silent',
-      smsLongCodeRate: 10_000,
-    });
+    h.gateway = await createApp({ ...h.gateway.config, databaseUrl: url.toString() });
     inboundUrl = `${h.baseUrl}/webhooks/twilio/sms`;
   });
   afterAll(async () => {

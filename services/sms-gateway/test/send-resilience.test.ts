@@ -1,6 +1,6 @@
 import { smsCircuitKey, smsCircuitStateSchema } from '@sprout/contracts';
 import { Message } from '@sprout/domain';
-import { JobQueues, findFreePort } from '@sprout/platform';
+import { JobQueues } from '@sprout/platform';
 import {
   FakeTwilio,
   type TestDatabase,
@@ -9,12 +9,19 @@ import {
   createTestRedis,
   useClosable,
 } from '@sprout/testing';
-import { createApp } from '../src/app';
 import type { SmsGatewayConfig } from '../src/config';
 import { STATUS_RECONCILE_SCHEDULER } from '../src/delivery-status/status-reconciler';
 import { OutboundService } from '../src/outbound/outbound.service';
 import { SenderPacer } from '../src/outbound/sender-pacer';
-import { type GatewayHarness, eventually, insertQueuedReply, nextPhone, startGateway } from './harness';
+import {
+  type GatewayApp,
+  type GatewayHarness,
+  eventually,
+  insertQueuedReply,
+  nextPhone,
+  startGateway,
+  startGatewayApp,
+} from './harness';
 
 const statusOf = async (h: GatewayHarness, id: string, wanted: string[], timeoutMs = 20_000) =>
   eventually(
@@ -215,23 +222,10 @@ describe('per-sender pacing', () => {
   let db: TestDatabase;
   let redis: TestRedis;
   let twilio: FakeTwilio;
-  const apps: Array<Awaited<ReturnType<typeof createApp>>> = [];
+  const apps: GatewayApp[] = [];
 
   const startReplica = async (overrides: Partial<SmsGatewayConfig>) => {
-    const port = await findFreePort();
-    const app = await createApp({
-      databaseUrl: db.url,
-      redisUrl: redis.url,
-      bullmqPrefix: redis.prefix,
-      host: '127.0.0.1',
-      port,
-      publicBaseUrl: `http://127.0.0.1:${port}`,
-      twilioApiBaseUrl: twilio.url,
-      twilioAccountSid: twilio.accountSid,
-      twilioAuthToken: twilio.authToken,
-      logLevel: 'silent',
-      ...overrides,
-    });
+    const app = await startGatewayApp({ db, redis, twilio }, overrides);
     apps.push(app);
     return app;
   };

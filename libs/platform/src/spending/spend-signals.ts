@@ -1,7 +1,22 @@
 import { Logger } from '@nestjs/common';
 import type { SpendLedgerOptions, SpendSignals } from '@sprout/domain';
 import type { Redis } from 'ioredis';
-import type { Metrics } from '../metrics/metrics';
+import { type Metrics, counter, defineMetrics, gauge } from '../metrics/metrics';
+
+const spendMetrics = defineMetrics({
+  crossed: counter(
+    'sprout_spend_threshold_crossed_total',
+    'Times the day’s AI spend crossed a share of the daily limit (80 or 100 percent)',
+    ['threshold'],
+  ),
+  refused: counter(
+    'sprout_spend_calls_refused_total',
+    'Model calls not made because the daily spending limit was reached, by purpose (reply, summary, image)',
+    ['purpose'],
+  ),
+  spent: gauge('sprout_spend_today_dollars', 'AI spend since midnight (SPEND_TIME_ZONE)'),
+  limit: gauge('sprout_spend_limit_dollars', 'The daily AI spending limit'),
+});
 
 /**
  * The spend ledger's signals in a service (ai-responder, image-processor): the spend gauges and
@@ -10,18 +25,7 @@ import type { Metrics } from '../metrics/metrics';
  */
 function spendSignals(deps: { metrics: Metrics; redis: Redis; keyPrefix: string }): SpendSignals {
   const logger = new Logger('SpendLedger');
-  const crossed = deps.metrics.counter(
-    'sprout_spend_threshold_crossed_total',
-    'Times the day’s AI spend crossed a share of the daily limit (80 or 100 percent)',
-    ['threshold'] as const,
-  );
-  const refused = deps.metrics.counter(
-    'sprout_spend_calls_refused_total',
-    'Model calls not made because the daily spending limit was reached, by purpose (reply, summary, image)',
-    ['purpose'] as const,
-  );
-  const spent = deps.metrics.gauge('sprout_spend_today_dollars', 'AI spend since midnight (SPEND_TIME_ZONE)');
-  const limit = deps.metrics.gauge('sprout_spend_limit_dollars', 'The daily AI spending limit');
+  const { crossed, refused, spent, limit } = spendMetrics(deps.metrics);
   return {
     spend(today, dailyLimit) {
       spent.set(today);

@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { CONFIG, Metrics } from '@sprout/platform';
 import { Redis } from 'ioredis';
 import { type AiResponderConfig } from '../config';
+import { aiResponderMetrics } from '../metrics';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -72,7 +73,7 @@ export const limitNotice = (waitMs: number): string =>
 @Injectable()
 export class SenderLimits {
   private readonly logger = new Logger(SenderLimits.name);
-  private readonly limited;
+  private readonly metrics;
   private readonly windows: ReadonlyArray<{ window: SenderLimitWindow; spanMs: number; limit: number }>;
 
   constructor(
@@ -80,11 +81,7 @@ export class SenderLimits {
     @Inject(CONFIG) private readonly config: AiResponderConfig,
     metrics: Metrics,
   ) {
-    this.limited = metrics.counter(
-      'sprout_sender_limited_total',
-      'Texts not answered because their sender was over a per-sender reply limit',
-      ['window'] as const,
-    );
+    this.metrics = aiResponderMetrics(metrics);
     this.windows = [
       { window: 'minute', spanMs: MINUTE_MS, limit: config.senderRepliesPerMinute },
       { window: 'hour', spanMs: HOUR_MS, limit: config.senderRepliesPerHour },
@@ -121,7 +118,7 @@ export class SenderLimits {
       at: now,
       until: hit.until,
     });
-    this.limited.inc({ window: hit.window });
+    this.metrics.senderLimited.inc({ window: hit.window });
     if (stretch.opened) {
       this.logger.warn(
         `Sender ${userId} is over ${hit.limit} replies per ${hit.window}: not answered until ${hit.until.toISOString()}`,

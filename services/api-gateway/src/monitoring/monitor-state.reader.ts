@@ -72,6 +72,22 @@ const withTimeout = async <T>(work: Promise<T>, ms: number, what: string): Promi
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/** A queue with nothing known of it (not checked yet, or its state unreadable): counted unavailable. */
+const unknownQueue = (queue: QueueCheck['queue'], problem: string | null): QueueCheck => ({
+  queue,
+  threshold: QUEUE_FAILURE_THRESHOLD,
+  available: false,
+  lastCheck: null,
+  consecutiveFailures: 0,
+  waiting: 0,
+  active: 0,
+  delayed: 0,
+  failed: 0,
+  workers: 0,
+  oldestWaitingSeconds: null,
+  problem,
+});
+
 const parse = <S extends z.ZodType>(schema: S, text: string | null | undefined): z.output<S> | null => {
   if (text === null || text === undefined) return null;
   try {
@@ -175,22 +191,9 @@ export class MonitorStateReader {
 
     const queues: QueueCheck[] = QUEUE_NAMES.map((queue) => {
       const stored = parse(StoredQueueCheck, queuesText[queue]);
-      return {
-        queue,
-        threshold: QUEUE_FAILURE_THRESHOLD,
-        ...(stored ?? {
-          available: false,
-          lastCheck: null,
-          consecutiveFailures: 0,
-          waiting: 0,
-          active: 0,
-          delayed: 0,
-          failed: 0,
-          workers: 0,
-          oldestWaitingSeconds: null,
-          problem: null,
-        }),
-      };
+      return stored === null
+        ? unknownQueue(queue, null)
+        : { queue, threshold: QUEUE_FAILURE_THRESHOLD, ...stored };
     });
 
     const current: CurrentTier = parse(StoredCurrentTier, tierText) ?? { tier: null, at: null };
@@ -241,20 +244,7 @@ export class MonitorStateReader {
       detail: "Checked by the api-gateway (the monitor's own count is kept in Redis)",
       checkedBy: 'api-gateway',
     };
-    const queues: QueueCheck[] = QUEUE_NAMES.map((queue) => ({
-      queue,
-      threshold: QUEUE_FAILURE_THRESHOLD,
-      available: false,
-      lastCheck: null,
-      consecutiveFailures: 0,
-      waiting: 0,
-      active: 0,
-      delayed: 0,
-      failed: 0,
-      workers: 0,
-      oldestWaitingSeconds: null,
-      problem: QUEUE_UNKNOWN_WITHOUT_REDIS,
-    }));
+    const queues = QUEUE_NAMES.map((queue) => unknownQueue(queue, QUEUE_UNKNOWN_WITHOUT_REDIS));
     return {
       overallHealth: 'degraded',
       timestamp: now.toISOString(),

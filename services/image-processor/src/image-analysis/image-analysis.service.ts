@@ -36,6 +36,7 @@ import { type ImageProcessorConfig } from '../config';
 import { ImageSource, isPermanentFetchError } from './image-source';
 import { OFFLINE_IMAGE_MODEL, OfflineImageAnalyzer } from './offline/offline-image-analyzer';
 import { VISION_MODEL } from './vision-model';
+import { imageProcessorMetrics } from '../metrics';
 
 /** The question asked when an MMS carries only a picture (the same text the simulator sends for an image alone). */
 export const IMAGE_ONLY_QUESTION = 'What can you tell me about this image?';
@@ -102,7 +103,7 @@ const roundMoney = (value: number): number => Math.round(value * 1e6) / 1e6;
 
 @Injectable()
 export class ImageAnalysisService {
-  private readonly outcomes;
+  private readonly metrics;
   /** Describes the photo when the daily spending limit admits no vision model call. */
   private readonly offline = new OfflineImageAnalyzer();
 
@@ -115,9 +116,7 @@ export class ImageAnalysisService {
     @Inject(LOGGER) private readonly logger: Logger,
     metrics: Metrics,
   ) {
-    this.outcomes = metrics.counter('sprout_image_analyses_total', 'Image analyses by outcome', [
-      'outcome',
-    ] as const);
+    this.metrics = imageProcessorMetrics(metrics);
   }
 
   /**
@@ -144,7 +143,7 @@ export class ImageAnalysisService {
       status: ImageAnalysisStatus,
       values: Partial<ImageAnalysisResult> = {},
     ): ImageAnalysisResult => {
-      this.outcomes.inc({ outcome: status });
+      this.metrics.analyses.inc({ outcome: status });
       return {
         status,
         messageId,

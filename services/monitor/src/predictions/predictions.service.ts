@@ -27,6 +27,7 @@ import {
   trendsOf,
   windowStartOf,
 } from './prediction-rules';
+import { monitorMetrics } from '../metrics';
 
 export interface ProactiveState {
   trends: TrendsResponse;
@@ -36,7 +37,7 @@ export interface ProactiveState {
 
 @Injectable()
 export class PredictionsService {
-  private readonly activeGauge;
+  private readonly metrics;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -45,11 +46,7 @@ export class PredictionsService {
     @Inject(CONFIG) private readonly config: MonitorConfig,
     metrics: Metrics,
   ) {
-    this.activeGauge = metrics.gauge(
-      'sprout_monitor_active_predictions',
-      'Predictions raised by the last run',
-      ['severity'] as const,
-    );
+    this.metrics = monitorMetrics(metrics);
   }
 
   /** Reads the last hour, derives trends and predictions, stores them in Redis and answers them. */
@@ -102,7 +99,10 @@ export class PredictionsService {
     };
     await writeProactiveState(this.redis, this.config.bullmqPrefix, state);
     for (const severity of ['high', 'medium', 'low'] as const) {
-      this.activeGauge.set({ severity }, predictions.filter((p) => p.severity === severity).length);
+      this.metrics.activePredictions.set(
+        { severity },
+        predictions.filter((p) => p.severity === severity).length,
+      );
     }
     return state;
   }

@@ -25,6 +25,7 @@ import {
   healthAfterRound,
   recordHealthChecks,
 } from '../state/monitor-state';
+import { monitorMetrics } from '../metrics';
 
 /** ioredis states in which a command would only wait in its offline queue for a reconnect. */
 const REDIS_DOWN_STATES = new Set(['reconnecting', 'close', 'end']);
@@ -75,12 +76,7 @@ export const waitingSince = (job: { timestamp: number; delay?: number; processed
 
 @Injectable()
 export class ServiceHealthService {
-  private readonly availableGauge;
-  private readonly failuresGauge;
-  private readonly queueJobsGauge;
-  private readonly queueWorkersGauge;
-  private readonly queueOldestGauge;
-  private readonly queueAvailableGauge;
+  private readonly metrics;
   /** The last state known, counted on in memory while Redis cannot record a round. */
   private lastKnown: MonitoredServiceHealth | null = null;
   /** The last round was counted in memory: the next one recorded in Redis goes on from its counts. */
@@ -96,33 +92,7 @@ export class ServiceHealthService {
     @Inject(LOGGER) private readonly logger: Logger,
     metrics: Metrics,
   ) {
-    this.availableGauge = metrics.gauge(
-      'sprout_monitored_service_available',
-      'Whether a dependency counts as available (1) or not (0)',
-      ['target'] as const,
-    );
-    this.failuresGauge = metrics.gauge(
-      'sprout_monitored_service_consecutive_failures',
-      'Consecutive failed health checks of a dependency',
-      ['target'] as const,
-    );
-    this.queueJobsGauge = metrics.gauge('sprout_queue_jobs', 'Jobs in a queue by state', [
-      'queue',
-      'state',
-    ] as const);
-    this.queueWorkersGauge = metrics.gauge('sprout_queue_workers', 'Workers connected to a queue', [
-      'queue',
-    ] as const);
-    this.queueOldestGauge = metrics.gauge(
-      'sprout_queue_oldest_waiting_seconds',
-      'How long the oldest waiting job of a queue has waited (0 when none waits)',
-      ['queue'] as const,
-    );
-    this.queueAvailableGauge = metrics.gauge(
-      'sprout_queue_available',
-      'Whether a queue counts as moving (1) or stalled (0)',
-      ['queue'] as const,
-    );
+    this.metrics = monitorMetrics(metrics);
   }
 
   /** Epoch ms of the last completed round (0 before the first). */
@@ -260,16 +230,16 @@ export class ServiceHealthService {
 
   private export(health: MonitoredServiceHealth): void {
     for (const [service, state] of Object.entries(health.services)) {
-      this.availableGauge.set({ target: service }, state.available ? 1 : 0);
-      this.failuresGauge.set({ target: service }, state.consecutiveFailures);
+      this.metrics.serviceAvailable.set({ target: service }, state.available ? 1 : 0);
+      this.metrics.serviceFailures.set({ target: service }, state.consecutiveFailures);
     }
     for (const [queue, state] of Object.entries(health.queues)) {
       for (const jobState of ['waiting', 'active', 'delayed', 'failed'] as const) {
-        this.queueJobsGauge.set({ queue, state: jobState }, state[jobState]);
+        this.metrics.queueJobs.set({ queue, state: jobState }, state[jobState]);
       }
-      this.queueWorkersGauge.set({ queue }, state.workers);
-      this.queueOldestGauge.set({ queue }, state.oldestWaitingSeconds ?? 0);
-      this.queueAvailableGauge.set({ queue }, state.available ? 1 : 0);
+      this.metrics.queueWorkers.set({ queue }, state.workers);
+      this.metrics.queueOldestWaiting.set({ queue }, state.oldestWaitingSeconds ?? 0);
+      this.metrics.queueAvailable.set({ queue }, state.available ? 1 : 0);
     }
   }
 

@@ -10,6 +10,7 @@ import {
 import { CONFIG, JobQueues, Metrics } from '@sprout/platform';
 import { DataSource } from 'typeorm';
 import type { SmsGatewayConfig } from '../config';
+import { smsGatewayMetrics } from '../metrics';
 
 export type SweepResult = JobResult<'sms.inbound-sweep'>;
 type Outcome = Exclude<keyof SweepResult, 'expired'>;
@@ -41,7 +42,7 @@ const METRIC_OUTCOMES: Record<keyof SweepResult, string> = {
 @Injectable()
 export class InboundSweepService {
   private readonly logger = new Logger(InboundSweepService.name);
-  private readonly outcomes;
+  private readonly metrics;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -49,11 +50,7 @@ export class InboundSweepService {
     @Inject(CONFIG) private readonly config: SmsGatewayConfig,
     metrics: Metrics,
   ) {
-    this.outcomes = metrics.counter(
-      'sprout_inbound_sweep_total',
-      'Awaiting-reply rows the inbound sweep looked at, by outcome (enqueued, retried, in-queue, settled, abandoned, expired)',
-      ['outcome'],
-    );
+    this.metrics = smsGatewayMetrics(metrics);
   }
 
   async sweep(now: Date = new Date()): Promise<SweepResult> {
@@ -84,7 +81,7 @@ export class InboundSweepService {
     }
 
     for (const [outcome, label] of Object.entries(METRIC_OUTCOMES) as Array<[keyof SweepResult, string]>) {
-      if (result[outcome] > 0) this.outcomes.inc({ outcome: label }, result[outcome]);
+      if (result[outcome] > 0) this.metrics.inboundSweep.inc({ outcome: label }, result[outcome]);
     }
     return result;
   }

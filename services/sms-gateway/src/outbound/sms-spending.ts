@@ -4,6 +4,7 @@ import { CONFIG, Metrics } from '@sprout/platform';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import type { SmsGatewayConfig } from '../config';
+import { smsGatewayMetrics } from '../metrics';
 
 /** The error code of a message not sent because the day's SMS spending limit was reached. */
 export const SMS_SPEND_LIMIT_ERROR_CODE = 'sms-spend-limit';
@@ -25,9 +26,7 @@ const dollars = (value: number): string => `$${value.toFixed(2)}`;
 @Injectable()
 export class SmsSpending {
   private readonly logger = new Logger(SmsSpending.name);
-  private readonly crossed;
-  private readonly refused;
-  private readonly spentGauge;
+  private readonly metrics;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -35,19 +34,7 @@ export class SmsSpending {
     @Inject(CONFIG) private readonly config: SmsGatewayConfig,
     metrics: Metrics,
   ) {
-    this.crossed = metrics.counter(
-      'sprout_sms_spend_threshold_crossed_total',
-      'Times the day’s SMS spend crossed a share of SMS_DAILY_SPEND_LIMIT (80 or 100 percent)',
-      ['threshold'] as const,
-    );
-    this.refused = metrics.counter(
-      'sprout_sms_sends_refused_total',
-      'Messages not sent because the daily SMS spending limit was reached',
-    );
-    this.spentGauge = metrics.gauge(
-      'sprout_sms_spend_today_dollars',
-      'SMS spend since midnight (SPEND_TIME_ZONE)',
-    );
+    this.metrics = smsGatewayMetrics(metrics);
   }
 
   /** The list price of sending `segments` segments, or one MMS. */
@@ -64,9 +51,9 @@ export class SmsSpending {
     if (limit === undefined || kind === 'consent') return null;
     const day = spendDay(now, this.config.spendTimeZone);
     const spent = await smsSpentSince(this.dataSource, day.start);
-    this.spentGauge.set(spent);
+    this.metrics.spendToday.set(spent);
     if (spent < limit) return null;
-    this.refused.inc();
+    this.metrics.sendsRefused.inc();
     await this.announce(day.key, 1, spent, limit);
     return `Not sent: today's SMS spending limit (${dollars(limit)}, SMS_DAILY_SPEND_LIMIT) was reached; replies are sent again after midnight (${this.config.spendTimeZone}).`;
   }
@@ -78,7 +65,7 @@ export class SmsSpending {
     const cost = sent.status === 'failed' ? 0 : this.costOf(sent.segments, mms);
     const { recorded, spent } = await recordSmsSent(this.dataSource, { ...sent, cost }, day.start);
     if (spent === null) return recorded;
-    this.spentGauge.set(spent);
+    this.metrics.spendToday.set(spent);
     const limit = this.config.smsDailySpendLimit;
     if (limit !== undefined && recorded) {
       for (const share of THRESHOLDS)
@@ -96,7 +83,7 @@ export class SmsSpending {
       // Without Redis every replica may log it; better twice than never.
       .catch(() => 'OK');
     if (first === null) return;
-    this.crossed.inc({ threshold: String(percent) });
+    this.metrics.spendThresholdCrossed.inc({ threshold: String(percent) });
     const used = `${dollars(spent)} of ${dollars(limit)} (${((spent / limit) * 100).toFixed(1)}%)`;
     const zone = this.config.spendTimeZone;
     this.logger.warn(

@@ -21,6 +21,7 @@ import {
 import { LOGGER, Metrics } from '@sprout/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
+import { surveySchedulerMetrics } from '../metrics';
 import { type NwsGrid, type NwsPeriod, NwsClient } from './nws-client';
 
 /** How far ahead a freeze or heat extreme is worth a text. */
@@ -60,12 +61,16 @@ const extremeIn = (
  */
 @Injectable()
 export class WeatherWatchService {
+  private readonly metrics;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly nws: NwsClient,
-    private readonly metrics: Metrics,
+    metrics: Metrics,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.metrics = surveySchedulerMetrics(metrics);
+  }
 
   async check(now: Date): Promise<JobResult<'calendar.weather'>> {
     const report = { grids: 0, failed: 0, alerts: 0, texts: 0 };
@@ -151,9 +156,7 @@ export class WeatherWatchService {
   }
 
   private unavailable(error: unknown, where: Record<string, string>): void {
-    this.metrics
-      .counter('sprout_nws_failures_total', 'NWS requests that failed (outage, timeout, bad answer)')
-      .inc();
+    this.metrics.nwsFailures.inc();
     this.logger.warn(
       { ...where, err: error instanceof Error ? error.message : String(error) },
       'NWS unavailable; tried again next run',

@@ -10,6 +10,7 @@ import { LOGGER, Metrics } from '@sprout/platform';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { TARGETING_SETTLE_MS } from './campaign-rules';
+import { surveySchedulerMetrics } from '../metrics';
 
 export interface CampaignTransition {
   campaignId: string;
@@ -38,8 +39,7 @@ const TARGETING_BATCH_USERS = 10_000;
 
 @Injectable()
 export class LifecycleService implements BeforeApplicationShutdown {
-  private readonly transitionsTotal;
-  private readonly targetedTotal;
+  private readonly metrics;
   private stopping = false;
 
   constructor(
@@ -47,15 +47,7 @@ export class LifecycleService implements BeforeApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
     metrics: Metrics,
   ) {
-    this.transitionsTotal = metrics.counter(
-      'sprout_survey_campaign_transitions_total',
-      'Campaign status changes',
-      ['from', 'to'] as const,
-    );
-    this.targetedTotal = metrics.counter(
-      'sprout_survey_deliveries_targeted_total',
-      'Survey deliveries created (users targeted)',
-    );
+    this.metrics = surveySchedulerMetrics(metrics);
   }
 
   /** A walk in progress stops after its current batch; the next run resumes it. */
@@ -88,7 +80,7 @@ export class LifecycleService implements BeforeApplicationShutdown {
   /** Applies every due status change (an admin's pause or resume in between wins), counted. */
   private async transition(campaignId: string | null, now: Date): Promise<CampaignTransition[]> {
     const rows = await applyDueCampaignStatuses(this.dataSource, campaignId, now);
-    for (const t of rows) this.transitionsTotal.inc({ from: t.from, to: t.to });
+    for (const t of rows) this.metrics.campaignTransitions.inc({ from: t.from, to: t.to });
     return rows.map((t) => ({ campaignId: t.id, from: t.from, to: t.to }));
   }
 
@@ -100,7 +92,7 @@ export class LifecycleService implements BeforeApplicationShutdown {
     while (!this.stopping) {
       const batch = await targetCampaignBatch(this.dataSource, campaignId, settledBefore, batchSize);
       created += batch.inserted;
-      if (batch.inserted > 0) this.targetedTotal.inc(batch.inserted);
+      if (batch.inserted > 0) this.metrics.deliveriesTargeted.inc(batch.inserted);
       if (batch.scanned < batchSize) break;
     }
     return created;
