@@ -1,5 +1,5 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { shippedLines } from './shipped-lines';
 
 /**
  * Frost dates of reference towns in the dry interior West, where a zone's dates run weeks early
@@ -21,15 +21,8 @@ let byPrefix: Map<string, FrostReference> | null = null;
 function load(): Map<string, FrostReference> {
   if (byPrefix) return byPrefix;
   byPrefix = new Map();
-  let text = '';
-  try {
-    text = fs.readFileSync(SHIPPED_DRY_WEST_FILE, 'utf8');
-  } catch {
-    // Without the file the zone's dates stand (early in the interior West, but never a crash).
-    return byPrefix;
-  }
-  for (const line of text.split('\n')) {
-    if (line.startsWith('#') || line.trim() === '') continue;
+  // Without the file the zone's dates stand (early in the interior West, but never a crash).
+  for (const line of shippedLines(SHIPPED_DRY_WEST_FILE)) {
     const [state, town, zip, frost, prefixes] = line.split('|').map((cell) => cell.trim());
     const dates = /^(\d{2}-\d{2}) (\d{2}-\d{2})$/.exec(frost ?? '');
     if (!state || !town || !zip || !prefixes || !dates?.[1] || !dates[2]) continue;
