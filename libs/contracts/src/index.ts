@@ -8,3 +8,4 @@ export * from './api';
 export * from './web-pages';
 export * from './sms-circuit';
 export * from './wall-clock';
+export * from './sms-keywords';

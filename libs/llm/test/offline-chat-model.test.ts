@@ -1,29 +1,19 @@
 import { LlmError, OfflineChatModel, countChatTokens, countTokens, type ChatRequest } from '@sprout/llm';
-
-const request: ChatRequest = {
-  model: 'gpt-4o-mini',
-  messages: [
-    { role: 'system', content: 'You are a gardening advisor.' },
-    { role: 'user', content: 'When do I plant garlic?' },
-  ],
-  timeoutMs: 1_000,
-};
+import { chatRequest as request } from './chat-request';
 
 describe('OfflineChatModel', () => {
   it('answers with the responder and tokenizer counts', async () => {
     const seen: ChatRequest[] = [];
     const model = new OfflineChatModel((r) => {
       seen.push(r);
-      return '  Plant garlic cloves in mid-fall, about 4 weeks before the ground freezes.  ';
+      return '  Water deeply once or twice a week, about an inch in all.  ';
     });
     const result = await model.complete(request);
     expect(seen).toEqual([request]);
     expect(result).toEqual({
-      content: 'Plant garlic cloves in mid-fall, about 4 weeks before the ground freezes.',
+      content: 'Water deeply once or twice a week, about an inch in all.',
       promptTokens: countChatTokens(request.messages),
-      completionTokens: countTokens(
-        'Plant garlic cloves in mid-fall, about 4 weeks before the ground freezes.',
-      ),
+      completionTokens: countTokens('Water deeply once or twice a week, about an inch in all.'),
       model: 'offline-advisor',
       provider: 'offline',
     });

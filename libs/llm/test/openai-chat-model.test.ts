@@ -1,18 +1,8 @@
 import { FakeOpenAI } from '@sprout/testing';
-import { LlmError, OpenAiChatModel, type ChatRequest } from '@sprout/llm';
+import { LlmError, OpenAiChatModel } from '@sprout/llm';
+import { chatRequest as request } from './chat-request';
 
 const API_KEY = 'sk-test-llm-lib';
-
-const request: ChatRequest = {
-  model: 'gpt-4o-mini',
-  messages: [
-    { role: 'system', content: 'You are Sprout, a gardening advisor.' },
-    { role: 'user', content: 'How often should I water tomatoes?' },
-  ],
-  maxTokens: 200,
-  temperature: 0.7,
-  timeoutMs: 5_000,
-};
 
 async function llmError(promise: Promise<unknown>): Promise<LlmError> {
   try {

@@ -29,6 +29,7 @@
 // that are neither courtesy nor about our messages, their stop word is not aimed at our messages,
 // and a question is not a maybe.
 // Spanish texts are confirmed in Spanish; every other language in English.
+import { HELP_KEYWORDS, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '@sprout/contracts';
 import { type SmsEncoding, analyzeSms } from './segments';
 
 /**
@@ -42,20 +43,6 @@ export type ComplianceKeyword =
 
 /** The language of a confirmation: Spanish for a text in Spanish, English for every other. */
 export type ConfirmationLanguage = 'en' | 'es';
-
-/** CTIA's opt-out keywords (Twilio's defaults). */
-export const OPT_OUT_KEYWORDS = [
-  'STOP',
-  'STOPALL',
-  'UNSUBSCRIBE',
-  'CANCEL',
-  'END',
-  'QUIT',
-  'OPTOUT',
-  'REVOKE',
-] as const;
-export const OPT_IN_KEYWORDS = ['START', 'UNSTOP', 'YES'] as const;
-export const HELP_KEYWORDS = ['HELP', 'INFO'] as const;
 
 /** Spanish opt-outs (the whole text): confirmed in Spanish. BASTA is Italian's too. */
 export const SPANISH_OPT_OUT_KEYWORDS = [

@@ -297,15 +297,21 @@ function fuzzyCity(candidate: string, state: string): string | null {
   return best;
 }
 
-function cityStateResult(city: string, state: string, confidence: number): LocationDetection {
-  const display = cityDisplayName(city, state) ?? city;
+/** A US city reading ("Portland, OR"), with the city's representative ZIP and its zone when known. */
+function usCityResult(
+  city: string,
+  state: string,
+  confidence: number,
+  locationType: 'city_state' | 'city',
+  display = city,
+): LocationDetection {
   const zip = zipForCityState(city, state);
   const zone = zip ? hardinessZoneForZip(zip) : null;
   return {
     hasLocation: true,
     location: `${display}, ${state}`,
     confidence,
-    locationType: 'city_state',
+    locationType,
     refusedLocation: false,
     city: display,
     state,
@@ -314,6 +320,10 @@ function cityStateResult(city: string, state: string, confidence: number): Locat
     ...(zone ? { hardinessZone: zone.zone } : {}),
   };
 }
+
+/** A city named with its state, shown as its post office spells it. */
+const cityStateResult = (city: string, state: string, confidence: number): LocationDetection =>
+  usCityResult(city, state, confidence, 'city_state', cityDisplayName(city, state) ?? city);
 
 function detectCityState(tokens: Token[]): LocationDetection | null {
   const index = getCityIndex().byCityState;
@@ -591,22 +601,9 @@ function detectCityAlone(text: string, flat: string): LocationDetection | null {
   return null;
 }
 
-function cityAloneResult(city: string, state: string, confidence: number): LocationDetection {
-  const zip = zipForCityState(city, state);
-  const zone = zip ? hardinessZoneForZip(zip) : null;
-  return {
-    hasLocation: true,
-    location: `${city}, ${state}`,
-    confidence,
-    locationType: 'city',
-    refusedLocation: false,
-    city,
-    state,
-    country: 'United States',
-    ...(zip ? { zipCode: zip } : {}),
-    ...(zone ? { hardinessZone: zone.zone } : {}),
-  };
-}
+/** A well-known city named alone, its state inferred. */
+const cityAloneResult = (city: string, state: string, confidence: number): LocationDetection =>
+  usCityResult(city, state, confidence, 'city');
 
 // ---------------------------------------------------------------- refusals and vague answers
 

@@ -1,5 +1,5 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { shippedLines } from './shipped-lines';
 
 /**
  * Zones and frost dates by area for Alaska, Hawaii, Puerto Rico and the U.S. Virgin Islands (the
@@ -45,15 +45,8 @@ function parseLine(line: string, into: Map<string, PlaceArea>): void {
 function load(): Map<string, PlaceArea> {
   if (byZip) return byZip;
   byZip = new Map();
-  let text = '';
-  try {
-    text = fs.readFileSync(SHIPPED_AREAS_FILE, 'utf8');
-  } catch {
-    // Without the file the zone's dates stand in (wrong for Alaska, but never a crash).
-    return byZip;
-  }
-  for (const line of text.split('\n'))
-    if (!line.startsWith('#') && line.trim() !== '') parseLine(line, byZip);
+  // Without the file the zone's dates stand in (wrong for Alaska, but never a crash).
+  for (const line of shippedLines(SHIPPED_AREAS_FILE)) parseLine(line, byZip);
   return byZip;
 }
 

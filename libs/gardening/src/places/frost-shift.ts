@@ -1,5 +1,5 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { shippedLines } from './shipped-lines';
 
 const DATA = path.join(__dirname, '..', '..', 'data');
 
@@ -28,20 +28,11 @@ export interface FrostReference {
 
 let byPrefix: Map<string, FrostReference> | null = null;
 
-function readLines(file: string): string[] {
-  try {
-    return fs.readFileSync(file, 'utf8').split('\n');
-  } catch {
-    // Without a file the zone's dates stand (early there, but never a crash).
-    return [];
-  }
-}
-
 function load(): Map<string, FrostReference> {
   if (byPrefix) return byPrefix;
   byPrefix = new Map();
-  for (const line of SHIPPED_FROST_FILES.flatMap(readLines)) {
-    if (line.startsWith('#') || line.trim() === '') continue;
+  // Without a file the zone's dates stand (early there, but never a crash).
+  for (const line of SHIPPED_FROST_FILES.flatMap(shippedLines)) {
     const [state, town, zip, frost, prefixes, warm] = line.split('|').map((cell) => cell.trim());
     const dates = /^(\d{2}-\d{2}) (\d{2}-\d{2})$/.exec(frost ?? '');
     if (!state || !town || !zip || !prefixes || !dates?.[1] || !dates[2]) continue;

@@ -1,3 +1,4 @@
+import { HELP_KEYWORDS, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '@sprout/contracts';
 import { hardinessZoneForZip } from '../places/hardiness';
 import { normalizeZone } from '../places/frost';
 import { lookupZip } from '../places/zip';
@@ -81,30 +82,18 @@ const LEVEL_ALIASES: Readonly<Record<string, ExperienceLevel>> = {
   master: 'advanced',
 };
 
+/** The alias table's key of a typed value: lower case, single spaces, its trailing noun removed. */
+const aliasKey = (input: string, noun: RegExp): string =>
+  input.trim().toLowerCase().replace(/\s+/g, ' ').replace(noun, '');
+
 /** Normalises a soil type ("Sandy loam", "clayey") or returns null. */
 export function normalizeSoilType(input: string): SoilType | null {
-  return (
-    SOIL_ALIASES[
-      input
-        .trim()
-        .toLowerCase()
-        .replace(/\s+/g, ' ')
-        .replace(/\s+soil$/, '')
-    ] ?? null
-  );
+  return SOIL_ALIASES[aliasKey(input, /\s+soil$/)] ?? null;
 }
 
 /** Normalises an experience level ("Expert" -> "advanced") or returns null. */
 export function normalizeExperienceLevel(input: string): ExperienceLevel | null {
-  return (
-    LEVEL_ALIASES[
-      input
-        .trim()
-        .toLowerCase()
-        .replace(/\s+/g, ' ')
-        .replace(/\s+gardener$/, '')
-    ] ?? null
-  );
+  return LEVEL_ALIASES[aliasKey(input, /\s+gardener$/)] ?? null;
 }
 
 /**
@@ -184,19 +173,9 @@ export function describeProfileCommand(command: ProfileCommand): string {
 
 /** SMS service keywords handled by the gateway (opt-out, opt-in, help), upper case. */
 export const SERVICE_KEYWORDS: readonly string[] = [
-  'STOP',
-  'STOPALL',
-  'UNSUBSCRIBE',
-  'CANCEL',
-  'END',
-  'QUIT',
-  'OPTOUT',
-  'REVOKE',
-  'START',
-  'UNSTOP',
-  'YES',
-  'HELP',
-  'INFO',
+  ...OPT_OUT_KEYWORDS,
+  ...OPT_IN_KEYWORDS,
+  ...HELP_KEYWORDS,
 ];
 
 /** Whether the whole message is an SMS service keyword (STOP, HELP, START...). */
