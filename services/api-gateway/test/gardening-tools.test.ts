@@ -1,4 +1,3 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MISSING_MESSAGE, type ProcessingResult } from '@sprout/contracts';
 import {
   LOCATION_TEST_RATE_LIMIT,
@@ -8,18 +7,12 @@ import { useClosable } from '@sprout/testing';
 import { startSignedIn } from './support/gateway';
 
 const gw = useClosable(() => startSignedIn());
-let app: NestFastifyApplication;
-let cookie: string;
 let ipCounter = 0;
 // Each request its own client IP, so the location test's per-IP limit only bites where a test means it to.
 const nextIp = (): string => `10.2.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
-beforeAll(async () => {
-  ({ app, cookie } = gw);
-});
-
 const post = (url: string, payload: unknown, options: { cookie?: string; ip?: string } = {}) =>
-  app.inject({
+  gw.app.inject({
     method: 'POST',
     url,
     headers: {
@@ -178,7 +171,7 @@ describe('POST /api/test-location', () => {
 
 describe('POST /api/validate-message', () => {
   const validate = (payload: unknown, withSession = true) =>
-    post('/api/validate-message', payload, withSession ? { cookie } : {});
+    post('/api/validate-message', payload, withSession ? { cookie: gw.cookie } : {});
 
   it('needs an admin session', async () => {
     const res = await validate({ message: 'When should I plant tomatoes?' }, false);
@@ -263,7 +256,7 @@ describe('POST /api/validate-message', () => {
 
 describe('POST /api/process-message', () => {
   const processMessage = (payload: unknown, withSession = true) =>
-    post('/api/process-message', payload, withSession ? { cookie } : {});
+    post('/api/process-message', payload, withSession ? { cookie: gw.cookie } : {});
 
   const TESTER_DEFAULTS = {
     region: '94117',

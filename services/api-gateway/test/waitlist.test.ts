@@ -1,26 +1,20 @@
 // The module object itself (a namespace import would be a copy the service never calls through).
 import crypto from 'node:crypto';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BetaSignup } from '@sprout/domain';
 import { useClosable } from '@sprout/testing';
 import { startSignedIn } from './support/gateway';
 
 const gw = useClosable(() => startSignedIn());
-let app: NestFastifyApplication;
-let cookie: string;
 let ipCounter = 0;
 const nextIp = (): string => `10.1.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
-beforeAll(async () => {
-  ({ app, cookie } = gw);
-});
 beforeEach(async () => {
   await gw.ds.query('DELETE FROM beta_signups');
 });
 
 /** A signup body sent as `contentType` (not JSON). */
 const signUpAs = (contentType: string, payload: string) =>
-  app.inject({
+  gw.app.inject({
     method: 'POST',
     url: '/api/beta-signup',
     headers: { 'content-type': contentType, 'x-forwarded-for': nextIp() },
@@ -28,10 +22,11 @@ const signUpAs = (contentType: string, payload: string) =>
   });
 
 /** A request as the signed-in admin. */
-const asAdmin = (method: 'GET' | 'POST', url: string) => app.inject({ method, url, headers: { cookie } });
+const asAdmin = (method: 'GET' | 'POST', url: string) =>
+  gw.app.inject({ method, url, headers: { cookie: gw.cookie } });
 
 const signUp = (payload: unknown, ip = nextIp()) =>
-  app.inject({
+  gw.app.inject({
     method: 'POST',
     url: '/api/beta-signup',
     headers: {
@@ -189,10 +184,10 @@ describe('admin: beta signups', () => {
 
   it('approves a signup', async () => {
     const created = (await signUp({ email: 'approve-me@example.com', region: '97201' })).json().signup;
-    const res = await app.inject({
+    const res = await gw.app.inject({
       method: 'POST',
       url: `/api/admin/beta-signups/${created.id}/approve`,
-      headers: { cookie },
+      headers: { cookie: gw.cookie },
       payload: {},
     });
     expect(res.statusCode).toBe(200);
@@ -226,6 +221,6 @@ describe('admin: beta signups', () => {
   });
 
   it('needs a session', async () => {
-    expect((await app.inject({ method: 'GET', url: '/api/admin/beta-signups' })).statusCode).toBe(401);
+    expect((await gw.app.inject({ method: 'GET', url: '/api/admin/beta-signups' })).statusCode).toBe(401);
   });
 });
