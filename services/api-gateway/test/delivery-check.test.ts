@@ -63,17 +63,21 @@ it('requires an admin session', async () => {
   expect(received).toHaveLength(0);
 });
 
+/** A 200 whose body reports the check's counts and says them in words. */
+const expectChecked = (
+  response: { statusCode: number; json: () => unknown },
+  checked: number,
+  updated: number,
+  message: string,
+): void => {
+  expect(response.statusCode).toBe(200);
+  expect(response.json()).toEqual({ success: true, checked, updated, message });
+};
+
 it('queues delivery.check for the conversation, waits for it and answers the counts', async () => {
   answer = async () => ({ changed: 1, checked: 3 });
   const before = Date.now();
-  const response = await checkDelivery(conversationId);
-  expect(response.statusCode).toBe(200);
-  expect(response.json()).toEqual({
-    success: true,
-    checked: 3,
-    updated: 1,
-    message: 'Checked 3 messages; 1 updated.',
-  });
+  expectChecked(await checkDelivery(conversationId), 3, 1, 'Checked 3 messages; 1 updated.');
   expect(received).toHaveLength(1);
   expect(received[0]?.conversationId).toBe(conversationId);
   expect(Date.parse(received[0]?.requestedAt ?? '')).toBeGreaterThanOrEqual(before - 1000);
@@ -86,14 +90,7 @@ it('says so when no message is waiting for a status', async () => {
     lastMessageAt: new Date(),
     isTestUser: false,
   });
-  const response = await checkDelivery(other.id);
-  expect(response.statusCode).toBe(200);
-  expect(response.json()).toEqual({
-    success: true,
-    checked: 0,
-    updated: 0,
-    message: 'No messages are waiting for a delivery status.',
-  });
+  expectChecked(await checkDelivery(other.id), 0, 0, 'No messages are waiting for a delivery status.');
 });
 
 it('checks again when asked again within the same minute', async () => {

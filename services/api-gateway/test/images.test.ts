@@ -273,26 +273,23 @@ describe('GET /api/admin/image-messages and /api/admin/image-stats', () => {
   it('lists image messages newest first with their figures, and totals them', async () => {
     // A processed MMS with its recorded model call, a failed one, and a text message (not listed).
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
-    const processed = await recordInbound(gw.db.dataSource, {
-      from: { phoneNumber: '+15035550123' },
-      content: 'What is wrong with my tomato?',
-      media: [{ url: 'https://media.example/tomato.jpg', contentType: 'image/jpeg' }],
-      idleTimeoutMs: 3_600_000,
-      at: at(30),
-    });
-    const failed = await recordInbound(gw.db.dataSource, {
-      from: { phoneNumber: '+15035550124' },
-      content: 'And this one?',
-      media: [{ url: 'https://media.example/gone.jpg', contentType: 'image/jpeg' }],
-      idleTimeoutMs: 3_600_000,
-      at: at(20),
-    });
-    await recordInbound(gw.db.dataSource, {
-      from: { phoneNumber: '+15035550124' },
-      content: 'Just text',
-      idleTimeoutMs: 3_600_000,
-      at: at(10),
-    });
+    // An inbound message from `phoneNumber`, with a picture when `imageUrl` is given.
+    const inbound = (phoneNumber: string, content: string, minutesAgo: number, imageUrl?: string) =>
+      recordInbound(gw.db.dataSource, {
+        from: { phoneNumber },
+        content,
+        ...(imageUrl === undefined ? {} : { media: [{ url: imageUrl, contentType: 'image/jpeg' }] }),
+        idleTimeoutMs: 3_600_000,
+        at: at(minutesAgo),
+      });
+    const processed = await inbound(
+      '+15035550123',
+      'What is wrong with my tomato?',
+      30,
+      'https://media.example/tomato.jpg',
+    );
+    const failed = await inbound('+15035550124', 'And this one?', 20, 'https://media.example/gone.jpg');
+    await inbound('+15035550124', 'Just text', 10);
     if (processed === null || failed === null) throw new Error('not recorded');
     const messages = gw.db.dataSource.getRepository(Message);
     await messages.update(

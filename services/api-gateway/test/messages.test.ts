@@ -243,49 +243,30 @@ beforeAll(async () => {
     model: 'gpt-4o-mini',
   });
   // uma, today: two questions, a reply and a survey.
-  await addMessage(uma, umaNew, {
-    at: todayAt(0.2),
-    direction: 'inbound',
-    content: 'Aphids everywhere!',
-    media: [{ url: 'https://media.example/aphids.jpg', contentType: 'image/jpeg' }],
-  });
-  await addMessage(uma, umaNew, {
-    at: todayAt(0.3),
-    direction: 'outbound',
-    content: 'Try a strong jet of water.',
-  });
-  await addMessage(uma, umaNew, { at: todayAt(0.5), direction: 'inbound', content: 'Did not work' });
-  await addMessage(uma, umaNew, {
-    at: todayAt(0.6),
-    direction: 'outbound',
-    kind: 'survey',
-    content: 'Quick survey?',
-  });
-  // vic, yesterday: two before this time of day, two after it (within the last 24 hours).
-  await addMessage(vic, vicConv, { at: yesterdaySoFarAt(0.1), direction: 'inbound', content: 'Slugs!' });
-  await addMessage(vic, vicConv, {
-    at: yesterdaySoFarAt(0.2),
-    direction: 'outbound',
-    content: 'Beer traps.',
-  });
-  await addMessage(vic, vicConv, { at: lateYesterday(), direction: 'inbound', content: 'Which beer?' });
-  await addMessage(vic, vicConv, {
-    at: lateYesterday(),
-    direction: 'outbound',
-    content: 'Any cheap lager.',
-  });
-  // vic, either side of "24 hours ago" by five minutes (the partial first hour of the window), which
-  // leaves a slow run five minutes between seeding and reading the stats.
-  await addMessage(vic, vicConv, {
-    at: ago(DAY - 5 * MINUTE),
-    direction: 'inbound',
-    content: 'just inside',
-  });
-  await addMessage(vic, vicConv, {
-    at: ago(DAY + 5 * MINUTE),
-    direction: 'inbound',
-    content: 'just outside',
-  });
+  const umaToday: SeedMessage[] = [
+    {
+      at: todayAt(0.2),
+      direction: 'inbound',
+      content: 'Aphids everywhere!',
+      media: [{ url: 'https://media.example/aphids.jpg', contentType: 'image/jpeg' }],
+    },
+    { at: todayAt(0.3), direction: 'outbound', content: 'Try a strong jet of water.' },
+    { at: todayAt(0.5), direction: 'inbound', content: 'Did not work' },
+    { at: todayAt(0.6), direction: 'outbound', kind: 'survey', content: 'Quick survey?' },
+  ];
+  for (const m of umaToday) await addMessage(uma, umaNew, m);
+  const vicMessages: SeedMessage[] = [
+    // Yesterday: two before this time of day, two after it (within the last 24 hours).
+    { at: yesterdaySoFarAt(0.1), direction: 'inbound', content: 'Slugs!' },
+    { at: yesterdaySoFarAt(0.2), direction: 'outbound', content: 'Beer traps.' },
+    { at: lateYesterday(), direction: 'inbound', content: 'Which beer?' },
+    { at: lateYesterday(), direction: 'outbound', content: 'Any cheap lager.' },
+    // Either side of "24 hours ago" by five minutes (the partial first hour of the window), which
+    // leaves a slow run five minutes between seeding and reading the stats.
+    { at: ago(DAY - 5 * MINUTE), direction: 'inbound', content: 'just inside' },
+    { at: ago(DAY + 5 * MINUTE), direction: 'inbound', content: 'just outside' },
+  ];
+  for (const m of vicMessages) await addMessage(vic, vicConv, m);
   // tina (test user), today.
   await addMessage(tina, tinaConv, {
     at: todayAt(0.3),

@@ -4,6 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DataSource } from 'typeorm';
 import { UsersModule } from '../src/users/users.module';
 import { type SignedIn, startSignedInWith } from './support/gateway';
+import { insertConversation } from './support/seed';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -51,15 +52,6 @@ const addUser = async (u: SeedUser): Promise<string> => {
       u.sentiment ?? null,
       u.totals?.smsCost ?? 0,
     ],
-  );
-  if (row === undefined) throw new Error('insert returned no row');
-  return row.id;
-};
-
-const addConversation = async (userId: string, test = false): Promise<string> => {
-  const [row]: Array<{ id: string }> = await ds.query(
-    'INSERT INTO conversations (user_id, is_test_user) VALUES ($1, $2) RETURNING id',
-    [userId, test],
   );
   if (row === undefined) throw new Error('insert returned no row');
   return row.id;
@@ -143,8 +135,8 @@ beforeAll(async () => {
     lastMessageAt: ago(HOUR),
   });
 
-  const a1 = await addConversation(alice);
-  const a2 = await addConversation(alice);
+  const a1 = await insertConversation(ds, alice);
+  const a2 = await insertConversation(ds, alice);
   // Alice's messages: two today-ish, one 3 days ago, one 40 days ago (outside the 30-day window).
   await addMessage(alice, a1, ago(40 * DAY));
   await addMessage(alice, a1, ago(3 * DAY));
@@ -161,8 +153,8 @@ beforeAll(async () => {
     tokens: 600,
     smsCost: 0.0166,
   });
-  await addMessage(bob, await addConversation(bob), ago(20 * HOUR));
-  await addMessage(tess, await addConversation(tess, true), ago(HOUR), { test: true });
+  await addMessage(bob, await insertConversation(ds, bob), ago(20 * HOUR));
+  await addMessage(tess, await insertConversation(ds, tess, true), ago(HOUR), { test: true });
 }, 120_000);
 
 afterAll(async () => {
