@@ -6,13 +6,19 @@ import * as argon2 from 'argon2';
 import type { Logger } from 'pino';
 import { AdminUsersService } from '../src/auth/admin-users.service';
 import { sessionTokenHash } from '../src/auth/session.service';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, login, sessionCookieFrom, startGateway } from './support/gateway';
+import {
+  ADMIN_PASSWORD,
+  ADMIN_USERNAME,
+  login,
+  sessionCookieFrom,
+  startGateway,
+  expectStatusMessage,
+  clientIps,
+} from './support/gateway';
 
 const gw = useClosable(() => startGateway());
 
-let ipCounter = 0;
-/** A client address of its own per test, so per-IP throttling never leaks between tests. */
-const nextIp = (): string => `10.0.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+const nextIp = clientIps(0);
 
 const postLogin = (payload: unknown, headers: Record<string, string> = {}) =>
   gw.app.inject({
@@ -134,8 +140,7 @@ describe('POST /api/admin/login', () => {
     const wrong = await postLogin({ username: ADMIN_USERNAME, password: 'not-the-password' });
     const unknown = await postLogin({ username: 'nobody', password: 'whatever-it-is' });
     for (const res of [wrong, unknown]) {
-      expect(res.statusCode).toBe(401);
-      expect(res.json().message).toBe('Invalid credentials');
+      expectStatusMessage(res, 401, 'Invalid credentials');
       expect(res.headers['set-cookie']).toBeUndefined();
     }
   });
@@ -149,8 +154,7 @@ describe('POST /api/admin/login', () => {
     [{ username: 42, password: ['x'] }],
   ])('asks for both fields (%j)', async (payload) => {
     const res = await postLogin(payload);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('Please provide both username and password.');
+    expectStatusMessage(res, 400, 'Please provide both username and password.');
   });
 
   it('answers malformed JSON with 400, not 500', async () => {
@@ -189,8 +193,7 @@ describe('login throttling', () => {
       { username: 'TARGET', password: 'target-password' },
       { 'x-forwarded-for': ip },
     );
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().message).toBe('Too many failed login attempts. Please try again later.');
+    expectStatusMessage(blocked, 429, 'Too many failed login attempts. Please try again later.');
     expect(blocked.headers['set-cookie']).toBeUndefined();
     // Other accounts are unaffected.
     expect((await postLogin({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD })).statusCode).toBe(200);

@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { clearOfUtcMidnight, useClosable } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { startOfUtcDay } from '../src/dashboard/dashboard.service';
-import { startSignedIn } from './support/gateway';
+import { startSignedIn, expectStatusMessage } from './support/gateway';
 import { insertConversation, insertUser } from './support/seed';
 
 const gw = useClosable(() => startSignedIn());
@@ -171,18 +171,13 @@ describe('GET /api/dashboard/metrics', () => {
       headers: { cookie },
     });
     const body = res.json();
-    for (const key of ['activeUsers', 'messagesToday', 'avgResponseTime', 'todaysCost']) {
-      expect(typeof body[key]).toBe('number');
-    }
+    const keys = ['activeUsers', 'messagesToday', 'avgResponseTime', 'todaysCost'];
+    for (const key of keys) expect(typeof body[key]).toBe('number');
     // The test user goes, with their conversations and messages.
     await gw.ds.query('DELETE FROM users WHERE is_test_user');
     await gw.ds.query('DELETE FROM llm_calls WHERE is_test_user');
-    expect((await metrics('?showTestData=true')).json()).toMatchObject({
-      activeUsers: 0,
-      messagesToday: 0,
-      avgResponseTime: 0,
-      todaysCost: 0,
-    });
+    const zeros = Object.fromEntries(keys.map((key) => [key, 0]));
+    expect((await metrics('?showTestData=true')).json()).toMatchObject(zeros);
   });
 
   it('rejects a malformed query with 400', async () => {
@@ -192,8 +187,7 @@ describe('GET /api/dashboard/metrics', () => {
 
   it('needs a session', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/dashboard/metrics' });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().message).toBe('Authentication required');
+    expectStatusMessage(res, 401, 'Authentication required');
   });
 });
 

@@ -4,12 +4,10 @@ import {
   TOO_MANY_LOCATION_TESTS,
 } from '../src/gardening-tools/gardening-tools.controller';
 import { useClosable } from '@sprout/testing';
-import { startSignedIn } from './support/gateway';
+import { startSignedIn, expectStatusMessage, clientIps } from './support/gateway';
 
 const gw = useClosable(() => startSignedIn());
-let ipCounter = 0;
-// Each request its own client IP, so the location test's per-IP limit only bites where a test means it to.
-const nextIp = (): string => `10.2.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+const nextIp = clientIps(2);
 
 const post = (url: string, payload: unknown, options: { cookie?: string; ip?: string } = {}) =>
   gw.app.inject({
@@ -175,8 +173,7 @@ describe('POST /api/validate-message', () => {
 
   it('needs an admin session', async () => {
     const res = await validate({ message: 'When should I plant tomatoes?' }, false);
-    expect(res.statusCode).toBe(401);
-    expect(res.json().message).toBe('Authentication required');
+    expectStatusMessage(res, 401, 'Authentication required');
   });
 
   it('answers the validation and its timestamp for a gardening question', async () => {
@@ -239,18 +236,15 @@ describe('POST /api/validate-message', () => {
     'rejects %s with a 400 saying what is missing',
     async (_name, payload, message) => {
       const res = await validate(payload);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(message);
+      expectStatusMessage(res, 400, message);
     },
   );
 
   it('rejects a malformed user context with a 400 naming the field', async () => {
     const res = await validate({ message: 'when do I plant garlic?', userContext: { zip_code: 97201 } });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('userContext.zip_code: must be text');
+    expectStatusMessage(res, 400, 'userContext.zip_code: must be text');
     const notAnObject = await validate({ message: 'when do I plant garlic?', userContext: 'Portland' });
-    expect(notAnObject.statusCode).toBe(400);
-    expect(notAnObject.json().message).toBe('userContext: must be an object');
+    expectStatusMessage(notAnObject, 400, 'userContext: must be an object');
   });
 });
 
@@ -267,8 +261,7 @@ describe('POST /api/process-message', () => {
 
   it('needs an admin session', async () => {
     const res = await processMessage({ message: 'When should I plant tomatoes?' }, false);
-    expect(res.statusCode).toBe(401);
-    expect(res.json().message).toBe('Authentication required');
+    expectStatusMessage(res, 401, 'Authentication required');
   });
 
   it('adds the sender context to a question (the tester defaults, region given as a ZIP)', async () => {
@@ -333,8 +326,7 @@ describe('POST /api/process-message', () => {
     'rejects %s with a 400 saying what is missing',
     async (_name, payload, message) => {
       const res = await processMessage(payload);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(message);
+      expectStatusMessage(res, 400, message);
     },
   );
 
@@ -343,7 +335,6 @@ describe('POST /api/process-message', () => {
       message: 'when do I plant garlic?',
       userContext: { soil_type: ['clay'] },
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('userContext.soil_type: must be text');
+    expectStatusMessage(res, 400, 'userContext.soil_type: must be text');
   });
 });

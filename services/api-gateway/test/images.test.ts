@@ -26,7 +26,7 @@ import {
   startWorkers,
 } from '@sprout/platform';
 import { PRIVATE_TEST_URL, REAL_USER_PHONE } from '../src/images/image-tests.service';
-import { login, startGateway, type TestGateway } from './support/gateway';
+import { login, startGateway, type TestGateway, expectStatusMessage } from './support/gateway';
 
 let gw: TestGateway;
 let app: NestFastifyApplication;
@@ -159,8 +159,7 @@ describe('POST /api/test/image-processing', () => {
       { imageUrl: 'ftp://x.example/a.jpg' },
     ]) {
       const res = await call('POST', '/api/test/image-processing', payload);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe('Please provide an image URL');
+      expectStatusMessage(res, 400, 'Please provide an image URL');
     }
   });
 
@@ -219,8 +218,7 @@ describe('POST /api/test/image-processing', () => {
       imageUrl: `${origin}/api/image-samples/leaf.png`,
       phoneNumber: '+15035550111',
     });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(REAL_USER_PHONE);
+    expectStatusMessage(res, 409, REAL_USER_PHONE);
   });
 });
 

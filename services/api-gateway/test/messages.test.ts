@@ -4,7 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { clearOfUtcMidnight } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { MessagesModule } from '../src/messages/messages.module';
-import { type SignedIn, startSignedInWith } from './support/gateway';
+import { type SignedIn, startSignedInWith, expectStatusMessage } from './support/gateway';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -490,8 +490,7 @@ describe('GET /api/admin/conversations (paged)', () => {
     ],
   ])('refuses %s with a readable 400', async (query, message) => {
     const res = await get(`/api/admin/conversations?${query}`);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(message);
+    expectStatusMessage(res, 400, message);
   });
 });
 
@@ -692,8 +691,7 @@ describe('GET /api/admin/conversations?userId= (user panel)', () => {
 
   it('answers 404 for an unknown user', async () => {
     const res = await get('/api/admin/conversations?userId=6b1d3f0e-9a8c-4c1e-9f0a-1234567890ab');
-    expect(res.statusCode).toBe(404);
-    expect(res.json().message).toBe('User not found.');
+    expectStatusMessage(res, 404, 'User not found.');
   });
 });
 
@@ -754,14 +752,11 @@ describe('GET /api/admin/conversations/:id/messages', () => {
   it('answers [] for a conversation without messages, 404 for an unknown one and 400 for a malformed id', async () => {
     expect((await get(`/api/admin/conversations/${emptyConv}/messages`)).json()).toEqual([]);
     const missing = await get('/api/admin/conversations/6b1d3f0e-9a8c-4c1e-9f0a-1234567890ab/messages');
-    expect(missing.statusCode).toBe(404);
-    expect(missing.json().message).toBe('Conversation not found.');
+    expectStatusMessage(missing, 404, 'Conversation not found.');
     const malformed = await get('/api/admin/conversations/nope/messages');
-    expect(malformed.statusCode).toBe(400);
-    expect(malformed.json().message).toBe('Conversation id must be a UUID');
+    expectStatusMessage(malformed, 400, 'Conversation id must be a UUID');
     const badFlag = await get(`/api/admin/conversations/${umaOld}/messages?showTestData=2`);
-    expect(badFlag.statusCode).toBe(400);
-    expect(badFlag.json().message).toBe('showTestData: must be true or false');
+    expectStatusMessage(badFlag, 400, 'showTestData: must be true or false');
   });
 });
 
@@ -843,7 +838,6 @@ describe('GET /api/admin/messages/stats', () => {
 
   it('refuses a bad showTestData', async () => {
     const res = await get('/api/admin/messages/stats?showTestData=nope');
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('showTestData: must be true or false');
+    expectStatusMessage(res, 400, 'showTestData: must be true or false');
   });
 });

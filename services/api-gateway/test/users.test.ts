@@ -3,7 +3,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DataSource } from 'typeorm';
 import { UsersModule } from '../src/users/users.module';
-import { type SignedIn, startSignedInWith } from './support/gateway';
+import { type SignedIn, startSignedInWith, expectStatusMessage } from './support/gateway';
 import { insertConversation } from './support/seed';
 
 const HOUR = 60 * 60 * 1000;
@@ -232,8 +232,7 @@ describe('GET /api/admin/users/stats/overview', () => {
 
   it('refuses a showTestUsers that is not a boolean', async () => {
     const res = await get('/api/admin/users/stats/overview?showTestUsers=maybe');
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('showTestUsers: must be true or false');
+    expectStatusMessage(res, 400, 'showTestUsers: must be true or false');
   });
 });
 
@@ -333,8 +332,7 @@ describe('GET /api/admin/users', () => {
     ['search=1&search=2', 'search: must be text'],
   ])('refuses %s with a readable 400', async (query, message) => {
     const res = await get(`/api/admin/users?${query}`);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(message);
+    expectStatusMessage(res, 400, message);
   });
 });
 
@@ -396,11 +394,9 @@ describe('GET /api/admin/users/:id', () => {
 
   it('answers 404 for an unknown id and 400 for a malformed one', async () => {
     const missing = await get('/api/admin/users/6b1d3f0e-9a8c-4c1e-9f0a-1234567890ab');
-    expect(missing.statusCode).toBe(404);
-    expect(missing.json().message).toBe('User not found.');
+    expectStatusMessage(missing, 404, 'User not found.');
     const malformed = await get('/api/admin/users/not-a-uuid');
-    expect(malformed.statusCode).toBe(400);
-    expect(malformed.json().message).toBe('User id must be a UUID');
+    expectStatusMessage(malformed, 400, 'User id must be a UUID');
   });
 
   it('is not confused with the stats route', async () => {

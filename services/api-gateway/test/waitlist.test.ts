@@ -2,11 +2,10 @@
 import crypto from 'node:crypto';
 import { BetaSignup } from '@sprout/domain';
 import { useClosable } from '@sprout/testing';
-import { startSignedIn } from './support/gateway';
+import { startSignedIn, expectStatusMessage, clientIps } from './support/gateway';
 
 const gw = useClosable(() => startSignedIn());
-let ipCounter = 0;
-const nextIp = (): string => `10.1.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+const nextIp = clientIps(1);
 
 beforeEach(async () => {
   await gw.ds.query('DELETE FROM beta_signups');
@@ -69,8 +68,7 @@ describe('POST /api/beta-signup', () => {
     [[]],
   ])('asks for both fields (%j)', async (payload) => {
     const res = await signUp(payload);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('Please provide both email and region.');
+    expectStatusMessage(res, 400, 'Please provide both email and region.');
   });
 
   it.each(['not-an-email', 'ada@', '@example.com', 'ada example@example.com'])(
@@ -154,8 +152,7 @@ describe('POST /api/beta-signup', () => {
       expect((await signUp({ email: `limit${i}@example.com`, region: '97201' }, ip)).statusCode).toBe(201);
     }
     const blocked = await signUp({ email: 'limit-extra@example.com', region: '97201' }, ip);
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().message).toBe('Too many signup attempts. Please try again later.');
+    expectStatusMessage(blocked, 429, 'Too many signup attempts. Please try again later.');
     expect((await signUp({ email: 'limit-extra@example.com', region: '97201' })).statusCode).toBe(201);
   });
 });
@@ -209,8 +206,7 @@ describe('admin: beta signups', () => {
     );
     expect(unknown.statusCode).toBe(404);
     const malformed = await asAdmin('POST', '/api/admin/beta-signups/42/approve');
-    expect(malformed.statusCode).toBe(400);
-    expect(malformed.json().message).toBe('Invalid beta signup id.');
+    expectStatusMessage(malformed, 400, 'Invalid beta signup id.');
   });
 
   it('rejects a malformed limit', async () => {
