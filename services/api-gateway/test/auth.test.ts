@@ -1,3 +1,4 @@
+import { useClosable } from '@sprout/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AdminUser } from '@sprout/domain';
 import { LOGGER } from '@sprout/platform';
@@ -11,25 +12,16 @@ import {
   login,
   sessionCookieFrom,
   startGateway,
-  type TestGateway,
+  expectStatusMessage,
+  clientIps,
 } from './support/gateway';
 
-let gw: TestGateway;
-let app: NestFastifyApplication;
-let ipCounter = 0;
-/** A client address of its own per test, so per-IP throttling never leaks between tests. */
-const nextIp = (): string => `10.0.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+const gw = useClosable(() => startGateway());
 
-beforeAll(async () => {
-  gw = await startGateway();
-  app = gw.app;
-});
-afterAll(async () => {
-  await gw?.close();
-});
+const nextIp = clientIps(0);
 
 const postLogin = (payload: unknown, headers: Record<string, string> = {}) =>
-  app.inject({
+  gw.app.inject({
     method: 'POST',
     url: '/api/admin/login',
     headers: {
@@ -41,7 +33,7 @@ const postLogin = (payload: unknown, headers: Record<string, string> = {}) =>
   });
 
 const authStatus = (cookie?: string) =>
-  app.inject({
+  gw.app.inject({
     method: 'GET',
     url: '/api/admin/auth-status',
     headers: cookie === undefined ? {} : { cookie },
@@ -89,7 +81,7 @@ describe('the first admin', () => {
       const [fields, line] = warn.mock.calls[0] as unknown as [{ generatedAdminPassword: string }, string];
       expect(line).toContain(fields.generatedAdminPassword);
       expect(line).toContain('ADMIN_PASSWORD');
-      await login(app, { username: 'owner', password: fields.generatedAdminPassword });
+      await login(gw.app, { username: 'owner', password: fields.generatedAdminPassword });
 
       await service.ensureFirstAdmin();
       expect(warn).toHaveBeenCalledTimes(1);
@@ -100,9 +92,9 @@ describe('the first admin', () => {
 
   it('takes a changed ADMIN_PASSWORD on the next start', async () => {
     await gw.startAnother({ adminUsername: 'rotating', adminPassword: 'first-password-1' });
-    await login(app, { username: 'rotating', password: 'first-password-1' });
+    await login(gw.app, { username: 'rotating', password: 'first-password-1' });
     await gw.startAnother({ adminUsername: 'rotating', adminPassword: 'second-password-2' });
-    await login(app, { username: 'rotating', password: 'second-password-2' });
+    await login(gw.app, { username: 'rotating', password: 'second-password-2' });
     const res = await postLogin({ username: 'rotating', password: 'first-password-1' });
     expect(res.statusCode).toBe(401);
   });
@@ -148,8 +140,7 @@ describe('POST /api/admin/login', () => {
     const wrong = await postLogin({ username: ADMIN_USERNAME, password: 'not-the-password' });
     const unknown = await postLogin({ username: 'nobody', password: 'whatever-it-is' });
     for (const res of [wrong, unknown]) {
-      expect(res.statusCode).toBe(401);
-      expect(res.json().message).toBe('Invalid credentials');
+      expectStatusMessage(res, 401, 'Invalid credentials');
       expect(res.headers['set-cookie']).toBeUndefined();
     }
   });
@@ -163,8 +154,7 @@ describe('POST /api/admin/login', () => {
     [{ username: 42, password: ['x'] }],
   ])('asks for both fields (%j)', async (payload) => {
     const res = await postLogin(payload);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('Please provide both username and password.');
+    expectStatusMessage(res, 400, 'Please provide both username and password.');
   });
 
   it('answers malformed JSON with 400, not 500', async () => {
@@ -174,8 +164,8 @@ describe('POST /api/admin/login', () => {
   });
 
   it('gives each login a new session id and ends the one the browser had', async () => {
-    const first = await login(app);
-    const res = await app.inject({
+    const first = await login(gw.app);
+    const res = await gw.app.inject({
       method: 'POST',
       url: '/api/admin/login',
       headers: { cookie: first },
@@ -203,8 +193,7 @@ describe('login throttling', () => {
       { username: 'TARGET', password: 'target-password' },
       { 'x-forwarded-for': ip },
     );
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().message).toBe('Too many failed login attempts. Please try again later.');
+    expectStatusMessage(blocked, 429, 'Too many failed login attempts. Please try again later.');
     expect(blocked.headers['set-cookie']).toBeUndefined();
     // Other accounts are unaffected.
     expect((await postLogin({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD })).statusCode).toBe(200);
@@ -262,26 +251,26 @@ describe('login throttling', () => {
 
 describe('sessions', () => {
   it('ends with logout: the cookie is cleared and the session is gone from Postgres', async () => {
-    const cookie = await login(app);
+    const cookie = await login(gw.app);
     expect(await sessionRow(cookie)).toBeDefined();
     const before = await sessionRows();
-    const res = await app.inject({ method: 'POST', url: '/api/admin/logout', headers: { cookie } });
+    const res = await gw.app.inject({ method: 'POST', url: '/api/admin/logout', headers: { cookie } });
     expect(res.statusCode).toBe(200);
     expect(String(res.headers['set-cookie'])).toMatch(/sprout_session=;.*Expires=Thu, 01 Jan 1970/);
     expect((await sessionRows()).length).toBe(before.length - 1);
     expect(await sessionRow(cookie)).toBeUndefined();
     expect((await authStatus(cookie)).json()).toEqual({ authenticated: false, user: null });
-    const again = await app.inject({ method: 'GET', url: '/api/dashboard/metrics', headers: { cookie } });
+    const again = await gw.app.inject({ method: 'GET', url: '/api/dashboard/metrics', headers: { cookie } });
     expect(again.statusCode).toBe(401);
   });
 
   it('requires a session to log out', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/admin/logout' });
+    const res = await gw.app.inject({ method: 'POST', url: '/api/admin/logout' });
     expect(res.statusCode).toBe(401);
   });
 
   it('rejects a tampered or unsigned cookie', async () => {
-    const cookie = await login(app);
+    const cookie = await login(gw.app);
     const value = cookie.slice('sprout_session='.length);
     const tampered = `sprout_session=${value.slice(0, -2)}${value.endsWith('AA') ? 'BB' : 'AA'}`;
     expect((await authStatus(tampered)).json().authenticated).toBe(false);
@@ -293,8 +282,8 @@ describe('sessions', () => {
   });
 
   it('slides the idle timeout on an authenticated request', async () => {
-    const cookie = await login(app);
-    const other = await login(app);
+    const cookie = await login(gw.app);
+    const other = await login(gw.app);
     await gw.db.dataSource.query(
       `UPDATE "admin_sessions" SET "last_seen_at" = now() - interval '1 hour',
               "idle_expires_at" = now() + interval '5 seconds'`,
@@ -307,7 +296,7 @@ describe('sessions', () => {
   });
 
   it('does not write the slide again within a tenth of the idle timeout', async () => {
-    const cookie = await login(app);
+    const cookie = await login(gw.app);
     // Seen 10 minutes ago: less than a tenth of the 8 hour idle timeout.
     await gw.db.dataSource.query(
       `UPDATE "admin_sessions" SET "last_seen_at" = now() - interval '10 minutes',
@@ -332,7 +321,7 @@ describe('sessions', () => {
   });
 
   it('expires at the absolute timeout however active', async () => {
-    const cookie = await login(app);
+    const cookie = await login(gw.app);
     const row = await sessionRow(cookie);
     // The absolute timeout (7 days by default) caps the idle one.
     expect(row?.expires_at.getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 60 * 60 * 1000);
@@ -361,7 +350,7 @@ describe('sessions confirmed in memory', () => {
 
   it('ends at once on every gateway when it logs out on one of them', async () => {
     const other = await gw.startAnother();
-    const cookie = await login(app);
+    const cookie = await login(gw.app);
     const hash = hashOf(cookie);
     const moveRow = (from: string, to: string) =>
       gw.db.dataSource.query(`UPDATE "admin_sessions" SET "token_hash" = $2 WHERE "token_hash" = $1`, [
@@ -379,7 +368,7 @@ describe('sessions confirmed in memory', () => {
     };
     expect(await until(trustedFromMemory)).toBe(true);
 
-    const res = await app.inject({ method: 'POST', url: '/api/admin/logout', headers: { cookie } });
+    const res = await gw.app.inject({ method: 'POST', url: '/api/admin/logout', headers: { cookie } });
     expect(res.statusCode).toBe(200);
     // Well before its 5 s recheck: the other gateway heard of the logout through Redis.
     expect(await until(async () => !(await statusOn(other, cookie)))).toBe(true);
@@ -405,7 +394,7 @@ describe('cross-site requests', () => {
       const res = await postLogin({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }, headers);
       expect(res.statusCode).toBe(403);
       expect(res.headers['set-cookie']).toBeUndefined();
-      const signup = await app.inject({
+      const signup = await gw.app.inject({
         method: 'POST',
         url: '/api/beta-signup',
         headers,
@@ -454,7 +443,7 @@ describe('cross-site requests', () => {
 
   it('believes X-Forwarded-Host and -Proto only from a TRUST_PROXY peer', async () => {
     const login = { username: ADMIN_USERNAME, password: ADMIN_PASSWORD };
-    // The tests' gateway trusts 127.0.0.1 (app.inject's address), as the edge is trusted.
+    // The tests' gateway trusts 127.0.0.1 (gw.app.inject's address), as the edge is trusted.
     const viaProxy = await postLogin(login, {
       origin: 'https://sprout.example',
       host: '127.0.0.1:3000',
@@ -485,7 +474,7 @@ describe('cross-site requests', () => {
   });
 
   it('leaves safe methods alone', async () => {
-    const res = await app.inject({
+    const res = await gw.app.inject({
       method: 'GET',
       url: '/api/admin/auth-status',
       headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },

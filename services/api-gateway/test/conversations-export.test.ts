@@ -5,8 +5,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { parseCsv, useClosable } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { EXPORT_BATCH_ROWS, csvField } from '../src/common/csv-export';
-import { captureCsvExportLogs, type LoggedExport } from './support/csv-log';
+import { captureCsvExportLogs, expectCsvAttachment, type LoggedExport } from './support/csv-log';
 import { ADMIN_USERNAME, startSignedIn } from './support/gateway';
+import { insertUser } from './support/seed';
 
 const gw = useClosable(() => startSignedIn());
 let app: NestFastifyApplication;
@@ -17,15 +18,6 @@ let logged: LoggedExport[];
 const MANY = EXPORT_BATCH_ROWS * 2 + 7;
 let rosa: string;
 let rosaConversations: string[];
-
-const addUser = async (phone: string, test = false): Promise<string> => {
-  const [row]: Array<{ id: string }> = await ds.query(
-    'INSERT INTO users (phone_number, is_test_user) VALUES ($1, $2) RETURNING id',
-    [phone, test],
-  );
-  if (row === undefined) throw new Error('no row');
-  return row.id;
-};
 
 beforeAll(async () => {
   ({ app, ds, cookie } = gw);
@@ -42,7 +34,7 @@ beforeAll(async () => {
        FROM u`,
     [MANY],
   );
-  rosa = await addUser('+15035550123');
+  rosa = await insertUser(ds, '+15035550123');
   rosaConversations = [];
   for (const [i, summary] of ['=HYPERLINK("x") roses', 'Roses, part two'].entries()) {
     const [c]: Array<{ id: string }> = await ds.query(
@@ -61,7 +53,7 @@ then feed', 'delivered', 0.0012, 40, now() - $4 * interval '1 hour' + interval '
       [rosa, c.id, `Roses ${i}?`, 10 - i],
     );
   }
-  const tess = await addUser('+15550000001', true);
+  const tess = await insertUser(ds, '+15550000001', true);
   await ds.query(
     `INSERT INTO conversations (user_id, is_test_user, started_at, last_message_at, summary)
      VALUES ($1, true, now(), now(), 'Test tomatoes')`,
@@ -76,11 +68,7 @@ describe('conversations list export', () => {
   it('streams every real conversation, newest activity first, as a CSV attachment', async () => {
     logged.length = 0;
     const res = await get('/api/admin/conversations/export');
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(res.headers['content-disposition']).toMatch(
-      /^attachment; filename="conversations-real-\d{4}-\d{2}-\d{2}\.csv"$/,
-    );
+    expectCsvAttachment(res, /^attachment; filename="conversations-real-\d{4}-\d{2}-\d{2}\.csv"$/);
     const [header, ...rows] = parseCsv(res.body);
     expect(header).toEqual([
       'conversation_id',

@@ -2,7 +2,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { clearOfUtcMidnight, useClosable } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { startOfUtcDay } from '../src/dashboard/dashboard.service';
-import { startSignedIn } from './support/gateway';
+import { startSignedIn, expectStatusMessage } from './support/gateway';
+import { insertConversation, insertUser } from './support/seed';
 
 const gw = useClosable(() => startSignedIn());
 let app: NestFastifyApplication;
@@ -24,21 +25,15 @@ const seedUser = async (
   messages: SeedMessage[],
   llmCosts: Array<{ at: Date; cost: number }> = [],
 ): Promise<void> => {
-  const [user] = await ds.query(
-    'INSERT INTO users (phone_number, is_test_user) VALUES ($1, $2) RETURNING id',
-    [phone, isTestUser],
-  );
-  const [conversation] = await ds.query(
-    'INSERT INTO conversations (user_id, is_test_user) VALUES ($1, $2) RETURNING id',
-    [user.id, isTestUser],
-  );
+  const userId = await insertUser(ds, phone, isTestUser);
+  const conversationId = await insertConversation(ds, userId, isTestUser);
   for (const m of messages) {
     await ds.query(
       `INSERT INTO messages (user_id, conversation_id, direction, content, status, response_time_ms, is_test_user, created_at)
        VALUES ($1, $2, $3, 'hello', $4, $5, $6, $7)`,
       [
-        user.id,
-        conversation.id,
+        userId,
+        conversationId,
         m.direction,
         m.direction === 'inbound' ? 'received' : 'delivered',
         m.responseTimeMs ?? null,
@@ -50,13 +45,13 @@ const seedUser = async (
   // As the SMS pipeline does, the user's last message time follows their messages.
   await ds.query(
     'UPDATE users SET last_message_at = (SELECT max(created_at) FROM messages WHERE user_id = $1) WHERE id = $1',
-    [user.id],
+    [userId],
   );
   for (const call of llmCosts) {
     await ds.query(
       `INSERT INTO llm_calls (user_id, purpose, model, cost, tier, is_test_user, created_at)
        VALUES ($1, 'reply', 'gpt-4o-mini', $2, 'primary', $3, $4)`,
-      [user.id, call.cost, isTestUser, call.at],
+      [userId, call.cost, isTestUser, call.at],
     );
   }
 };
@@ -176,18 +171,13 @@ describe('GET /api/dashboard/metrics', () => {
       headers: { cookie },
     });
     const body = res.json();
-    for (const key of ['activeUsers', 'messagesToday', 'avgResponseTime', 'todaysCost']) {
-      expect(typeof body[key]).toBe('number');
-    }
+    const keys = ['activeUsers', 'messagesToday', 'avgResponseTime', 'todaysCost'];
+    for (const key of keys) expect(typeof body[key]).toBe('number');
     // The test user goes, with their conversations and messages.
     await gw.ds.query('DELETE FROM users WHERE is_test_user');
     await gw.ds.query('DELETE FROM llm_calls WHERE is_test_user');
-    expect((await metrics('?showTestData=true')).json()).toMatchObject({
-      activeUsers: 0,
-      messagesToday: 0,
-      avgResponseTime: 0,
-      todaysCost: 0,
-    });
+    const zeros = Object.fromEntries(keys.map((key) => [key, 0]));
+    expect((await metrics('?showTestData=true')).json()).toMatchObject(zeros);
   });
 
   it('rejects a malformed query with 400', async () => {
@@ -197,8 +187,7 @@ describe('GET /api/dashboard/metrics', () => {
 
   it('needs a session', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/dashboard/metrics' });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().message).toBe('Authentication required');
+    expectStatusMessage(res, 401, 'Authentication required');
   });
 });
 

@@ -3,7 +3,7 @@ import type { JobPayload, JobResult } from '@sprout/contracts';
 import { Conversation, User } from '@sprout/domain';
 import { type RunningWorkers, UnrecoverableError, createLogger, startWorkers } from '@sprout/platform';
 import { CONVERSATION_NOT_FOUND, DELIVERY_CHECK_FAILED } from '../src/delivery-check/delivery-check.service';
-import { login, startGateway, type TestGateway } from './support/gateway';
+import { login, startGateway, type TestGateway, expectStatusMessage } from './support/gateway';
 
 // POST /api/admin/conversations/{id}/check-delivery. sms-gateway's worker is a stand-in here (a
 // service never imports another); e2e/test/sms-path.test.ts runs the real one against fake Twilio.
@@ -63,17 +63,21 @@ it('requires an admin session', async () => {
   expect(received).toHaveLength(0);
 });
 
+/** A 200 whose body reports the check's counts and says them in words. */
+const expectChecked = (
+  response: { statusCode: number; json: () => unknown },
+  checked: number,
+  updated: number,
+  message: string,
+): void => {
+  expect(response.statusCode).toBe(200);
+  expect(response.json()).toEqual({ success: true, checked, updated, message });
+};
+
 it('queues delivery.check for the conversation, waits for it and answers the counts', async () => {
   answer = async () => ({ changed: 1, checked: 3 });
   const before = Date.now();
-  const response = await checkDelivery(conversationId);
-  expect(response.statusCode).toBe(200);
-  expect(response.json()).toEqual({
-    success: true,
-    checked: 3,
-    updated: 1,
-    message: 'Checked 3 messages; 1 updated.',
-  });
+  expectChecked(await checkDelivery(conversationId), 3, 1, 'Checked 3 messages; 1 updated.');
   expect(received).toHaveLength(1);
   expect(received[0]?.conversationId).toBe(conversationId);
   expect(Date.parse(received[0]?.requestedAt ?? '')).toBeGreaterThanOrEqual(before - 1000);
@@ -86,14 +90,7 @@ it('says so when no message is waiting for a status', async () => {
     lastMessageAt: new Date(),
     isTestUser: false,
   });
-  const response = await checkDelivery(other.id);
-  expect(response.statusCode).toBe(200);
-  expect(response.json()).toEqual({
-    success: true,
-    checked: 0,
-    updated: 0,
-    message: 'No messages are waiting for a delivery status.',
-  });
+  expectChecked(await checkDelivery(other.id), 0, 0, 'No messages are waiting for a delivery status.');
 });
 
 it('checks again when asked again within the same minute', async () => {
@@ -106,19 +103,16 @@ it('checks again when asked again within the same minute', async () => {
 
 it('answers 400 for a malformed id and 404 for an unknown conversation, queueing nothing', async () => {
   const malformed = await checkDelivery('not-a-uuid');
-  expect(malformed.statusCode).toBe(400);
-  expect(malformed.json().message).toBe('Conversation id must be a UUID');
+  expectStatusMessage(malformed, 400, 'Conversation id must be a UUID');
 
   const unknown = await checkDelivery('3f1c2f5e-9a51-4d3e-8f1b-2f0b6f1d9a11');
-  expect(unknown.statusCode).toBe(404);
-  expect(unknown.json().message).toBe(CONVERSATION_NOT_FOUND);
+  expectStatusMessage(unknown, 404, CONVERSATION_NOT_FOUND);
   expect(received).toHaveLength(0);
 });
 
 it('answers 400 for a body that is not a JSON object', async () => {
   const response = await checkDelivery(conversationId, { payload: [1, 2] });
-  expect(response.statusCode).toBe(400);
-  expect(response.json().message).toBe('The body must be a JSON object');
+  expectStatusMessage(response, 400, 'The body must be a JSON object');
   expect(received).toHaveLength(0);
 });
 
@@ -127,8 +121,7 @@ it('answers 502 when the check fails, and checks again when asked again', async 
     throw new UnrecoverableError('Twilio unreachable');
   };
   const failed = await checkDelivery(conversationId);
-  expect(failed.statusCode).toBe(502);
-  expect(failed.json().message).toBe(DELIVERY_CHECK_FAILED);
+  expectStatusMessage(failed, 502, DELIVERY_CHECK_FAILED);
 
   // Within the same minute (one job id): the finished job makes way and a new check runs.
   answer = async () => ({ changed: 2, checked: 2 });

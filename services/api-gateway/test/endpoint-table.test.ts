@@ -1,11 +1,13 @@
+import { useClosable } from '@sprout/testing';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService } from '@nestjs/core';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ALL_ENDPOINTS, type EndpointDefinition } from '@sprout/contracts';
 import { HealthController, endpointOf } from '@sprout/platform';
 import { RouteRegistry } from '../src/common/route-registry';
-import { startGateway, type TestGateway } from './support/gateway';
+import { startGateway } from './support/gateway';
+
+const gw = useClosable(() => startGateway());
 
 // The gateway serves exactly the endpoint table: no /api route outside it, no
 // handler without @Endpoint, every endpoint served, the admin areas admin-only, and /api/docs
@@ -21,19 +23,8 @@ const isDocs = (url: string): boolean => /^\/api\/docs($|-json$|-yaml$|\/)/.test
 /** Controllers outside the table: the platform's probes and metrics. */
 const NON_TABLE_CONTROLLERS: readonly unknown[] = [HealthController];
 
-let gw: TestGateway;
-let app: NestFastifyApplication;
-
-beforeAll(async () => {
-  gw = await startGateway();
-  app = gw.app;
-});
-afterAll(async () => {
-  await gw?.close();
-});
-
 it('registers under /api only endpoints of the table, with their method and path', () => {
-  const routes = app.get(RouteRegistry).routes.filter((r) => r.url.startsWith('/api') && !isDocs(r.url));
+  const routes = gw.app.get(RouteRegistry).routes.filter((r) => r.url.startsWith('/api') && !isDocs(r.url));
   expect(routes.length).toBeGreaterThan(0);
   // Fastify adds a HEAD route to every GET.
   const outside = routes
@@ -43,7 +34,7 @@ it('registers under /api only endpoints of the table, with their method and path
 });
 
 it('serves every non-webhook endpoint of the table', () => {
-  const registered = new Set(app.get(RouteRegistry).routes.map((r) => key(r.method, r.url)));
+  const registered = new Set(gw.app.get(RouteRegistry).routes.map((r) => key(r.method, r.url)));
   expect(
     served.filter((e) => !registered.has(key(e.method, e.path))).map((e) => key(e.method, e.path)),
   ).toEqual([]);
@@ -51,7 +42,7 @@ it('serves every non-webhook endpoint of the table', () => {
 
 it('maps every controller handler with @Endpoint, at its endpoint method and path', () => {
   const problems: string[] = [];
-  for (const wrapper of app.get(DiscoveryService).getControllers()) {
+  for (const wrapper of gw.app.get(DiscoveryService).getControllers()) {
     const controller = wrapper.metatype as (abstract new (...args: never[]) => object) | null;
     if (controller === null || NON_TABLE_CONTROLLERS.includes(controller)) continue;
     const prototype = controller.prototype as Record<string, unknown>;
@@ -97,7 +88,7 @@ it('makes every endpoint of the admin areas admin-only', () => {
 });
 
 it('documents every non-webhook endpoint at /api/docs-json, and nothing else', async () => {
-  const res = await app.inject({ method: 'GET', url: '/api/docs-json' });
+  const res = await gw.app.inject({ method: 'GET', url: '/api/docs-json' });
   expect(res.statusCode).toBe(200);
   const document = res.json<{ paths: Record<string, Record<string, unknown>> }>();
   const documented = Object.entries(document.paths).flatMap(([path, operations]) =>

@@ -1,6 +1,5 @@
 // The Garden Calendar screen's endpoints through the real gateway: guard, validation, the error
 // filter and Postgres, with the calendar's rows arranged directly.
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type {
   GardenCalendarAlert,
   GardenCalendarPreview,
@@ -10,7 +9,6 @@ import type {
   GardenCalendarUpcoming,
 } from '@sprout/contracts';
 import { calendarTipsFor, localInstant } from '@sprout/gardening';
-import type { DataSource } from 'typeorm';
 import { useClosable } from '@sprout/testing';
 import { login, startSignedIn } from './support/gateway';
 
@@ -19,20 +17,19 @@ const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
 const gw = useClosable(() => startSignedIn());
-let app: NestFastifyApplication;
-let ds: DataSource;
-let cookie: string;
 
-beforeAll(async () => {
-  ({ app, ds, cookie } = gw);
-});
 beforeEach(async () => {
-  await ds.query(`TRUNCATE "users", "weather_alerts", "settings" CASCADE`);
+  await gw.ds.query(`TRUNCATE "users", "weather_alerts", "settings" CASCADE`);
 });
 
-const get = (url: string) => app.inject({ method: 'GET', url, headers: { cookie } });
+const get = (url: string) => gw.app.inject({ method: 'GET', url, headers: { cookie: gw.cookie } });
 const put = (url: string, payload: unknown) =>
-  app.inject({ method: 'PUT', url, headers: { cookie }, payload: payload as Record<string, unknown> });
+  gw.app.inject({
+    method: 'PUT',
+    url,
+    headers: { cookie: gw.cookie },
+    payload: payload as Record<string, unknown>,
+  });
 
 const errorOf = (res: { statusCode: number; json: <T>() => T }) => ({
   status: res.statusCode,
@@ -46,7 +43,7 @@ async function user(
   values: { since?: Date; zip?: string; zone?: string } = {},
 ): Promise<{ id: string; phone: string }> {
   const phone = `+1503555${String((phoneSeq++ % 100) + 100).padStart(4, '0')}`;
-  const [row] = await ds.query<Array<{ id: string }>>(
+  const [row] = await gw.ds.query<Array<{ id: string }>>(
     `INSERT INTO "users" ("phone_number", "zip_code", "hardiness_zone", "tips_status", "tips_status_at")
      VALUES ($1, $2, $3, $4, $5) RETURNING "id"`,
     [phone, values.zip ?? '97201', values.zone ?? '8b', tipsStatus, values.since ?? new Date()],
@@ -56,11 +53,11 @@ async function user(
 
 /** An outbound message of the user's (a conversation of its own), with its status and SMS cost. */
 async function message(userId: string, status: string, smsCost: number | null): Promise<string> {
-  const [conversation] = await ds.query<Array<{ id: string }>>(
+  const [conversation] = await gw.ds.query<Array<{ id: string }>>(
     `INSERT INTO "conversations" ("user_id") VALUES ($1) RETURNING "id"`,
     [userId],
   );
-  const [row] = await ds.query<Array<{ id: string }>>(
+  const [row] = await gw.ds.query<Array<{ id: string }>>(
     `INSERT INTO "messages" ("user_id", "conversation_id", "direction", "content", "status", "sms_cost", "kind")
      VALUES ($1, $2, 'outbound', 'tip', $3, $4, 'calendar') RETURNING "id"`,
     [userId, conversation!.id, status, smsCost],
@@ -79,7 +76,7 @@ async function send(values: {
   messageId?: string | null;
   alertId?: string | null;
 }): Promise<string> {
-  const [row] = await ds.query<Array<{ id: string }>>(
+  const [row] = await gw.ds.query<Array<{ id: string }>>(
     `INSERT INTO "calendar_sends" ("user_id", "kind", "task_key", "scheduled_for", "status", "body", "message_id",
                                    "weather_alert_id", "sent_at")
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING "id"`,
@@ -99,7 +96,7 @@ async function send(values: {
 }
 
 async function consent(userId: string, type: string, at: Date): Promise<void> {
-  await ds.query(
+  await gw.ds.query(
     `INSERT INTO "consent_events" ("user_id", "type", "keyword", "source", "created_at") VALUES ($1, $2, $3, 'sms', $4)`,
     [userId, type, type === 'opt_out' ? 'STOP' : 'TIPS OFF', at],
   );
@@ -116,10 +113,10 @@ describe('access', () => {
       ['GET', 'alerts'],
       ['PUT', 'pause'],
     ] as const) {
-      const res = await app.inject({ method, url: `${BASE}/${path}`, payload: { paused: true } });
+      const res = await gw.app.inject({ method, url: `${BASE}/${path}`, payload: { paused: true } });
       expect(`${method} ${path} ${res.statusCode}`).toBe(`${method} ${path} 401`);
     }
-    expect(await ds.query(`SELECT * FROM "settings" WHERE "key" = 'garden_calendar_paused'`)).toEqual([]);
+    expect(await gw.ds.query(`SELECT * FROM "settings" WHERE "key" = 'garden_calendar_paused'`)).toEqual([]);
   });
 });
 
@@ -440,12 +437,12 @@ describe('GET sends and alerts', () => {
 
   it('lists weather alerts newest first with the texts sent about each', async () => {
     const now = Date.now();
-    const [freeze] = await ds.query<Array<{ id: string }>>(
+    const [freeze] = await gw.ds.query<Array<{ id: string }>>(
       `INSERT INTO "weather_alerts" ("grid_key", "kind", "event_date", "low_f", "high_f", "forecast", "raised_at")
        VALUES ('PQR/112/103', 'freeze', '2027-01-12', 27, NULL, 'Mostly clear, with a low around 27.', $1) RETURNING "id"`,
       [new Date(now - HOUR)],
     );
-    const [heat] = await ds.query<Array<{ id: string }>>(
+    const [heat] = await gw.ds.query<Array<{ id: string }>>(
       `INSERT INTO "weather_alerts" ("grid_key", "kind", "event_date", "low_f", "high_f", "forecast", "raised_at")
        VALUES ('PSR/158/56', 'heat', '2026-07-02', NULL, 112, 'Sunny and hot, high near 112.', $1) RETURNING "id"`,
       [new Date(now - 30 * DAY)],
@@ -509,9 +506,9 @@ describe('PUT pause', () => {
     const paused = await put(`${BASE}/pause`, { paused: true });
     expect(paused.statusCode).toBe(200);
     expect(paused.json()).toEqual({ paused: true });
-    expect(await ds.query(`SELECT "value" FROM "settings" WHERE "key" = 'garden_calendar_paused'`)).toEqual([
-      { value: true },
-    ]);
+    expect(
+      await gw.ds.query(`SELECT "value" FROM "settings" WHERE "key" = 'garden_calendar_paused'`),
+    ).toEqual([{ value: true }]);
     expect((await get(`${BASE}/summary`)).json<GardenCalendarSummary>().paused).toBe(true);
 
     expect((await put(`${BASE}/pause`, { paused: false })).json()).toEqual({ paused: false });
@@ -527,10 +524,10 @@ describe('PUT pause', () => {
         message: 'paused: must be true or false',
       });
     }
-    const notJson = await app.inject({
+    const notJson = await gw.app.inject({
       method: 'PUT',
       url: `${BASE}/pause`,
-      headers: { cookie, 'content-type': 'application/json' },
+      headers: { cookie: gw.cookie, 'content-type': 'application/json' },
       payload: '[true]',
     });
     expect(notJson.statusCode).toBe(400);

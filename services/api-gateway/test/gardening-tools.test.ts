@@ -1,25 +1,16 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MISSING_MESSAGE, type ProcessingResult } from '@sprout/contracts';
 import {
   LOCATION_TEST_RATE_LIMIT,
   TOO_MANY_LOCATION_TESTS,
 } from '../src/gardening-tools/gardening-tools.controller';
 import { useClosable } from '@sprout/testing';
-import { startSignedIn } from './support/gateway';
+import { startSignedIn, expectStatusMessage, clientIps } from './support/gateway';
 
 const gw = useClosable(() => startSignedIn());
-let app: NestFastifyApplication;
-let cookie: string;
-let ipCounter = 0;
-// Each request its own client IP, so the location test's per-IP limit only bites where a test means it to.
-const nextIp = (): string => `10.2.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
-
-beforeAll(async () => {
-  ({ app, cookie } = gw);
-});
+const nextIp = clientIps(2);
 
 const post = (url: string, payload: unknown, options: { cookie?: string; ip?: string } = {}) =>
-  app.inject({
+  gw.app.inject({
     method: 'POST',
     url,
     headers: {
@@ -178,12 +169,11 @@ describe('POST /api/test-location', () => {
 
 describe('POST /api/validate-message', () => {
   const validate = (payload: unknown, withSession = true) =>
-    post('/api/validate-message', payload, withSession ? { cookie } : {});
+    post('/api/validate-message', payload, withSession ? { cookie: gw.cookie } : {});
 
   it('needs an admin session', async () => {
     const res = await validate({ message: 'When should I plant tomatoes?' }, false);
-    expect(res.statusCode).toBe(401);
-    expect(res.json().message).toBe('Authentication required');
+    expectStatusMessage(res, 401, 'Authentication required');
   });
 
   it('answers the validation and its timestamp for a gardening question', async () => {
@@ -246,24 +236,21 @@ describe('POST /api/validate-message', () => {
     'rejects %s with a 400 saying what is missing',
     async (_name, payload, message) => {
       const res = await validate(payload);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(message);
+      expectStatusMessage(res, 400, message);
     },
   );
 
   it('rejects a malformed user context with a 400 naming the field', async () => {
     const res = await validate({ message: 'when do I plant garlic?', userContext: { zip_code: 97201 } });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('userContext.zip_code: must be text');
+    expectStatusMessage(res, 400, 'userContext.zip_code: must be text');
     const notAnObject = await validate({ message: 'when do I plant garlic?', userContext: 'Portland' });
-    expect(notAnObject.statusCode).toBe(400);
-    expect(notAnObject.json().message).toBe('userContext: must be an object');
+    expectStatusMessage(notAnObject, 400, 'userContext: must be an object');
   });
 });
 
 describe('POST /api/process-message', () => {
   const processMessage = (payload: unknown, withSession = true) =>
-    post('/api/process-message', payload, withSession ? { cookie } : {});
+    post('/api/process-message', payload, withSession ? { cookie: gw.cookie } : {});
 
   const TESTER_DEFAULTS = {
     region: '94117',
@@ -274,8 +261,7 @@ describe('POST /api/process-message', () => {
 
   it('needs an admin session', async () => {
     const res = await processMessage({ message: 'When should I plant tomatoes?' }, false);
-    expect(res.statusCode).toBe(401);
-    expect(res.json().message).toBe('Authentication required');
+    expectStatusMessage(res, 401, 'Authentication required');
   });
 
   it('adds the sender context to a question (the tester defaults, region given as a ZIP)', async () => {
@@ -340,8 +326,7 @@ describe('POST /api/process-message', () => {
     'rejects %s with a 400 saying what is missing',
     async (_name, payload, message) => {
       const res = await processMessage(payload);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(message);
+      expectStatusMessage(res, 400, message);
     },
   );
 
@@ -350,7 +335,6 @@ describe('POST /api/process-message', () => {
       message: 'when do I plant garlic?',
       userContext: { soil_type: ['clay'] },
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('userContext.soil_type: must be text');
+    expectStatusMessage(res, 400, 'userContext.soil_type: must be text');
   });
 });

@@ -26,7 +26,7 @@ import {
   startWorkers,
 } from '@sprout/platform';
 import { PRIVATE_TEST_URL, REAL_USER_PHONE } from '../src/images/image-tests.service';
-import { login, startGateway, type TestGateway } from './support/gateway';
+import { login, startGateway, type TestGateway, expectStatusMessage } from './support/gateway';
 
 let gw: TestGateway;
 let app: NestFastifyApplication;
@@ -159,8 +159,7 @@ describe('POST /api/test/image-processing', () => {
       { imageUrl: 'ftp://x.example/a.jpg' },
     ]) {
       const res = await call('POST', '/api/test/image-processing', payload);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe('Please provide an image URL');
+      expectStatusMessage(res, 400, 'Please provide an image URL');
     }
   });
 
@@ -219,8 +218,7 @@ describe('POST /api/test/image-processing', () => {
       imageUrl: `${origin}/api/image-samples/leaf.png`,
       phoneNumber: '+15035550111',
     });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(REAL_USER_PHONE);
+    expectStatusMessage(res, 409, REAL_USER_PHONE);
   });
 });
 
@@ -273,26 +271,23 @@ describe('GET /api/admin/image-messages and /api/admin/image-stats', () => {
   it('lists image messages newest first with their figures, and totals them', async () => {
     // A processed MMS with its recorded model call, a failed one, and a text message (not listed).
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
-    const processed = await recordInbound(gw.db.dataSource, {
-      from: { phoneNumber: '+15035550123' },
-      content: 'What is wrong with my tomato?',
-      media: [{ url: 'https://media.example/tomato.jpg', contentType: 'image/jpeg' }],
-      idleTimeoutMs: 3_600_000,
-      at: at(30),
-    });
-    const failed = await recordInbound(gw.db.dataSource, {
-      from: { phoneNumber: '+15035550124' },
-      content: 'And this one?',
-      media: [{ url: 'https://media.example/gone.jpg', contentType: 'image/jpeg' }],
-      idleTimeoutMs: 3_600_000,
-      at: at(20),
-    });
-    await recordInbound(gw.db.dataSource, {
-      from: { phoneNumber: '+15035550124' },
-      content: 'Just text',
-      idleTimeoutMs: 3_600_000,
-      at: at(10),
-    });
+    // An inbound message from `phoneNumber`, with a picture when `imageUrl` is given.
+    const inbound = (phoneNumber: string, content: string, minutesAgo: number, imageUrl?: string) =>
+      recordInbound(gw.db.dataSource, {
+        from: { phoneNumber },
+        content,
+        ...(imageUrl === undefined ? {} : { media: [{ url: imageUrl, contentType: 'image/jpeg' }] }),
+        idleTimeoutMs: 3_600_000,
+        at: at(minutesAgo),
+      });
+    const processed = await inbound(
+      '+15035550123',
+      'What is wrong with my tomato?',
+      30,
+      'https://media.example/tomato.jpg',
+    );
+    const failed = await inbound('+15035550124', 'And this one?', 20, 'https://media.example/gone.jpg');
+    await inbound('+15035550124', 'Just text', 10);
     if (processed === null || failed === null) throw new Error('not recorded');
     const messages = gw.db.dataSource.getRepository(Message);
     await messages.update(

@@ -7,7 +7,13 @@ import {
   LoginThrottleService,
   TOO_MANY_LOGINS,
 } from '../src/auth/login-throttle.service';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, startGateway, type TestGateway } from './support/gateway';
+import {
+  ADMIN_PASSWORD,
+  ADMIN_USERNAME,
+  startGateway,
+  type TestGateway,
+  expectStatusMessage,
+} from './support/gateway';
 
 // The tests stand in for the edge (TRUST_PROXY 127.0.0.1, support/gateway.ts): X-Forwarded-For
 // names the client IP the edge saw. The gateway reaches Redis through a relay a test can cut.
@@ -62,8 +68,7 @@ describe('login throttle: nobody can lock someone else out', () => {
       expect((await login(ADMIN_USERNAME, 'wrong-password', attacker)).statusCode).toBe(401);
     }
     const blocked = await login(ADMIN_USERNAME, ADMIN_PASSWORD, attacker);
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().message).toBe('Too many failed login attempts. Please try again later.');
+    expectStatusMessage(blocked, 429, 'Too many failed login attempts. Please try again later.');
     expect((await login(ADMIN_USERNAME, ADMIN_PASSWORD, '198.51.100.21')).statusCode).toBe(200);
   });
 

@@ -4,7 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { clearOfUtcMidnight } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { MessagesModule } from '../src/messages/messages.module';
-import { type SignedIn, startSignedInWith } from './support/gateway';
+import { type SignedIn, startSignedInWith, expectStatusMessage } from './support/gateway';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -243,49 +243,30 @@ beforeAll(async () => {
     model: 'gpt-4o-mini',
   });
   // uma, today: two questions, a reply and a survey.
-  await addMessage(uma, umaNew, {
-    at: todayAt(0.2),
-    direction: 'inbound',
-    content: 'Aphids everywhere!',
-    media: [{ url: 'https://media.example/aphids.jpg', contentType: 'image/jpeg' }],
-  });
-  await addMessage(uma, umaNew, {
-    at: todayAt(0.3),
-    direction: 'outbound',
-    content: 'Try a strong jet of water.',
-  });
-  await addMessage(uma, umaNew, { at: todayAt(0.5), direction: 'inbound', content: 'Did not work' });
-  await addMessage(uma, umaNew, {
-    at: todayAt(0.6),
-    direction: 'outbound',
-    kind: 'survey',
-    content: 'Quick survey?',
-  });
-  // vic, yesterday: two before this time of day, two after it (within the last 24 hours).
-  await addMessage(vic, vicConv, { at: yesterdaySoFarAt(0.1), direction: 'inbound', content: 'Slugs!' });
-  await addMessage(vic, vicConv, {
-    at: yesterdaySoFarAt(0.2),
-    direction: 'outbound',
-    content: 'Beer traps.',
-  });
-  await addMessage(vic, vicConv, { at: lateYesterday(), direction: 'inbound', content: 'Which beer?' });
-  await addMessage(vic, vicConv, {
-    at: lateYesterday(),
-    direction: 'outbound',
-    content: 'Any cheap lager.',
-  });
-  // vic, either side of "24 hours ago" by five minutes (the partial first hour of the window), which
-  // leaves a slow run five minutes between seeding and reading the stats.
-  await addMessage(vic, vicConv, {
-    at: ago(DAY - 5 * MINUTE),
-    direction: 'inbound',
-    content: 'just inside',
-  });
-  await addMessage(vic, vicConv, {
-    at: ago(DAY + 5 * MINUTE),
-    direction: 'inbound',
-    content: 'just outside',
-  });
+  const umaToday: SeedMessage[] = [
+    {
+      at: todayAt(0.2),
+      direction: 'inbound',
+      content: 'Aphids everywhere!',
+      media: [{ url: 'https://media.example/aphids.jpg', contentType: 'image/jpeg' }],
+    },
+    { at: todayAt(0.3), direction: 'outbound', content: 'Try a strong jet of water.' },
+    { at: todayAt(0.5), direction: 'inbound', content: 'Did not work' },
+    { at: todayAt(0.6), direction: 'outbound', kind: 'survey', content: 'Quick survey?' },
+  ];
+  for (const m of umaToday) await addMessage(uma, umaNew, m);
+  const vicMessages: SeedMessage[] = [
+    // Yesterday: two before this time of day, two after it (within the last 24 hours).
+    { at: yesterdaySoFarAt(0.1), direction: 'inbound', content: 'Slugs!' },
+    { at: yesterdaySoFarAt(0.2), direction: 'outbound', content: 'Beer traps.' },
+    { at: lateYesterday(), direction: 'inbound', content: 'Which beer?' },
+    { at: lateYesterday(), direction: 'outbound', content: 'Any cheap lager.' },
+    // Either side of "24 hours ago" by five minutes (the partial first hour of the window), which
+    // leaves a slow run five minutes between seeding and reading the stats.
+    { at: ago(DAY - 5 * MINUTE), direction: 'inbound', content: 'just inside' },
+    { at: ago(DAY + 5 * MINUTE), direction: 'inbound', content: 'just outside' },
+  ];
+  for (const m of vicMessages) await addMessage(vic, vicConv, m);
   // tina (test user), today.
   await addMessage(tina, tinaConv, {
     at: todayAt(0.3),
@@ -509,8 +490,7 @@ describe('GET /api/admin/conversations (paged)', () => {
     ],
   ])('refuses %s with a readable 400', async (query, message) => {
     const res = await get(`/api/admin/conversations?${query}`);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(message);
+    expectStatusMessage(res, 400, message);
   });
 });
 
@@ -711,8 +691,7 @@ describe('GET /api/admin/conversations?userId= (user panel)', () => {
 
   it('answers 404 for an unknown user', async () => {
     const res = await get('/api/admin/conversations?userId=6b1d3f0e-9a8c-4c1e-9f0a-1234567890ab');
-    expect(res.statusCode).toBe(404);
-    expect(res.json().message).toBe('User not found.');
+    expectStatusMessage(res, 404, 'User not found.');
   });
 });
 
@@ -773,14 +752,11 @@ describe('GET /api/admin/conversations/:id/messages', () => {
   it('answers [] for a conversation without messages, 404 for an unknown one and 400 for a malformed id', async () => {
     expect((await get(`/api/admin/conversations/${emptyConv}/messages`)).json()).toEqual([]);
     const missing = await get('/api/admin/conversations/6b1d3f0e-9a8c-4c1e-9f0a-1234567890ab/messages');
-    expect(missing.statusCode).toBe(404);
-    expect(missing.json().message).toBe('Conversation not found.');
+    expectStatusMessage(missing, 404, 'Conversation not found.');
     const malformed = await get('/api/admin/conversations/nope/messages');
-    expect(malformed.statusCode).toBe(400);
-    expect(malformed.json().message).toBe('Conversation id must be a UUID');
+    expectStatusMessage(malformed, 400, 'Conversation id must be a UUID');
     const badFlag = await get(`/api/admin/conversations/${umaOld}/messages?showTestData=2`);
-    expect(badFlag.statusCode).toBe(400);
-    expect(badFlag.json().message).toBe('showTestData: must be true or false');
+    expectStatusMessage(badFlag, 400, 'showTestData: must be true or false');
   });
 });
 
@@ -862,7 +838,6 @@ describe('GET /api/admin/messages/stats', () => {
 
   it('refuses a bad showTestData', async () => {
     const res = await get('/api/admin/messages/stats?showTestData=nope');
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('showTestData: must be true or false');
+    expectStatusMessage(res, 400, 'showTestData: must be true or false');
   });
 });

@@ -14,6 +14,7 @@ import { pricedModelNames } from '@sprout/llm';
 import { FakeOpenAI } from '@sprout/testing';
 import { Redis } from 'ioredis';
 import { login, startGateway, type TestGateway } from './support/gateway';
+import { insertConversation, insertUser } from './support/seed';
 
 let gw: TestGateway;
 let app: NestFastifyApplication;
@@ -440,19 +441,13 @@ describe('usage, spend and the spending limit', () => {
     const test = options.test ?? false;
     const at = options.at ?? new Date(Date.now() - 60_000);
     phones += 1;
-    const [user] = await ds.query<Array<{ id: string }>>(
-      'INSERT INTO users (phone_number, is_test_user) VALUES ($1, $2) RETURNING id',
-      [`+1503555${String(phones).padStart(4, '0')}`, test],
-    );
-    const [conversation] = await ds.query<Array<{ id: string }>>(
-      'INSERT INTO conversations (user_id, is_test_user) VALUES ($1, $2) RETURNING id',
-      [user?.id, test],
-    );
+    const userId = await insertUser(ds, `+1503555${String(phones).padStart(4, '0')}`, test);
+    const conversationId = await insertConversation(ds, userId, test);
     const insertMessage = async (direction: string, created: Date, sentiment: string | null = null) => {
       const [row] = await ds.query<Array<{ id: string }>>(
         `INSERT INTO messages (user_id, conversation_id, direction, content, status, is_test_user, created_at, sentiment)
          VALUES ($1, $2, $3, 'text', 'received', $4, $5, $6) RETURNING id`,
-        [user?.id, conversation?.id, direction, test, created, sentiment],
+        [userId, conversationId, direction, test, created, sentiment],
       );
       return row?.id;
     };

@@ -18,7 +18,13 @@ import {
   STATE_READ_TIMEOUT_MS,
   STATE_UNREADABLE,
 } from '../src/monitoring/monitor-state.reader';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, login, sessionCookieFrom } from './support/gateway';
+import {
+  ADMIN_PASSWORD,
+  ADMIN_USERNAME,
+  login,
+  sessionCookieFrom,
+  expectStatusMessage,
+} from './support/gateway';
 
 const PREFIX = 'sprout-no-redis';
 
@@ -190,8 +196,7 @@ it('keeps the System Health report, the session and signing in while Redis is do
   // ... and so does the throttle: 5 failures block the 6th attempt, even with the right password.
   for (let i = 0; i < 5; i++) expect((await postLogin('wrong password')).statusCode).toBe(401);
   const blocked = await postLogin(ADMIN_PASSWORD);
-  expect(blocked.statusCode).toBe(429);
-  expect(blocked.json<{ message: string }>().message).toBe(TOO_MANY_LOGINS);
+  expectStatusMessage(blocked, 429, TOO_MANY_LOGINS);
 
   // Logging out ends the session even without Redis.
   const out = await app.inject({

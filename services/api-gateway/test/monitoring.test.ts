@@ -41,6 +41,7 @@ import type { DataSource } from 'typeorm';
 import { startOfUtcDay } from '../src/dashboard/dashboard.service';
 import { usageAlerts } from '../src/monitoring/usage-rules';
 import { login, startGateway, type TestGateway } from './support/gateway';
+import { insertConversation } from './support/seed';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -283,13 +284,6 @@ describe('on seeded data', () => {
     );
     return row!.id;
   };
-  const addConversation = async (userId: string, test = false): Promise<string> => {
-    const [row] = await ds.query<Array<{ id: string }>>(
-      'INSERT INTO conversations (user_id, is_test_user) VALUES ($1, $2) RETURNING id',
-      [userId, test],
-    );
-    return row!.id;
-  };
   const addMessage = async (
     key: string,
     userId: string,
@@ -363,9 +357,9 @@ describe('on seeded data', () => {
     bob = await addUser('+12065550102', null, new Date(now.getTime() - 2 * DAY));
     // A Baltimore ZIP: the region comes from it, not from the Pacific Northwest table.
     const tess = await addUser('+15005550103', '21201', new Date(now.getTime() - 2 * DAY), true);
-    convA = await addConversation(alice);
-    convB = await addConversation(bob);
-    const convT = await addConversation(tess, true);
+    convA = await insertConversation(ds, alice);
+    convB = await insertConversation(ds, bob);
+    const convT = await insertConversation(ds, tess, true);
     const threeDaysAgo = new Date(now.getTime() - 3 * DAY);
 
     // Alice: a question 3 days ago with a detailed reply; one today with a slow reply.

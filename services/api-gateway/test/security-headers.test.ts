@@ -1,19 +1,10 @@
+import { useClosable } from '@sprout/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { securityHeaders } from '@sprout/platform';
 import { cookieSecureOf, loadApiGatewayConfig } from '../src/config';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, startGateway, type TestGateway } from './support/gateway';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, startGateway } from './support/gateway';
 
-let gw: TestGateway;
-let app: NestFastifyApplication;
-
-beforeAll(async () => {
-  gw = await startGateway();
-  app = gw.app;
-});
-
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useClosable(() => startGateway());
 
 const login = (target: NestFastifyApplication, headers: Record<string, string> = {}) =>
   target.inject({
@@ -37,7 +28,7 @@ describe('security headers', () => {
   ])(
     '%s carries the whole policy: CSP, frame-ancestors none, nosniff, DENY',
     async (_label, method, url, headers) => {
-      const res = await app.inject({
+      const res = await gw.app.inject({
         method: method as 'GET' | 'POST',
         url,
         headers,
@@ -55,7 +46,7 @@ describe('security headers', () => {
   );
 
   it('the CSRF refusal is a 403 with the policy', async () => {
-    const res = await app.inject({
+    const res = await gw.app.inject({
       method: 'POST',
       url: '/api/beta-signup',
       headers: { origin: 'https://evil.example' },
@@ -69,7 +60,7 @@ describe('security headers', () => {
 
 describe('the session cookie Secure flag comes from COOKIE_SECURE, never from a header', () => {
   it('is off for a development run, whatever X-Forwarded-Proto says', async () => {
-    const res = await login(app, { 'x-forwarded-proto': 'https' });
+    const res = await login(gw.app, { 'x-forwarded-proto': 'https' });
     expect(res.statusCode).toBe(200);
     expect(String(res.headers['set-cookie'])).not.toContain('Secure');
     expect(res.headers['strict-transport-security']).toBeUndefined();

@@ -20,7 +20,7 @@ import {
   startWorkers,
 } from '@sprout/platform';
 import { IMAGE_ONLY_MESSAGE } from '../src/simulator/simulator-messages.service';
-import { login, startSignedIn } from './support/gateway';
+import { login, startSignedIn, expectStatusMessage } from './support/gateway';
 
 const gw = useClosable(() => startSignedIn());
 let app: NestFastifyApplication;
@@ -111,8 +111,7 @@ describe('access', () => {
       url,
       ...(method === 'POST' ? { payload: { testUserName: 'x' } } : {}),
     });
-    expect(res.statusCode).toBe(401);
-    expect(res.json().message).toBe('Authentication required');
+    expectStatusMessage(res, 401, 'Authentication required');
   });
 });
 
@@ -121,8 +120,7 @@ describe('POST /api/simulator/test-user', () => {
     'refuses %j with the name prompt',
     async (body) => {
       const res = await api('POST', '/api/simulator/test-user', body);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe('Please enter a test user name');
+      expectStatusMessage(res, 400, 'Please enter a test user name');
     },
   );
 
@@ -320,8 +318,7 @@ describe('GET /api/simulator/user/{id}/conversation', () => {
       (await api('GET', '/api/simulator/user/7d0e4b8a-0000-4000-8000-000000000000/conversation')).statusCode,
     ).toBe(404);
     const malformed = await api('GET', '/api/simulator/user/not-a-uuid/conversation');
-    expect(malformed.statusCode).toBe(400);
-    expect(malformed.json().message).toBe('Invalid test user id.');
+    expectStatusMessage(malformed, 400, 'Invalid test user id.');
   });
 });
 
@@ -338,8 +335,7 @@ describe('POST /api/simulator/message', () => {
     ],
   ])('refuses %j', async (body, message) => {
     const res = await api('POST', '/api/simulator/message', body);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(message);
+    expectStatusMessage(res, 400, message);
   });
 
   it('refuses an image URL that is not http(s) and a content type that is not an image', async () => {
@@ -680,8 +676,9 @@ describe('POST /api/simulator/message', () => {
       headers: { cookie: await login(impatient) },
       payload: { userId: user.id, messageContent: 'Anyone there?' },
     });
-    expect(res.statusCode).toBe(504);
-    expect(res.json().message).toBe(
+    expectStatusMessage(
+      res,
+      504,
       'No reply yet after 0.3 seconds. The message is saved and Sprout is still working on it: the reply will appear in the conversation when it is ready.',
     );
     const messages = gw.db.dataSource.getRepository(Message);
@@ -726,8 +723,7 @@ describe('DELETE /api/simulator/test-user/{id}', () => {
   it('never deletes a real user', async () => {
     const realId = await insertRealUser('+15035550180');
     const res = await api('DELETE', `/api/simulator/test-user/${realId}`);
-    expect(res.statusCode).toBe(404);
-    expect(res.json().message).toBe('Test user not found.');
+    expectStatusMessage(res, 404, 'Test user not found.');
     const [row] = await gw.ds.query<{ count: string }[]>('SELECT count(*) FROM users WHERE id = $1', [
       realId,
     ]);

@@ -1,9 +1,7 @@
 // Survey campaigns through the real gateway: guard, validation, the error
 // filter, Postgres, and the survey.lifecycle job told on a change.
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type SurveyCampaignDto, type SurveyDeliveryDto } from '@sprout/contracts';
 import { JobQueues } from '@sprout/platform';
-import type { DataSource } from 'typeorm';
 import { useClosable } from '@sprout/testing';
 import { startSignedIn } from './support/gateway';
 
@@ -12,24 +10,18 @@ const UNKNOWN_ID = '6f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f';
 const BASE = '/api/admin/survey-campaigns';
 
 const gw = useClosable(() => startSignedIn());
-let app: NestFastifyApplication;
-let ds: DataSource;
-let cookie: string;
 
-beforeAll(async () => {
-  ({ app, ds, cookie } = gw);
-});
 beforeEach(async () => {
-  await ds.query('TRUNCATE "survey_campaigns", "users" CASCADE');
-  await app.get(JobQueues).queue('survey.lifecycle').obliterate({ force: true });
+  await gw.ds.query('TRUNCATE "survey_campaigns", "users" CASCADE');
+  await gw.app.get(JobQueues).queue('survey.lifecycle').obliterate({ force: true });
 });
 
 type Method = 'GET' | 'POST' | 'PATCH';
 const call = (method: Method, url: string, payload?: unknown) =>
-  app.inject({
+  gw.app.inject({
     method,
     url,
-    headers: { cookie },
+    headers: { cookie: gw.cookie },
     ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
   });
 
@@ -49,7 +41,7 @@ const insertCampaign = async (values: {
   endDate?: Date | null;
   startDate?: Date;
 }): Promise<string> => {
-  const [row] = await ds.query<Array<{ id: string }>>(
+  const [row] = await gw.ds.query<Array<{ id: string }>>(
     `INSERT INTO "survey_campaigns" ("name", "survey_url", "status", "start_date", "end_date")
      VALUES ('Seeded', 'https://forms.example.com/seeded', $1, $2, $3) RETURNING "id"`,
     [values.status, values.startDate ?? new Date(Date.now() - DAY), values.endDate ?? null],
@@ -58,7 +50,7 @@ const insertCampaign = async (values: {
 };
 
 const lifecycleJobs = async (): Promise<unknown[]> =>
-  (await app.get(JobQueues).queue('survey.lifecycle').getJobs(['waiting', 'delayed', 'prioritized'])).map(
+  (await gw.app.get(JobQueues).queue('survey.lifecycle').getJobs(['waiting', 'delayed', 'prioritized'])).map(
     (job) => job.data as unknown,
   );
 
@@ -77,7 +69,7 @@ describe('access', () => {
       ['POST', `${BASE}/${UNKNOWN_ID}/start`],
       ['PATCH', `${BASE}/${UNKNOWN_ID}`],
     ] as const) {
-      const res = await app.inject({ method, url, payload: {} });
+      const res = await gw.app.inject({ method, url, payload: {} });
       expect(`${method} ${url} ${res.statusCode}`).toBe(`${method} ${url} 401`);
     }
   });
@@ -93,11 +85,11 @@ describe('GET /api/admin/survey-campaigns', () => {
   it('lists campaigns newest first, deliveredCount adding the replies’ shard rows', async () => {
     const older = await create({ name: 'Older' });
     const newer = await create({ name: 'Newer', targetNewUsers: false });
-    await ds.query(
+    await gw.ds.query(
       `UPDATE "survey_campaigns" SET "delivered_count" = 3, "total_target_users" = 9 WHERE "id" = $1`,
       [older.id],
     );
-    await ds.query(
+    await gw.ds.query(
       `INSERT INTO "survey_campaign_delivered_shards" ("campaign_id", "shard", "delivered") VALUES ($1, 0, 2), ($1, 5, 1)`,
       [older.id],
     );
@@ -203,7 +195,7 @@ describe('POST /api/admin/survey-campaigns', () => {
     for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
     const res = await call('POST', BASE, body);
     expect(errorOf(res)).toEqual({ status: 400, message });
-    expect(await ds.query(`SELECT 1 FROM "survey_campaigns"`)).toEqual([]);
+    expect(await gw.ds.query(`SELECT 1 FROM "survey_campaigns"`)).toEqual([]);
   });
 
   it('names both missing fields at once, and refuses a body that is not an object', async () => {
@@ -211,10 +203,10 @@ describe('POST /api/admin/survey-campaigns', () => {
       status: 400,
       message: 'Please enter a campaign name; Please enter a survey URL',
     });
-    const res = await app.inject({
+    const res = await gw.app.inject({
       method: 'POST',
       url: BASE,
-      headers: { cookie, 'content-type': 'application/json' },
+      headers: { cookie: gw.cookie, 'content-type': 'application/json' },
       payload: '[1]',
     });
     expect(errorOf(res)).toEqual({ status: 400, message: 'The body must be a JSON object' });
@@ -224,7 +216,7 @@ describe('POST /api/admin/survey-campaigns', () => {
 describe('POST /api/admin/survey-campaigns/{id}/pause and /start', () => {
   it('pauses a live campaign and resumes it, telling the scheduler on resume', async () => {
     const campaign = await create();
-    await app.get(JobQueues).queue('survey.lifecycle').obliterate({ force: true });
+    await gw.app.get(JobQueues).queue('survey.lifecycle').obliterate({ force: true });
 
     const paused = await call('POST', `${BASE}/${campaign.id}/pause`);
     expect(paused.statusCode).toBe(200);
@@ -259,7 +251,7 @@ describe('POST /api/admin/survey-campaigns/{id}/pause and /start', () => {
     for (const [id, action, message] of cases) {
       expect(errorOf(await call('POST', `${BASE}/${id}/${action}`))).toEqual({ status: 409, message });
     }
-    const statuses = await ds.query<Array<{ id: string; status: string }>>(
+    const statuses = await gw.ds.query<Array<{ id: string; status: string }>>(
       `SELECT "id", "status" FROM "survey_campaigns"`,
     );
     expect(Object.fromEntries(statuses.map((s) => [s.id, s.status]))).toEqual({
@@ -326,7 +318,7 @@ describe('PATCH /api/admin/survey-campaigns/{id}', () => {
 
 describe('GET /api/admin/survey-campaigns/{id}/deliveries', () => {
   const addUser = async (phone: string): Promise<string> => {
-    const [row] = await ds.query<Array<{ id: string }>>(
+    const [row] = await gw.ds.query<Array<{ id: string }>>(
       `INSERT INTO "users" ("phone_number") VALUES ($1) RETURNING "id"`,
       [phone],
     );
@@ -338,16 +330,18 @@ describe('GET /api/admin/survey-campaigns/{id}/deliveries', () => {
     const early = await addUser('+15035550101');
     const late = await addUser('+15035550102');
     const pending = await addUser('+15035550103');
-    const [conversation] = await ds.query<Array<{ id: string }>>(
+    const [conversation] = await gw.ds.query<Array<{ id: string }>>(
       `INSERT INTO "conversations" ("user_id") VALUES ($1) RETURNING "id"`,
       [late],
     );
-    await ds.query(
+    await gw.ds.query(
       `INSERT INTO "survey_deliveries" ("campaign_id", "user_id", "conversation_id", "delivered_at") VALUES
          ($1, $2, NULL, now() - interval '2 days'), ($1, $3, $4, now() - interval '1 hour'), ($1, $5, NULL, NULL)`,
       [campaign.id, early, late, conversation!.id, pending],
     );
-    await ds.query(`UPDATE "survey_campaigns" SET "total_target_users" = 3 WHERE "id" = $1`, [campaign.id]);
+    await gw.ds.query(`UPDATE "survey_campaigns" SET "total_target_users" = 3 WHERE "id" = $1`, [
+      campaign.id,
+    ]);
 
     const res = await call('GET', `${BASE}/${campaign.id}/deliveries`);
     expect(res.statusCode).toBe(200);

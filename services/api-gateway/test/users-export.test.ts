@@ -5,7 +5,7 @@ import { USER_EXPORT_COLUMNS } from '@sprout/contracts';
 import { parseCsv, useClosable } from '@sprout/testing';
 import type { DataSource } from 'typeorm';
 import { EXPORT_BATCH_ROWS } from '../src/common/csv-export';
-import { captureCsvExportLogs, type LoggedExport } from './support/csv-log';
+import { captureCsvExportLogs, expectCsvAttachment, type LoggedExport } from './support/csv-log';
 import { ADMIN_USERNAME, startSignedIn } from './support/gateway';
 
 const gw = useClosable(() => startSignedIn());
@@ -99,11 +99,7 @@ it('is for admins only', async () => {
 it("streams every real user in the table's default order, with a header row, as a CSV attachment", async () => {
   logged.length = 0;
   const res = await get('/api/admin/users/export');
-  expect(res.statusCode).toBe(200);
-  expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-  expect(res.headers['content-disposition']).toMatch(
-    /^attachment; filename="users-real-\d{4}-\d{2}-\d{2}\.csv"$/,
-  );
+  expectCsvAttachment(res, /^attachment; filename="users-real-\d{4}-\d{2}-\d{2}\.csv"$/);
   const { header, rows } = rowsOf(res.body);
   expect(header).toEqual([...USER_EXPORT_COLUMNS]);
   expect(rows).toHaveLength(MANY + 3);

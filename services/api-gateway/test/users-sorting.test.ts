@@ -7,7 +7,7 @@ import { USER_SORT_KEYS, type UserSortKey, type UserSortOrder } from '@sprout/co
 import type { DataSource } from 'typeorm';
 import { UsersModule } from '../src/users/users.module';
 import { CURSOR_INVALID, CURSOR_OTHER_ORDER } from '../src/users/user-sorts';
-import { type SignedIn, startSignedInWith } from './support/gateway';
+import { type SignedIn, startSignedInWith, expectStatusMessage } from './support/gateway';
 
 let gateway: SignedIn | undefined;
 let app: NestFastifyApplication;
@@ -287,16 +287,14 @@ describe('GET /api/admin/users sorted', () => {
     [`cursor=${forge({ sort: 'totalCost' })}&sort=totalCost`, CURSOR_INVALID],
   ])('refuses %s with a readable 400', async (query, message) => {
     const res = await get(`/api/admin/users?${query}`);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(message);
+    expectStatusMessage(res, 400, message);
   });
 
   it("refuses another sort's or order's cursor", async () => {
     const cursor = encodeURIComponent(await cursorOf('sort=totalCost&order=asc'));
     for (const query of ['sort=totalCost&order=desc', 'sort=createdAt&order=asc', '']) {
       const res = await get(`/api/admin/users?${query}&cursor=${cursor}`);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(CURSOR_OTHER_ORDER);
+      expectStatusMessage(res, 400, CURSOR_OTHER_ORDER);
     }
   });
 });

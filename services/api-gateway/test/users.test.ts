@@ -3,7 +3,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DataSource } from 'typeorm';
 import { UsersModule } from '../src/users/users.module';
-import { type SignedIn, startSignedInWith } from './support/gateway';
+import { type SignedIn, startSignedInWith, expectStatusMessage } from './support/gateway';
+import { insertConversation } from './support/seed';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -51,15 +52,6 @@ const addUser = async (u: SeedUser): Promise<string> => {
       u.sentiment ?? null,
       u.totals?.smsCost ?? 0,
     ],
-  );
-  if (row === undefined) throw new Error('insert returned no row');
-  return row.id;
-};
-
-const addConversation = async (userId: string, test = false): Promise<string> => {
-  const [row]: Array<{ id: string }> = await ds.query(
-    'INSERT INTO conversations (user_id, is_test_user) VALUES ($1, $2) RETURNING id',
-    [userId, test],
   );
   if (row === undefined) throw new Error('insert returned no row');
   return row.id;
@@ -143,8 +135,8 @@ beforeAll(async () => {
     lastMessageAt: ago(HOUR),
   });
 
-  const a1 = await addConversation(alice);
-  const a2 = await addConversation(alice);
+  const a1 = await insertConversation(ds, alice);
+  const a2 = await insertConversation(ds, alice);
   // Alice's messages: two today-ish, one 3 days ago, one 40 days ago (outside the 30-day window).
   await addMessage(alice, a1, ago(40 * DAY));
   await addMessage(alice, a1, ago(3 * DAY));
@@ -161,8 +153,8 @@ beforeAll(async () => {
     tokens: 600,
     smsCost: 0.0166,
   });
-  await addMessage(bob, await addConversation(bob), ago(20 * HOUR));
-  await addMessage(tess, await addConversation(tess, true), ago(HOUR), { test: true });
+  await addMessage(bob, await insertConversation(ds, bob), ago(20 * HOUR));
+  await addMessage(tess, await insertConversation(ds, tess, true), ago(HOUR), { test: true });
 }, 120_000);
 
 afterAll(async () => {
@@ -240,8 +232,7 @@ describe('GET /api/admin/users/stats/overview', () => {
 
   it('refuses a showTestUsers that is not a boolean', async () => {
     const res = await get('/api/admin/users/stats/overview?showTestUsers=maybe');
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('showTestUsers: must be true or false');
+    expectStatusMessage(res, 400, 'showTestUsers: must be true or false');
   });
 });
 
@@ -341,8 +332,7 @@ describe('GET /api/admin/users', () => {
     ['search=1&search=2', 'search: must be text'],
   ])('refuses %s with a readable 400', async (query, message) => {
     const res = await get(`/api/admin/users?${query}`);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe(message);
+    expectStatusMessage(res, 400, message);
   });
 });
 
@@ -404,11 +394,9 @@ describe('GET /api/admin/users/:id', () => {
 
   it('answers 404 for an unknown id and 400 for a malformed one', async () => {
     const missing = await get('/api/admin/users/6b1d3f0e-9a8c-4c1e-9f0a-1234567890ab');
-    expect(missing.statusCode).toBe(404);
-    expect(missing.json().message).toBe('User not found.');
+    expectStatusMessage(missing, 404, 'User not found.');
     const malformed = await get('/api/admin/users/not-a-uuid');
-    expect(malformed.statusCode).toBe(400);
-    expect(malformed.json().message).toBe('User id must be a UUID');
+    expectStatusMessage(malformed, 400, 'User id must be a UUID');
   });
 
   it('is not confused with the stats route', async () => {

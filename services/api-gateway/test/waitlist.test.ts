@@ -1,26 +1,19 @@
 // The module object itself (a namespace import would be a copy the service never calls through).
 import crypto from 'node:crypto';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BetaSignup } from '@sprout/domain';
 import { useClosable } from '@sprout/testing';
-import { startSignedIn } from './support/gateway';
+import { startSignedIn, expectStatusMessage, clientIps } from './support/gateway';
 
 const gw = useClosable(() => startSignedIn());
-let app: NestFastifyApplication;
-let cookie: string;
-let ipCounter = 0;
-const nextIp = (): string => `10.1.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+const nextIp = clientIps(1);
 
-beforeAll(async () => {
-  ({ app, cookie } = gw);
-});
 beforeEach(async () => {
   await gw.ds.query('DELETE FROM beta_signups');
 });
 
 /** A signup body sent as `contentType` (not JSON). */
 const signUpAs = (contentType: string, payload: string) =>
-  app.inject({
+  gw.app.inject({
     method: 'POST',
     url: '/api/beta-signup',
     headers: { 'content-type': contentType, 'x-forwarded-for': nextIp() },
@@ -28,10 +21,11 @@ const signUpAs = (contentType: string, payload: string) =>
   });
 
 /** A request as the signed-in admin. */
-const asAdmin = (method: 'GET' | 'POST', url: string) => app.inject({ method, url, headers: { cookie } });
+const asAdmin = (method: 'GET' | 'POST', url: string) =>
+  gw.app.inject({ method, url, headers: { cookie: gw.cookie } });
 
 const signUp = (payload: unknown, ip = nextIp()) =>
-  app.inject({
+  gw.app.inject({
     method: 'POST',
     url: '/api/beta-signup',
     headers: {
@@ -74,8 +68,7 @@ describe('POST /api/beta-signup', () => {
     [[]],
   ])('asks for both fields (%j)', async (payload) => {
     const res = await signUp(payload);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('Please provide both email and region.');
+    expectStatusMessage(res, 400, 'Please provide both email and region.');
   });
 
   it.each(['not-an-email', 'ada@', '@example.com', 'ada example@example.com'])(
@@ -159,8 +152,7 @@ describe('POST /api/beta-signup', () => {
       expect((await signUp({ email: `limit${i}@example.com`, region: '97201' }, ip)).statusCode).toBe(201);
     }
     const blocked = await signUp({ email: 'limit-extra@example.com', region: '97201' }, ip);
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().message).toBe('Too many signup attempts. Please try again later.');
+    expectStatusMessage(blocked, 429, 'Too many signup attempts. Please try again later.');
     expect((await signUp({ email: 'limit-extra@example.com', region: '97201' })).statusCode).toBe(201);
   });
 });
@@ -189,10 +181,10 @@ describe('admin: beta signups', () => {
 
   it('approves a signup', async () => {
     const created = (await signUp({ email: 'approve-me@example.com', region: '97201' })).json().signup;
-    const res = await app.inject({
+    const res = await gw.app.inject({
       method: 'POST',
       url: `/api/admin/beta-signups/${created.id}/approve`,
-      headers: { cookie },
+      headers: { cookie: gw.cookie },
       payload: {},
     });
     expect(res.statusCode).toBe(200);
@@ -214,8 +206,7 @@ describe('admin: beta signups', () => {
     );
     expect(unknown.statusCode).toBe(404);
     const malformed = await asAdmin('POST', '/api/admin/beta-signups/42/approve');
-    expect(malformed.statusCode).toBe(400);
-    expect(malformed.json().message).toBe('Invalid beta signup id.');
+    expectStatusMessage(malformed, 400, 'Invalid beta signup id.');
   });
 
   it('rejects a malformed limit', async () => {
@@ -226,6 +217,6 @@ describe('admin: beta signups', () => {
   });
 
   it('needs a session', async () => {
-    expect((await app.inject({ method: 'GET', url: '/api/admin/beta-signups' })).statusCode).toBe(401);
+    expect((await gw.app.inject({ method: 'GET', url: '/api/admin/beta-signups' })).statusCode).toBe(401);
   });
 });

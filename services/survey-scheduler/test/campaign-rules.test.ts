@@ -1,3 +1,4 @@
+import type { CampaignStatus } from '@sprout/domain';
 import { type AudienceCandidate, campaignStatusAt, isTargeted } from '../src/lifecycle/campaign-rules';
 
 const at = (iso: string): Date => new Date(iso);
@@ -5,59 +6,40 @@ const at = (iso: string): Date => new Date(iso);
 describe('campaignStatusAt', () => {
   const start = at('2025-05-01T00:00:00Z');
   const end = at('2025-05-31T00:00:00Z');
+  /** The status at `now` of a campaign in `status` from `startDate` (the 1st of May) to `endDate`. */
+  const statusAt = (status: CampaignStatus, endDate: Date | null, now: Date, startDate = start) =>
+    campaignStatusAt({ status, startDate, endDate }, now);
 
   it('starts a scheduled campaign at its start date, not before', () => {
-    expect(
-      campaignStatusAt({ status: 'scheduled', startDate: start, endDate: end }, at('2025-04-30T23:59:59Z')),
-    ).toBe('scheduled');
-    expect(campaignStatusAt({ status: 'scheduled', startDate: start, endDate: end }, start)).toBe('live');
-    expect(
-      campaignStatusAt({ status: 'scheduled', startDate: start, endDate: null }, at('2030-01-01T00:00:00Z')),
-    ).toBe('live');
+    expect(statusAt('scheduled', end, at('2025-04-30T23:59:59Z'))).toBe('scheduled');
+    expect(statusAt('scheduled', end, start)).toBe('live');
+    expect(statusAt('scheduled', null, at('2030-01-01T00:00:00Z'))).toBe('live');
   });
 
   it('completes a live campaign only after its end date', () => {
-    expect(campaignStatusAt({ status: 'live', startDate: start, endDate: end }, end)).toBe('live');
-    expect(
-      campaignStatusAt({ status: 'live', startDate: start, endDate: end }, at('2025-05-31T00:00:01Z')),
-    ).toBe('completed');
-    expect(
-      campaignStatusAt({ status: 'live', startDate: start, endDate: null }, at('2030-01-01T00:00:00Z')),
-    ).toBe('live');
+    expect(statusAt('live', end, end)).toBe('live');
+    expect(statusAt('live', end, at('2025-05-31T00:00:01Z'))).toBe('completed');
+    expect(statusAt('live', null, at('2030-01-01T00:00:00Z'))).toBe('live');
   });
 
   it('completes a scheduled campaign whose end passed before it started', () => {
-    expect(
-      campaignStatusAt({ status: 'scheduled', startDate: start, endDate: end }, at('2025-06-02T00:00:00Z')),
-    ).toBe('completed');
+    expect(statusAt('scheduled', end, at('2025-06-02T00:00:00Z'))).toBe('completed');
   });
 
   it('keeps a live campaign live when its start date moves later', () => {
-    expect(
-      campaignStatusAt({ status: 'live', startDate: at('2025-06-01T00:00:00Z'), endDate: null }, start),
-    ).toBe('live');
+    expect(statusAt('live', null, start, at('2025-06-01T00:00:00Z'))).toBe('live');
   });
 
   it('keeps a paused campaign paused until its end date, then completes it', () => {
-    expect(
-      campaignStatusAt({ status: 'paused', startDate: start, endDate: end }, at('2025-05-10T00:00:00Z')),
-    ).toBe('paused');
-    expect(campaignStatusAt({ status: 'paused', startDate: start, endDate: end }, end)).toBe('paused');
-    expect(
-      campaignStatusAt({ status: 'paused', startDate: start, endDate: end }, at('2025-07-01T00:00:00Z')),
-    ).toBe('completed');
-    expect(
-      campaignStatusAt({ status: 'paused', startDate: start, endDate: null }, at('2030-01-01T00:00:00Z')),
-    ).toBe('paused');
+    expect(statusAt('paused', end, at('2025-05-10T00:00:00Z'))).toBe('paused');
+    expect(statusAt('paused', end, end)).toBe('paused');
+    expect(statusAt('paused', end, at('2025-07-01T00:00:00Z'))).toBe('completed');
+    expect(statusAt('paused', null, at('2030-01-01T00:00:00Z'))).toBe('paused');
   });
 
   it('never moves a completed campaign', () => {
-    expect(
-      campaignStatusAt({ status: 'completed', startDate: start, endDate: end }, at('2025-05-10T00:00:00Z')),
-    ).toBe('completed');
-    expect(
-      campaignStatusAt({ status: 'completed', startDate: start, endDate: null }, at('2025-04-10T00:00:00Z')),
-    ).toBe('completed');
+    expect(statusAt('completed', end, at('2025-05-10T00:00:00Z'))).toBe('completed');
+    expect(statusAt('completed', null, at('2025-04-10T00:00:00Z'))).toBe('completed');
   });
 });
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ModelsModule } from '../models/models.module';
 import { SimulatorMessagesService } from './simulator-messages.service';
-import { SIMULATOR_CONFIG, loadSimulatorConfig } from './simulator.config';
+import { simulatorConfig } from './simulator.config';
 import { SimulatorController } from './simulator.controller';
 import { TestUsersService } from './test-users.service';
 
@@ -9,10 +9,6 @@ import { TestUsersService } from './test-users.service';
 @Module({
   imports: [ModelsModule],
   controllers: [SimulatorController],
-  providers: [
-    { provide: SIMULATOR_CONFIG, useFactory: () => loadSimulatorConfig() },
-    TestUsersService,
-    SimulatorMessagesService,
-  ],
+  providers: [simulatorConfig.provider, TestUsersService, SimulatorMessagesService],
 })
 export class SimulatorModule {}

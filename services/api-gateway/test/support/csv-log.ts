@@ -16,3 +16,13 @@ export function captureCsvExportLogs(app: NestFastifyApplication): LoggedExport[
   });
   return logged;
 }
+
+/** A 200 CSV download sent as an attachment named like `filename`. */
+export function expectCsvAttachment(
+  res: { statusCode: number; headers: Record<string, unknown> },
+  filename: RegExp,
+): void {
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+  expect(res.headers['content-disposition']).toMatch(filename);
+}

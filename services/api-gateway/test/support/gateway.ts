@@ -139,3 +139,25 @@ export const startSignedInWith = async (moduleUnderTest: Type): Promise<SignedIn
     throw error;
   }
 };
+
+/** The response has `status` and its body's message says `message`. */
+export const expectStatusMessage = (
+  res: { statusCode: number; json: () => unknown },
+  status: number,
+  message: string,
+): void => {
+  expect(res.statusCode).toBe(status);
+  expect((res.json() as { message?: unknown }).message).toBe(message);
+};
+
+/**
+ * A new client address on each call, under 10.<block> (a block of its own per test file), so the
+ * per-IP limits only bite where a test means them to.
+ */
+export const clientIps = (block: number): (() => string) => {
+  let n = 0;
+  return () => {
+    n += 1;
+    return `10.${block}.${Math.floor(n / 250)}.${n % 250}`;
+  };
+};
