@@ -68,7 +68,7 @@ describe('the Garden Calendar screen', () => {
     await openCalendar();
     const preview = page.getByTestId('calendar-preview');
     await preview.getByLabel('ZIP code').fill('97201');
-    await preview.getByLabel('Starting (optional: today)').fill('2027-01-01');
+    await preview.getByLabel('Starting (optional: today)').fill('2027-02-01');
     await preview.getByRole('button', { name: 'Preview' }).click();
     await page.getByTestId('preview-result').waitFor();
     expect({
@@ -81,11 +81,11 @@ describe('the Garden Calendar screen', () => {
       place: 'Portland, OR',
       zone: '8b',
       timeZone: 'America/Los_Angeles',
-      lastFrost: 'Mar 14',
-      firstFrost: 'Nov 20',
+      lastFrost: 'Mar 25',
+      firstFrost: 'Nov 15',
     });
     // The rows are the API's tips, in order, each with its date and text.
-    const answer = await page.request.get('/api/admin/garden-calendar/preview?zip=97201&from=2027-01-01');
+    const answer = await page.request.get('/api/admin/garden-calendar/preview?zip=97201&from=2027-02-01');
     const { tips } = (await answer.json()) as GardenCalendarPreview;
     expect(tips.length).toBeGreaterThan(0);
     const rows = page.getByTestId('preview-tip');
@@ -101,7 +101,7 @@ describe('the Garden Calendar screen', () => {
       /^Sprout: Time to start tomato seeds indoors in Portland[\s\S]*\nReply TIPS OFF to stop tips$/,
     );
     expect(await page.getByTestId('preview-tips').locator('caption').innerText()).toContain(
-      'from Fri, Jan 1 to Thu, Feb 25',
+      'from Mon, Feb 1 to Sun, Mar 28',
     );
 
     // Today's 8 weeks (no day given), then a ZIP nobody can time: the server's reason.

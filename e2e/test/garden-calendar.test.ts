@@ -73,23 +73,23 @@ describe('garden calendar: TIPS to a frost alert', () => {
     expect(event).toEqual({ type: 'tips_opt_in', keyword: 'TIPS' });
     expect((await userOf(GARDENER)).tipsStatus).toBe('subscribed');
 
-    // Jan 10: the next 14 days hold one task for tomatoes: start seeds indoors on Jan 17, 8 weeks
-    // before Portland's last frost (about Mar 14).
-    clock = new Date('2027-01-10T18:00:00Z');
+    // Mar 6: the next 14 days hold one task for tomatoes: start seeds indoors on Mar 13, 9 weeks
+    // before they go out in mid-May (Portland's cool nights outlast its last frost, about Mar 25).
+    clock = new Date('2027-03-06T18:00:00Z');
     expect(await plan(clock)).toMatchObject({ subscribers: 1, scheduled: 1, capped: 0 });
     const [tip] = await services.db.dataSource.getRepository(CalendarSend).findBy({ userId: known.id });
     expect(tip).toMatchObject({ kind: 'tip', taskKey: 'tomatoes:start-indoors:2027', status: 'scheduled' });
-    expect(localDateOf(tip!.scheduledFor, PORTLAND)).toBe('2027-01-17');
+    expect(localDateOf(tip!.scheduledFor, PORTLAND)).toBe('2027-03-13');
     const minute = localMinutesOf(tip!.scheduledFor, PORTLAND);
     expect(minute >= 10 * 60 && minute < 13 * 60).toBe(true);
 
     // The day before, and that morning before its minute, nothing goes.
-    expect(await send(new Date('2027-01-16T20:00:00Z'))).toMatchObject({ sent: 0 });
+    expect(await send(new Date('2027-03-12T20:00:00Z'))).toMatchObject({ sent: 0 });
     expect(await send(new Date(tip!.scheduledFor.getTime() - 60_000))).toMatchObject({ sent: 0 });
     expect(await send(new Date(tip!.scheduledFor.getTime() + 60_000))).toMatchObject({ sent: 1 });
     const afterTip = await texts(GARDENER, 2);
     expect(afterTip[1]).toMatch(
-      /^Sprout: Time to start tomato seeds indoors in Portland, 8 weeks before your last frost/,
+      /^Sprout: Time to start tomato seeds indoors in Portland, 9 weeks before planting out/,
     );
     expect(afterTip[1]).toMatch(/\nReply TIPS OFF to stop tips$/);
     const sentTip = await services.db.dataSource.getRepository(CalendarSend).findOneByOrFail({ id: tip!.id });

@@ -215,7 +215,7 @@ describe('prompts', () => {
       earlierSummary: 'They asked about slugs.',
     });
     expect(known).toContain('USDA hardiness zone: 8b.');
-    expect(known).toContain('last spring frost around Mar 14');
+    expect(known).toContain('last spring frost around Apr 6');
     expect(known).toContain('Season now: spring');
     expect(known).toContain('Soil: clay.');
     expect(known).toContain('Earlier conversation: They asked about slugs.');

@@ -319,7 +319,7 @@ describe('GET upcoming', () => {
 
 describe('GET preview', () => {
   it("answers 97201's zone, time zone, frost dates and its 8 weeks of tips from a given day", async () => {
-    const res = await get(`${BASE}/preview?zip=97201&from=2027-01-01`);
+    const res = await get(`${BASE}/preview?zip=97201&from=2027-02-01`);
     expect(res.statusCode).toBe(200);
     const preview = res.json<GardenCalendarPreview>();
     expect(preview).toMatchObject({
@@ -327,23 +327,23 @@ describe('GET preview', () => {
       place: 'Portland, OR',
       zone: '8b',
       timeZone: 'America/Los_Angeles',
-      lastFrost: '03-14',
-      firstFrost: '11-20',
-      from: '2027-01-01',
-      until: '2027-02-25',
+      lastFrost: '03-25',
+      firstFrost: '11-15',
+      from: '2027-02-01',
+      until: '2027-03-28',
     });
     expect(preview.tips.length).toBeGreaterThan(0);
     expect(preview.tips.map((t) => t.key)).toContain('tomatoes:start-indoors:2027');
     for (const tip of preview.tips) {
-      expect(tip.date >= '2027-01-01' && tip.date <= '2027-02-25').toBe(true);
+      expect(tip.date >= '2027-02-01' && tip.date <= '2027-03-28').toBe(true);
       expect(tip.text.endsWith('Reply TIPS OFF to stop tips')).toBe(true);
     }
     // The same tips the sender plans from: the planner's own answer for that window.
     expect(preview.tips).toEqual(
       calendarTipsFor({
         zipCode: '97201',
-        from: new Date('2027-01-01T20:00:00Z'),
-        until: new Date('2027-02-25T20:00:00Z'),
+        from: new Date('2027-02-01T20:00:00Z'),
+        until: new Date('2027-03-28T20:00:00Z'),
       }),
     );
   });
