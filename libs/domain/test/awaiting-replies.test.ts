@@ -6,10 +6,9 @@ import {
   claimAwaitingReplyAttempt,
   expireAwaitingReplies,
   recordInbound,
-  recordOutbound,
-  replyIdFor,
   settleAwaitingReply,
 } from '@sprout/domain';
+import { recordReplyTo } from '@sprout/testing';
 import { HELP, STOP } from './consents';
 import { useTestDatabase } from './test-database';
 
@@ -37,19 +36,7 @@ describe('awaiting_replies', () => {
     return record;
   };
   const rowOf = (messageId: string) => ds().getRepository(AwaitingReply).findOneBy({ messageId });
-  const reply = async (inboundId: string) => {
-    const inbound = await ds().getRepository(Message).findOneByOrFail({ id: inboundId });
-    return recordOutbound(ds(), {
-      id: replyIdFor(inboundId),
-      userId: inbound.userId,
-      conversationId: inbound.conversationId,
-      inReplyTo: inboundId,
-      content: 'Plant garlic 2 inches deep.',
-      kind: 'reply',
-      encoding: 'GSM-7',
-      segments: 1,
-    });
-  };
+  const reply = (inboundId: string) => recordReplyTo(ds(), inboundId);
 
   it('holds a text the caller owes an answer, dated as the text, and nothing for anyone else', async () => {
     const owed = await text('When do I plant garlic?');

@@ -1,4 +1,5 @@
-import { AwaitingReply, Message, recordInbound, recordOutbound, replyIdFor } from '@sprout/domain';
+import { AwaitingReply, Message, recordInbound, replyIdFor } from '@sprout/domain';
+import { recordReplyTo } from '@sprout/testing';
 import { JobQueues } from '@sprout/platform';
 import { answerComplianceKeyword } from '@sprout/sms';
 import { type Job, Worker } from 'bullmq';
@@ -53,20 +54,8 @@ describe('inbound sweep', () => {
     return record;
   };
 
-  const replyOf = async (inboundId: string): Promise<boolean> => {
-    const inbound = await h.db.dataSource.getRepository(Message).findOneByOrFail({ id: inboundId });
-    const recorded = await recordOutbound(h.db.dataSource, {
-      id: replyIdFor(inboundId),
-      userId: inbound.userId,
-      conversationId: inbound.conversationId,
-      inReplyTo: inboundId,
-      content: 'Plant garlic 2 inches deep.',
-      kind: 'reply',
-      encoding: 'GSM-7',
-      segments: 1,
-    });
-    return recorded !== null;
-  };
+  const replyOf = async (inboundId: string): Promise<boolean> =>
+    (await recordReplyTo(h.db.dataSource, inboundId)) !== null;
 
   /** A job that has used up its attempts: in BullMQ's failed set under the webhook's id. */
   const failedJob = async (messageId: string): Promise<void> => {
