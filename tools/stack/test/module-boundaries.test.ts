@@ -70,7 +70,7 @@ const broken: Array<[string, string, string, RegExp]> = [
     '@sprout/testing',
     tagged('type:service'),
   ],
-  ['contracts imports domain', 'libs/contracts/src/index.ts', '@sprout/domain', tagged('layer:contracts')],
+  ['contracts imports llm', 'libs/contracts/src/index.ts', '@sprout/llm', tagged('layer:contracts')],
   ['gardening imports platform', 'libs/gardening/src/index.ts', '@sprout/platform', tagged('layer:core')],
   [
     'domain imports platform, which imports domain',
