@@ -36,7 +36,7 @@ export interface GatewayDeps {
 }
 
 /** sms-gateway's settings on `deps`, listening on `port` (its public URL unless overridden). */
-export const gatewayConfig = (
+const gatewayConfig = (
   deps: GatewayDeps,
   port: number,
   overrides: Partial<SmsGatewayConfig> = {},
@@ -139,7 +139,7 @@ export const startGatewayStage = async (twilioOptions: FakeTwilioOptions = {}): 
  * The real entry point (src/main.ts) in a child process on `deps`, once it is ready: a gateway a
  * test can kill for real (SIGKILL). Twilio is `twilioApiBaseUrl` when the fake must not answer.
  */
-export const startGatewayProcess = async (
+const startGatewayProcess = async (
   deps: GatewayDeps,
   twilioApiBaseUrl = deps.twilio.url,
 ): Promise<ChildProcess> => {
