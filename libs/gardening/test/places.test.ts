@@ -245,7 +245,7 @@ function expectNearItsZone(
   }).toEqual({ what, spring: true, fall: true, season: true });
 }
 
-describe('frost dates of reference towns (dry interior West, cold North, west of the Cascades)', () => {
+describe('frost dates of reference towns (dry interior West, cold North, west of the Cascades, lake shores)', () => {
   it("gives a reference town its own dates, weeks later in spring than its zone's", () => {
     // Denver is 6a (Apr 17 elsewhere) with an early-May last frost; Boise 7a, about May 1.
     expect(frostDatesFor({ zipCode: '80202' })).toMatchObject({
@@ -294,6 +294,18 @@ describe('frost dates of reference towns (dry interior West, cold North, west of
     // Elsewhere warm crops go by the frost date alone.
     expect(frostDatesFor({ zipCode: '80202' })?.warmCrops).toBeUndefined();
     expect(frostDatesFor({ zipCode: '55802' })?.warmCrops).toBeUndefined();
+  });
+
+  it('holds the lower lakes back in spring: Erie is 7a, but its lake keeps frost into late April', () => {
+    expect(frostDatesForZone('7a')?.lastSpringFrost).toBe('04-03');
+    expect(frostDatesFor({ zipCode: '16505' })).toMatchObject({
+      lastSpringFrost: '04-26',
+      firstFallFrost: '10-30',
+      place: 'Erie',
+    });
+    expect(frostDatesFor({ zipCode: '14604' })?.place).toBe('Rochester');
+    // The Rogue Valley's clear nights: Medford is 8b (Mar 14 elsewhere), its own mid-April.
+    expect(frostDatesFor({ zipCode: '97501' })?.lastSpringFrost).toBe('04-13');
   });
 
   it("reads every line of the files, each town's dates within a sane range of its zone's", () => {
