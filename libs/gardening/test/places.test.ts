@@ -19,6 +19,7 @@ import {
   normalizeZone,
   regionForState,
   seasonFor,
+  SHIPPED_FROST_FILES,
   SHIPPED_ZONE_TABLE,
   stateName,
   zipForCityState,
@@ -218,17 +219,43 @@ describe('frostDatesForZone', () => {
   });
 });
 
-describe('frost dates of reference towns (dry interior West, cold North, west of the Cascades)', () => {
+/**
+ * A place's own frost dates differ from its zone's by weeks at most: a spring frost from three weeks
+ * earlier to 80 days later (Bend, 6b, frosts into late June), a fall frost from two months earlier to
+ * a month later, and some season between them.
+ */
+function expectNearItsZone(
+  what: string,
+  zone: string | undefined,
+  frost: readonly string[] | 'frost-free' | undefined,
+): void {
+  const byZone = zone ? frostDatesForZone(zone) : null;
+  if (!frost || frost === 'frost-free' || !byZone || byZone.lastSpringFrost === 'frost-free') {
+    throw new Error(`${what}: no frost dates, or a zone (${zone}) without them`);
+  }
+  const spring = dayOfYear(frost[0] ?? '');
+  const fall = dayOfYear(frost[1] ?? '');
+  const springLater = spring - dayOfYear(byZone.lastSpringFrost);
+  const fallLater = fall - dayOfYear(byZone.firstFallFrost);
+  expect({
+    what,
+    spring: springLater >= -21 && springLater <= 80,
+    fall: fallLater >= -60 && fallLater <= 30,
+    season: fall - spring > 20,
+  }).toEqual({ what, spring: true, fall: true, season: true });
+}
+
+describe('frost dates of reference towns (dry interior West, cold North, west of the Cascades, lake shores)', () => {
   it("gives a reference town its own dates, weeks later in spring than its zone's", () => {
-    // Denver is 6a (Apr 17 elsewhere) with an early-May last frost; Boise 7a, about May 10.
+    // Denver is 6a (Apr 17 elsewhere) with an early-May last frost; Boise 7a, about May 1.
     expect(frostDatesFor({ zipCode: '80202' })).toMatchObject({
       lastSpringFrost: '05-05',
       firstFallFrost: '10-05',
       source: 'shifted',
       place: 'Denver',
     });
-    expect(frostDatesFor({ zipCode: '83702' })?.lastSpringFrost).toBe('05-10');
-    expect(frostDatesFor({ zipCode: '87501' })?.lastSpringFrost).toBe('05-12');
+    expect(frostDatesFor({ zipCode: '83702' })?.lastSpringFrost).toBe('04-30');
+    expect(frostDatesFor({ zipCode: '87501' })?.lastSpringFrost).toBe('05-02');
     for (const town of frostReferences()) {
       expect(frostDatesFor({ zipCode: town.zip })).toMatchObject({
         lastSpringFrost: town.frost[0],
@@ -262,11 +289,49 @@ describe('frost dates of reference towns (dry interior West, cold North, west of
 
   it('west of the Cascades, gives the date warm crops go out, weeks after the last frost', () => {
     const seattle = frostDatesFor({ zipCode: '98101' });
-    expect(seattle).toMatchObject({ lastSpringFrost: '03-20', warmCrops: '05-25', place: 'Seattle' });
+    expect(seattle).toMatchObject({ lastSpringFrost: '03-08', warmCrops: '05-25', place: 'Seattle' });
     expect(frostDatesFor({ zipCode: '97201' })?.warmCrops).toBe('05-15');
     // Elsewhere warm crops go by the frost date alone.
     expect(frostDatesFor({ zipCode: '80202' })?.warmCrops).toBeUndefined();
     expect(frostDatesFor({ zipCode: '55802' })?.warmCrops).toBeUndefined();
+  });
+
+  it('holds the lower lakes back in spring: Erie is 7a, but its lake keeps frost into late April', () => {
+    expect(frostDatesForZone('7a')?.lastSpringFrost).toBe('04-03');
+    expect(frostDatesFor({ zipCode: '16505' })).toMatchObject({
+      lastSpringFrost: '04-26',
+      firstFallFrost: '10-30',
+      place: 'Erie',
+    });
+    expect(frostDatesFor({ zipCode: '14604' })?.place).toBe('Rochester');
+    // The Rogue Valley's clear nights: Medford is 8b (Mar 14 elsewhere), its own mid-April.
+    expect(frostDatesFor({ zipCode: '97501' })?.lastSpringFrost).toBe('04-13');
+  });
+
+  it("reads every line of the files, each town's dates within a sane range of its zone's", () => {
+    const lines = SHIPPED_FROST_FILES.flatMap((file) => fs.readFileSync(file, 'utf8').split('\n')).filter(
+      (line) => line.trim() && !line.startsWith('#'),
+    );
+    const listedBy = new Map<string, string>();
+    for (const line of lines) {
+      const [state, town, zip, frost, prefixes] = line.split('|').map((cell) => cell.trim());
+      expect([line, frost]).toEqual([line, expect.stringMatching(/^\d{2}-\d{2} \d{2}-\d{2}$/)]);
+      // The town's own ZIP follows its line, and no prefix is in two lines.
+      expect(frostReferenceForZip(zip ?? '')).toMatchObject({ state, town, zip, frost: frost?.split(' ') });
+      for (const prefix of prefixes?.split(/\s+/) ?? []) {
+        expect([prefix, listedBy.get(prefix)]).toEqual([expect.stringMatching(/^\d{3}$/), undefined]);
+        listedBy.set(prefix, `${town}, ${state}`);
+      }
+      expectNearItsZone(line, hardinessZoneForZip(zip ?? '')?.zone, frost?.split(' '));
+    }
+    expect(frostReferences()).toHaveLength(lines.length);
+  });
+
+  it("gives every Alaska area dates within a sane range of its zone's", () => {
+    const areas = new Set(placeAreaZips().map((zip) => placeAreaForZip(zip)));
+    for (const area of areas) {
+      if (area?.state === 'AK') expectNearItsZone(area.name, area.zone, area.frost);
+    }
   });
 });
 

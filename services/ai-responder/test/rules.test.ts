@@ -143,9 +143,9 @@ describe('location rules', () => {
       hardinessZone: '5b',
     });
     if (!anchorage) throw new Error('99501 is Anchorage');
-    // Not zone 5b's Apr 20 to Oct 15: Anchorage's season is a month shorter at each end.
+    // Not zone 5b's Apr 20 to Oct 15: Anchorage's season is weeks shorter at each end.
     expect(locationConfirmation(anchorage)).toContain(
-      'Anchorage, AK (zone 5b; average last frost around May 15, first around Sep 15)',
+      'Anchorage, AK (zone 5b; average last frost around May 7, first around Sep 27)',
     );
     const honolulu = buildSystemPrompt({
       gardener: {
@@ -215,7 +215,7 @@ describe('prompts', () => {
       earlierSummary: 'They asked about slugs.',
     });
     expect(known).toContain('USDA hardiness zone: 8b.');
-    expect(known).toContain('last spring frost around Apr 6');
+    expect(known).toContain('last spring frost around Mar 25');
     expect(known).toContain('Season now: spring');
     expect(known).toContain('Soil: clay.');
     expect(known).toContain('Earlier conversation: They asked about slugs.');

@@ -98,7 +98,7 @@ describe('garden calendar', () => {
         '97201': await subscriber('97201', ['when do I set out tomatoes?']),
         '60601': await subscriber('60601', ['lettuce and potatoes this year']),
         '10001': await subscriber('10001', ['broccoli and chard, and some cilantro']),
-        // Mountain time: Albuquerque (last frost ~Apr 15), whose lettuce tip falls in these two weeks.
+        // Mountain time: Albuquerque (last frost ~Apr 7), whose lettuce tip falls in these two weeks.
         '87102': await subscriber('87102', ['lettuce']),
       };
       const report = await planner.plan(now);

@@ -5,14 +5,15 @@ const DATA = path.join(__dirname, '..', '..', 'data');
 
 /**
  * Frost dates of reference towns where a zone's dates run weeks early: the dry interior West, the
- * cold North, and west of the Cascades (each file's header gives the reason, the source and how
- * the lines are used).
+ * cold North, west of the Cascades and the lower Great Lakes' shores (each file's header gives the
+ * reason, the source and how the lines are used).
  */
 export const SHIPPED_DRY_WEST_FILE = path.join(DATA, 'frost-dry-west.txt');
 export const SHIPPED_FROST_FILES: readonly string[] = [
   SHIPPED_DRY_WEST_FILE,
   path.join(DATA, 'frost-cold-north.txt'),
   path.join(DATA, 'frost-pacific-northwest.txt'),
+  path.join(DATA, 'frost-lake-shores.txt'),
 ];
 
 /** One line of a file: a reference town, one of its ZIPs and its own average frost dates. */
