@@ -22,7 +22,6 @@ import {
 @Index('idx_users_tips_subscribed', { synchronize: false }) // (id) WHERE tips_status = 'subscribed'
 @Index('idx_users_last_message_at', { synchronize: false }) // (last_message_at DESC)
 @Index('idx_users_created_at', ['createdAt'])
-@Index('idx_users_is_test_user_last_message_at', ['isTestUser', 'lastMessageAt'])
 @Index('idx_users_phone_number_pattern', { synchronize: false }) // (phone_number text_pattern_ops) INCLUDE (is_test_user, last_message_at, created_at, id): prefix search
 @Index('idx_users_phone_number_trgm', { synchronize: false }) // gin (phone_number gin_trgm_ops): substring search
 @Index('idx_users_is_test_user_recent', { synchronize: false }) // (is_test_user, last_message_at DESC, id) INCLUDE (phone_number)

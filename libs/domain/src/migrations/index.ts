@@ -18,6 +18,7 @@ import { AwaitingReplies1797100000000 } from './1797100000000-AwaitingReplies';
 import { MaybeOptOutConsent1797200000000 } from './1797200000000-MaybeOptOutConsent';
 import { SenderLimitsAndSmsCost1797300000000 } from './1797300000000-SenderLimitsAndSmsCost';
 import { GardenCalendar1797400000000 } from './1797400000000-GardenCalendar';
+import { DropRedundantUserIndex1797600000000 } from './1797600000000-DropRedundantUserIndex';
 
 export { InitialSchema1763500000000 };
 
@@ -42,4 +43,5 @@ export const ALL_MIGRATIONS: Array<new () => MigrationInterface> = [
   MaybeOptOutConsent1797200000000,
   SenderLimitsAndSmsCost1797300000000,
   GardenCalendar1797400000000,
+  DropRedundantUserIndex1797600000000,
 ];
