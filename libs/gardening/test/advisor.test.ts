@@ -95,10 +95,46 @@ describe('computed answers', () => {
       zipCode: '30303',
       now: new Date('2025-07-20T12:00:00Z'),
     });
-    expect(atlanta.answer).toMatch(/^Plant in August in zone 8a: broccoli/);
+    // Fall squash goes in by early August in a long, hot summer; broccoli follows.
+    expect(atlanta.answer).toMatch(/^Plant in August in zone 8a: squash \(Aug 1-3\).*broccoli/);
     expect(atlanta.answer).toMatch(/Still time for tomatoes/);
     const dallas = adviseOffline({ question: 'what can I plant now', zipCode: '75201', now: MAY });
     expect(dallas.answer).toMatch(/Still time .*tomatoes \(May 1-22\)/);
+  });
+
+  it('times fall warm crops where summers are long and hot by days to harvest and ripening, not the last possible day', () => {
+    const ask = (question: string, zipCode: string, now: string): string =>
+      adviseOffline({ question, zipCode, now: new Date(`${now}T12:00:00Z`) }).answer;
+    const dallas = ask('When should I put in fall tomatoes here in Dallas?', '75214', '2027-06-15');
+    expect(dallas).toMatch(/by Jul 16 \(mid-July\) for a fall crop, in time to ripen before frost/);
+    expect(dallas).not.toMatch(/Sep/);
+    // In May the fall window is still ahead; spring's best weeks are past.
+    expect(ask('when do i plant tomatoes', '75214', '2027-05-20')).toMatch(
+      /for a fall crop .* Jun 18-Jul 16 \(mid-June to mid-July\)/,
+    );
+    // Weeks after spring's window it is still spring, not "wait for fall".
+    expect(ask('when do i plant tomatoes', '75214', '2027-04-20')).toMatch(/^Still a good time/);
+    // Where summer nights are cool and dry (the Central Valley), tomatoes get no second season.
+    expect(ask('when do i plant tomatoes', '95814', '2027-06-15')).not.toMatch(/fall crop/);
+    // A short summer has no room for one either.
+    expect(ask('when do i plant tomatoes', '63101', '2027-06-15')).not.toMatch(/fall crop/);
+  });
+
+  it('sets out crops that want warmer nights later than tomatoes where nights stay cool', () => {
+    const ask = (crop: string): string =>
+      adviseOffline({ question: `when do i plant ${crop} outside`, zipCode: '97405', now: MAY }).answer;
+    expect(ask('tomatoes')).toMatch(/May 15-29/);
+    expect(ask('peppers')).toMatch(/May 22-Jun 5 \(late May to early June/);
+  });
+
+  it('names the months where frost is rare, even when the lead must be short', () => {
+    const tampa = adviseOffline({
+      question: 'When should I plant strawberries in Tampa?',
+      zipCode: '33606',
+      now: new Date('2027-08-25T12:00:00Z'),
+    }).answer;
+    expect(tampa).toMatch(/^Frost is rare here/);
+    expect(tampa).toMatch(/October to early November/);
   });
 });
 

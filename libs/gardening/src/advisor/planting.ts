@@ -21,6 +21,16 @@ const COOL_GRACE_DAYS = 21;
 const STILL_SPRING_DAYS = 35;
 /** From this zone, a crop's warm-zone months replace frost-date windows. */
 const WARM_FROM = 10;
+/** Warm crops grow slower as fall days shorten and cool: extra days on top of days to harvest. */
+const FALL_SLOWDOWN_DAYS = 14;
+/** A fall crop of a warm crop should have this long to ripen and be picked before frost. */
+const FALL_PICKING_DAYS = 28;
+/** Width of a warm crop's fall window. */
+const WARM_FALL_WINDOW_DAYS = 28;
+/** A warm crop gets a fall window only where it opens this long after spring's closes (a real second season). */
+const SECOND_SEASON_GAP_DAYS = 42;
+/** Where humid or desert summer heat stops fruit set, so a warm crop's second season is in fall. */
+const HOT_SUMMER_REGIONS: ReadonlySet<string> = new Set(['Southeast', 'South Central', 'Southwest']);
 const TOO_EARLY = /\btoo (?:early|soon)\b|\byet\b/;
 const DAY = 86_400_000;
 
@@ -65,14 +75,38 @@ function windowsFor(crop: CropTiming, ctx: AdviceContext, yearOffset = 0): Windo
   const first = shift(ctx.firstFrost);
   const indoor = crop.indoor && last ? windowAround(last, crop.indoor) : null;
   const spring = crop.spring && last ? windowAround(last, crop.spring) : null;
-  const fall = crop.fall && first ? windowAround(first, crop.fall) : null;
-  // Where nights stay cool long after frost, warm crops (and their indoor start) wait for warmth.
-  const warm = crop.warm ? shift(ctx.warmCrops) : null;
+  const fall =
+    crop.fall && first
+      ? windowAround(first, crop.fall)
+      : crop.warm && HOT_SUMMER_REGIONS.has(ctx.regionName ?? '')
+        ? warmFall(crop, first, spring)
+        : null;
+  // Where nights stay cool long after frost, warm crops (and their indoor start) wait for warmth;
+  // those set out weeks after frost elsewhere (peppers, okra) wait as much longer after the warm date.
+  const warmNights = crop.warm ? shift(ctx.warmCrops) : null;
+  const warm = warmNights ? addDays(warmNights, Math.max(0, (crop.spring?.[0] ?? 1) - 1) * 7) : null;
   const delay = warm && spring && warm > spring.from ? warm.getTime() - spring.from.getTime() : 0;
   if (delay === 0) return { indoor, spring, fall, warmDelayed: false };
   const later = (w: { from: Date; to: Date } | null): { from: Date; to: Date } | null =>
     w ? { from: new Date(w.from.getTime() + delay), to: new Date(w.to.getTime() + delay) } : null;
   return { indoor: later(indoor), spring: later(spring), fall, warmDelayed: true };
+}
+
+/**
+ * Where summers are long and hot (Texas, the Deep South, the desert), a warm crop gets a second,
+ * fall planting: counted back from the first frost by its longest days to harvest, the slower
+ * growth of fall and a month to ripen and pick, so fall tomatoes in Dallas go in from mid-June to
+ * mid-July, not September.
+ */
+function warmFall(
+  crop: CropTiming,
+  first: Date | null,
+  spring: { from: Date; to: Date } | null,
+): { from: Date; to: Date } | null {
+  if (!first || !spring) return null;
+  const to = addDays(first, -(crop.maturity[1] + FALL_SLOWDOWN_DAYS + FALL_PICKING_DAYS));
+  const from = addDays(to, -WARM_FALL_WINDOW_DAYS);
+  return from.getTime() - spring.to.getTime() >= SECOND_SEASON_GAP_DAYS * DAY ? { from, to } : null;
 }
 
 /** General timing, in weeks from the frost dates, when the zone is unknown. */
@@ -108,12 +142,18 @@ function springWindow(w: Windows, crop: CropTiming): string {
   return crop.spring ? `${dates.slice(0, -1)}, ${weeksPhrase(crop.spring)} last frost)` : dates;
 }
 
-/** Where frost is rare or never comes, heat and the seasons time a crop: say so before the months. */
+/**
+ * Where frost is rare or never comes, heat and the seasons time a crop: say so before the months,
+ * briefly when the full lead would crowd the months out of the answer.
+ */
 function frostFreeLead(crop: CropTiming, ctx: AdviceContext): string {
   const where = ctx.frostFree ? 'No frost here' : 'Frost is rare here';
-  return crop.warm
+  const lead = crop.warm
     ? `${where}, so ${crop.name} can go in almost year-round; summer heat and heavy rain, not frost, set the best months.`
     : `${where}, so ${crop.name} go by heat, not frost: grow them in the cool season (fall through winter), not summer.`;
+  return lead.length + 1 + crop.warmZones.length <= MAX
+    ? lead
+    : `${where}, so heat, not frost, sets the months.`;
 }
 
 function beginnerTip(crop: CropTiming): string {
@@ -175,6 +215,14 @@ export function cropTimingAnswer(
     );
   }
 
+  const lastChance = ctx.firstFrost && crop.warm ? addDays(ctx.firstFrost, -(crop.maturity[0] + 10)) : null;
+  // Weeks after a warm crop's best window it is still spring: "plant by September" would mislead.
+  const stillSpring =
+    lastChance !== null &&
+    now.spring !== null &&
+    today > now.spring.to &&
+    today.getTime() <= now.spring.to.getTime() + STILL_SPRING_DAYS * DAY &&
+    today <= lastChance;
   let timing: string;
   if (now.spring && today <= now.spring.to) {
     if (today.getTime() < now.spring.from.getTime() - 7 * DAY) {
@@ -198,25 +246,18 @@ export function cropTimingAnswer(
     }
   } else if (now.spring && !crop.warm && today.getTime() <= now.spring.to.getTime() + COOL_GRACE_DAYS * DAY) {
     timing = `It's a little late for spring ${crop.name} in ${zoneText}: ${plantVerb(crop)} right away (${partOfMonth(today)}, by ${formatDate(addDays(now.spring.to, COOL_GRACE_DAYS))}); they slow down once it turns hot.`;
-  } else if (now.fall && today <= now.fall.to) {
+  } else if (now.fall && today <= now.fall.to && !stillSpring) {
     const fallZone = zoneWithFrost(ctx, 'fall');
+    const ripen = crop.warm ? ', in time to ripen before frost' : '';
     if (today.getTime() < now.fall.from.getTime() - 7 * DAY) {
       timing = crop.spring
-        ? `Spring planting is over, but for a fall crop in ${fallZone}, ${plantVerb(crop)} ${datesInMonths(now.fall.from, now.fall.to)}.`
+        ? `Spring planting is over, but for a fall crop in ${fallZone}, ${plantVerb(crop)} ${datesInMonths(now.fall.from, now.fall.to)}${ripen}.`
         : `In ${fallZone}, ${plantVerb(crop)} ${datesInMonths(now.fall.from, now.fall.to)}, ${crop.condition}.`;
     } else {
-      timing = `Plant now in ${fallZone}: ${plantVerb(crop)} by ${dateInMonth(now.fall.to)}${crop.spring ? ' for a fall crop' : ''}.`;
+      timing = `Plant now in ${fallZone}: ${plantVerb(crop)} by ${dateInMonth(now.fall.to)}${crop.spring ? ' for a fall crop' : ''}${ripen}.`;
     }
   } else {
-    const lastChance = ctx.firstFrost && crop.warm ? addDays(ctx.firstFrost, -(crop.maturity[0] + 10)) : null;
-    if (
-      lastChance &&
-      now.spring &&
-      today > now.spring.to &&
-      today.getTime() <= now.spring.to.getTime() + STILL_SPRING_DAYS * DAY &&
-      today <= lastChance
-    ) {
-      // Weeks after the best window it is still spring: "plant by September" would mislead.
+    if (stillSpring && now.spring) {
       const still = /\btoo late\b/.test(ctx.question) ? 'Not too late' : 'Still a good time';
       timing = `${still} in ${zoneText}: ${plantVerb(crop)} now, the sooner the better (best was ${dateRange(now.spring.from, now.spring.to)}), ${crop.condition}.`;
     } else if (lastChance && now.spring && today > now.spring.to && today <= lastChance) {
