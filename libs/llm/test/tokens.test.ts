@@ -35,7 +35,7 @@ const advisorTexts = (): string[] => {
   return texts;
 };
 
-const isAscii = (text: string) => /^[\x00-\x7f]+$/.test(text);
+const isAscii = (text: string) => [...text].every((c) => c.charCodeAt(0) < 128);
 const piecesOf = (text: string) => [...text.matchAll(O200K_TOKEN_SPLIT_REGEX)].map(([piece]) => piece);
 
 /**
