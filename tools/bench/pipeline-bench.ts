@@ -31,7 +31,7 @@ import { Worker } from 'node:worker_threads';
 import { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { api, jobDefinitions } from '@sprout/contracts';
+import { OUTBOUND_PROVIDER_STATUSES, api, jobDefinitions } from '@sprout/contracts';
 import { ALL_ENTITIES, ALL_MIGRATIONS, recordInbound, runMigrations } from '@sprout/domain';
 import { findFreePort } from '@sprout/platform';
 import { validateTwilioSignature } from '@sprout/sms';
@@ -842,16 +842,8 @@ const statusPhase = async (p: Pipeline, rate: number): Promise<void> => {
   const total = Math.round(rate * p.options.statusSeconds);
   log(`status callbacks: ${total} at ${rate}/s for ${rows.length} replies`);
   // Each (sid, status) once: a commit that keys its jobs by them would otherwise add nothing.
-  const statuses = [
-    'queued',
-    'accepted',
-    'sending',
-    'sent',
-    'delivered',
-    'undelivered',
-    'failed',
-    'canceled',
-  ];
+  // 'read' would change a delivered reply: every other status applies as unchanged.
+  const statuses = OUTBOUND_PROVIDER_STATUSES.filter((status) => status !== 'read');
   const requests = Array.from({ length: Math.min(total, rows.length * statuses.length) }, (_, i) => {
     const params = {
       MessageSid: rows[i % rows.length]?.sid ?? '',
