@@ -21,7 +21,7 @@
 // --rounds=<alternating rounds per rate>, --pipeline-rate=50, --backlog=<texts per drain>,
 // --db=<sprout_bench_pipeline>, --drain-only (only step 4 with one ai-responder: CPU and SQL
 // statements per reply, for before/after comparisons), --dist (the services from their builds, as
-// deployed). When the server loads pg_stat_statements
+// deployed), --responder-node-options=<NODE_OPTIONS of ai-responder alone>. When the server loads pg_stat_statements
 // (shared_preload_libraries), each drain also counts the SQL statements per text.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -31,7 +31,7 @@ import { Worker } from 'node:worker_threads';
 import { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { api, jobDefinitions } from '@sprout/contracts';
+import { OUTBOUND_PROVIDER_STATUSES, api, jobDefinitions } from '@sprout/contracts';
 import { ALL_ENTITIES, ALL_MIGRATIONS, recordInbound, runMigrations } from '@sprout/domain';
 import { findFreePort } from '@sprout/platform';
 import { validateTwilioSignature } from '@sprout/sms';
@@ -51,6 +51,7 @@ import {
 import { writeReport } from './pipeline-report';
 
 const WEBHOOK_PATH = api.webhooks.inboundSms.path;
+const STATUS_PATH = api.webhooks.statusCallback.path;
 const AUTH_TOKEN = 'bench-pipeline-auth-token';
 const ACCOUNT_SID = `AC${'b'.repeat(32)}`;
 const SENDER = '+15005550006';
@@ -74,6 +75,11 @@ const parseOptions = (argv: string[]) => {
     drainOnly: flags.has('drain-only'),
     /** sms-gateway and ai-responder from their builds (dist), as the image runs them, not from source. */
     dist: flags.has('dist'),
+    /** NODE_OPTIONS of ai-responder alone, e.g. V8's heap limits measured for their CPU cost. */
+    responderNodeOptions: flags.text('responder-node-options'),
+    /** With --drain-only: then status callbacks for the replies at this rate (open loop), if given. */
+    statusRate: flags.has('status-rate') ? flags.positive('status-rate', 1) : undefined,
+    statusSeconds: flags.positive('status-seconds', 10),
   };
 };
 
@@ -393,6 +399,7 @@ const setUp = async (options: Options, started: number, load1: number): Promise<
     ...common,
     OPENAI_API_KEY: fakes.openai.apiKey,
     OPENAI_BASE_URL: fakes.openai.baseURL,
+    ...(options.responderNodeOptions === undefined ? {} : { NODE_OPTIONS: options.responderNodeOptions }),
   };
   const queue = (name: string) =>
     new Queue(name, { prefix, connection: { url: redisUrl, maxRetriesPerRequest: null } });
@@ -720,6 +727,8 @@ interface Drained {
   profiles: Record<string, unknown>[];
   repliesWritten: number;
   statements: Awaited<ReturnType<typeof readStatements>> | null;
+  /** Status callbacks the fake Twilio posted during the drain, and the sms.status jobs they made. */
+  status: { callbacks: number; jobs: number };
 }
 
 /** 4. A backlog of texts queued while sms.inbound is paused, then drained by the given ai-responders. */
@@ -740,6 +749,8 @@ const drainBacklog = async (p: Pipeline, responders: Service[]): Promise<Drained
     ...dataPids(),
   });
   const countingSince = await resetStatements(p.sql);
+  const statusJobsBefore = await statusJobCount(p);
+  const callbacksBefore = p.twilio.callbacks.length;
   const resumeAt = performance.timeOrigin + performance.now();
   await p.inboundQueue.resume();
   await waitFor(p, texts, 300_000);
@@ -758,7 +769,17 @@ const drainBacklog = async (p: Pipeline, responders: Service[]): Promise<Drained
   );
   const repliesWritten = Math.max(1, Number(written?.n ?? 0));
   const statements = countingSince ? await readStatements(p.sql, repliesWritten) : null;
-  return { texts, resumeAt, endWall, usage, profiles, repliesWritten, statements };
+  const status = {
+    callbacks: p.twilio.callbacks.length - callbacksBefore,
+    jobs: (await statusJobCount(p)) - statusJobsBefore,
+  };
+  return { texts, resumeAt, endWall, usage, profiles, repliesWritten, statements, status };
+};
+
+/** sms.status jobs added so far (all retained: far fewer than the queue's retention count). */
+const statusJobCount = async (p: Pipeline): Promise<number> => {
+  const counts = await p.queue('sms.status').getJobCounts();
+  return Object.values(counts).reduce((sum, n) => sum + n, 0);
 };
 
 /** 4. Largest sustained replies per second of one drain, and its CPU per reply. */
@@ -775,6 +796,7 @@ const drain = async (p: Pipeline, label: string, responders: Service[]) => {
     hi > lo ? ((Math.floor(times.length * 0.9) - Math.floor(times.length * 0.1)) / (hi - lo)) * 1000 : 0;
   const cpuMsPerReply = cpuPerMessage(d.usage, Math.max(times.length, d.repliesWritten));
   log(`  ${label}: ${round(steady)} replies/s steady (${times.length}/${d.texts.length} replied)`);
+  log(`  status callbacks: ${d.status.callbacks} in ${d.status.jobs} sms.status jobs`);
   return {
     label,
     aiResponders: responders.length,
@@ -790,6 +812,7 @@ const drain = async (p: Pipeline, label: string, responders: Service[]) => {
     projectedRepliesPerSecondOn2Cores: round(2000 / (cpuMsPerReply.total ?? 1)),
     profiles: d.profiles.map((profile) => profile.summary),
     statements: d.statements,
+    statusCallbacks: d.status,
   };
 };
 
@@ -805,6 +828,68 @@ const throughputPhase = async (p: Pipeline): Promise<void> => {
     const two = await drain(p, '2 ai-responders', [p.responder, p.responder2]);
     p.results.throughput = [one, two];
   }
+};
+
+/**
+ * 5. Status callbacks alone (--status-rate): the drained replies' callbacks posted again at a fixed
+ * rate (each applies as 'unchanged', so the webhook, the queue and the batch read are what is
+ * measured), until every sms.status job has run: sms-gateway's CPU per callback and its profile.
+ */
+const statusPhase = async (p: Pipeline, rate: number): Promise<void> => {
+  const { rows } = await p.sql.query<{ sid: string }>(
+    `SELECT provider_sid AS sid FROM messages WHERE direction = 'outbound' AND provider_sid IS NOT NULL`,
+  );
+  const total = Math.round(rate * p.options.statusSeconds);
+  log(`status callbacks: ${total} at ${rate}/s for ${rows.length} replies`);
+  // Each (sid, status) once: a commit that keys its jobs by them would otherwise add nothing.
+  // 'read' would change a delivered reply: every other status applies as unchanged.
+  const statuses = OUTBOUND_PROVIDER_STATUSES.filter((status) => status !== 'read');
+  const requests = Array.from({ length: Math.min(total, rows.length * statuses.length) }, (_, i) => {
+    const params = {
+      MessageSid: rows[i % rows.length]?.sid ?? '',
+      MessageStatus: statuses[Math.floor(i / rows.length)] ?? 'sent',
+      AccountSid: ACCOUNT_SID,
+    };
+    return {
+      path: STATUS_PATH,
+      body: new URLSearchParams(params).toString(),
+      signature: signTwilioWebhook(AUTH_TOKEN, `${p.publicBaseUrl}${STATUS_PATH}`, params),
+    };
+  });
+  const queue = p.queue('sms.status');
+  const jobsBefore = await statusJobCount(p);
+  await p.gateway.ask({ profile: 'start' });
+  const usage = usageOf(p, { 'sms-gateway': p.gateway.child.pid ?? 0 });
+  const result = await p.load.run({ mode: 'open', port: p.gateway.port, rate, requests });
+  for (;;) {
+    const counts = await queue.getJobCounts('waiting', 'active', 'delayed');
+    if ((counts.waiting ?? 0) + (counts.active ?? 0) + (counts.delayed ?? 0) === 0) break;
+    await sleep(50);
+  }
+  const used = usage.stop();
+  const profile = await p.gateway.ask({ profile: 'stop' });
+  const summary = latencySummary(result);
+  const jobs = (await statusJobCount(p)) - jobsBefore;
+  const row = {
+    rate,
+    callbacks: summary.ok,
+    errors: summary.errors,
+    jobs,
+    p50: summary.p50,
+    p99: summary.p99,
+    cpuMsPerCallback: {
+      'sms-gateway': round((used['sms-gateway']?.cpuMs ?? 0) / Math.max(1, summary.ok), 3),
+      postgres: round((used.postgres?.cpuMs ?? 0) / Math.max(1, summary.ok), 3),
+    },
+    profile: profile.summary,
+  };
+  log(
+    `  ${summary.ok} answered (${summary.errors} errors), ${jobs} sms.status jobs; p50 ${summary.p50} ms, p99 ${summary.p99} ms; ` +
+      `CPU-ms per callback: sms-gateway ${row.cpuMsPerCallback['sms-gateway']}, Postgres ${row.cpuMsPerCallback.postgres}`,
+  );
+  log(`  profile: ${JSON.stringify(profile.summary)}`);
+  p.results.statusCallbacks = row;
+  save(p);
 };
 
 /** The phases in order: the webhook alone (sms.inbound paused), then the whole path, then the drains. */
@@ -826,6 +911,7 @@ const runPhases = async (p: Pipeline): Promise<void> => {
     await p.inboundQueue.resume();
   }
   await throughputPhase(p);
+  if (p.options.statusRate !== undefined) await statusPhase(p, p.options.statusRate);
 };
 
 export const main = async (argv: string[]): Promise<void> => {

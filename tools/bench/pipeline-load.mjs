@@ -31,7 +31,11 @@ const post = (port, request) =>
       },
       (response) => {
         response.resume();
-        response.on('end', () => resolve(response.statusCode === 200 ? null : `HTTP ${response.statusCode}`));
+        response.on('end', () =>
+          resolve(
+            response.statusCode === 200 || response.statusCode === 204 ? null : `HTTP ${response.statusCode}`,
+          ),
+        );
         response.on('error', (error) => resolve(String(error.message)));
       },
     );

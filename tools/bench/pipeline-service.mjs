@@ -14,9 +14,11 @@ const which = process.argv[2];
 // inline source maps): `npx nx run-many -t build -p sms-gateway ai-responder` first.
 const fromDist = process.env.BENCH_FROM_DIST === '1' && which !== 'bare';
 if (!fromDist) require('../stack/lib/ts-loader.cjs').register();
+// BENCH_SERVICES_ROOT: another checkout whose builds run instead (this benchmark against an older commit).
+const root = fromDist && process.env.BENCH_SERVICES_ROOT ? process.env.BENCH_SERVICES_ROOT : '../..';
 const modules = {
-  'sms-gateway': `../../services/sms-gateway/${fromDist ? 'dist/app.js' : 'src/app.ts'}`,
-  'ai-responder': `../../services/ai-responder/${fromDist ? 'dist/app.js' : 'src/app.ts'}`,
+  'sms-gateway': `${root}/services/sms-gateway/${fromDist ? 'dist/app.js' : 'src/app.ts'}`,
+  'ai-responder': `${root}/services/ai-responder/${fromDist ? 'dist/app.js' : 'src/app.ts'}`,
   bare: './pipeline-bare.ts',
 };
 if (modules[which] === undefined) {

@@ -54,18 +54,27 @@ export const PROVIDER_MESSAGE_STATUSES = [
 ] as const;
 export type ProviderMessageStatus = (typeof PROVIDER_MESSAGE_STATUSES)[number];
 
+/** A Twilio status callback as the webhook queues it. */
+export const statusCallbackSchema = z.object({
+  providerSid: z.string().trim().min(1).max(64),
+  status: z.enum(PROVIDER_MESSAGE_STATUSES),
+  errorCode: z.string().trim().min(1).max(32).optional(),
+  errorMessage: z.string().max(1000).optional(),
+});
+export type StatusCallback = z.output<typeof statusCallbackSchema>;
+/** Callbacks one sms.status job carries at most. */
+export const STATUS_CALLBACKS_PER_JOB = 200;
+
 export const jobSchemas = {
   /** An inbound SMS already stored in `messages`; ai-responder answers it. */
   'sms.inbound': z.object({ messageId: entityId }),
   /** An outbound message row (status queued) that sms-gateway sends. */
   'sms.outbound': z.object({ messageId: entityId }),
-  /** A Twilio status callback, applied forward-only to the message with that provider sid. */
-  'sms.status': z.object({
-    providerSid: z.string().trim().min(1).max(64),
-    status: z.enum(PROVIDER_MESSAGE_STATUSES),
-    errorCode: z.string().trim().min(1).max(32).optional(),
-    errorMessage: z.string().max(1000).optional(),
-  }),
+  /**
+   * Twilio status callbacks in their order of arrival, each applied forward-only to the message
+   * with its provider sid (the webhook adds one job per few milliseconds of callbacks).
+   */
+  'sms.status': z.object({ callbacks: z.array(statusCallbackSchema).min(1).max(STATUS_CALLBACKS_PER_JOB) }),
   /**
    * Re-check the provider status of a conversation's outbound messages; without a conversation
    * id, of every reply whose status has gone stale (sms-gateway's scheduled reconciliation).
@@ -175,8 +184,8 @@ export const jobResultSchemas = {
     replyMessageId: entityId.nullable(),
   }),
   'sms.outbound': z.enum(['sent', 'test-user', 'opted-out', 'failed', 'already-sent', 'missing']),
-  /** 'ignored': a provider status the platform does not track. */
-  'sms.status': z.enum(['updated', 'unchanged', 'unknown-message', 'ignored']),
+  /** Callbacks by outcome; ignored: a provider status the platform does not track. */
+  'sms.status': z.object({ updated: count, unchanged: count, unknownMessage: count, ignored: count }),
   /** Outbound messages whose provider status was read, and of those the ones whose status changed. */
   'delivery.check': z.object({ checked: count, changed: count }),
   /** What one sweep did with the outbox rows it read, and the rows it gave up on. */
@@ -336,7 +345,7 @@ export const jobDefinitions: { [Q in QueueName]: JobDefinition<Q> } = {
     queue: 'sms.status',
     schema: jobSchemas['sms.status'],
     result: jobResultSchemas['sms.status'],
-    jobId: (p) => `status-${safeId(p.providerSid)}-${p.status}`,
+    // No custom id: a repeated callback is applied again and changes nothing (forward-only).
     attempts: 5,
     backoffMs: 1_000,
     retention: standardRetention,

@@ -20,7 +20,7 @@ const id = '6f1c2d3e-1234-4cde-8f00-123456789012';
 const samples = {
   'sms.inbound': { messageId: id },
   'sms.outbound': { messageId: id },
-  'sms.status': { providerSid: 'SM0123456789abcdef0123456789abcdef', status: 'delivered' },
+  'sms.status': { callbacks: [{ providerSid: 'SM0123456789abcdef0123456789abcdef', status: 'delivered' }] },
   'delivery.check': { conversationId: id, requestedAt: '2025-05-01T10:15:42.000Z' },
   'sms.inbound-sweep': {},
   'image.analyze': { messageId: id, mediaIndex: 0 },
@@ -37,7 +37,7 @@ const at = '2025-05-01T10:15:42.000Z';
 const resultSamples: { [Q in QueueName]: JobResult<Q> } = {
   'sms.inbound': { outcome: 'replied', replyMessageId: id },
   'sms.outbound': 'sent',
-  'sms.status': 'ignored',
+  'sms.status': { updated: 1, unchanged: 0, unknownMessage: 0, ignored: 1 },
   'delivery.check': { checked: 3, changed: 1 },
   'sms.inbound-sweep': { enqueued: 1, retried: 0, inQueue: 2, settled: 0, abandoned: 0, expired: 0 },
   'image.analyze': {
@@ -108,7 +108,10 @@ describe('job definitions', () => {
   it('rejects payloads with bad or missing ids', () => {
     expect(() => parseJobPayload('sms.inbound', { messageId: 'x' })).toThrow();
     expect(() => parseJobPayload('sms.outbound', {})).toThrow();
-    expect(() => parseJobPayload('sms.status', { providerSid: 'SM1', status: 'teleported' })).toThrow();
+    expect(() =>
+      parseJobPayload('sms.status', { callbacks: [{ providerSid: 'SM1', status: 'teleported' }] }),
+    ).toThrow();
+    expect(() => parseJobPayload('sms.status', { callbacks: [] })).toThrow();
     expect(() => parseJobPayload('image.analyze', { messageId: id, mediaIndex: -1 })).toThrow();
   });
 
@@ -139,14 +142,6 @@ describe('job definitions', () => {
     const at = (iso: string) => make?.({ conversationId: id, requestedAt: iso });
     expect(at('2025-05-01T10:15:01Z')).toBe(at('2025-05-01T10:15:59Z'));
     expect(at('2025-05-01T10:15:59Z')).not.toBe(at('2025-05-01T10:16:00Z'));
-  });
-
-  it('keys a status update by sid and status', () => {
-    const make = jobDefinitions['sms.status'].jobId;
-    const sid = 'SM0123456789abcdef0123456789abcdef';
-    expect(make?.({ providerSid: sid, status: 'sent' })).not.toBe(
-      make?.({ providerSid: sid, status: 'delivered' }),
-    );
   });
 });
 

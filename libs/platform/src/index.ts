@@ -9,6 +9,7 @@ export * from './metrics/metrics';
 export * from './database/connections';
 export * from './database/prepared-query';
 export * from './health/health.controller';
+export * from './jobs/batcher';
 export * from './jobs/job-queues';
 export * from './jobs/worker-host';
 export * from './jobs/on-job.decorator';

@@ -70,6 +70,11 @@ export const smsGatewayConfig = defineConfig({
   smsOutboundConcurrency: field('SMS_OUTBOUND_CONCURRENCY', integerSchema(8, 1, 200)),
   /** Parallel status-callback jobs per replica. */
   smsStatusConcurrency: field('SMS_STATUS_CONCURRENCY', integerSchema(8, 1, 200)),
+  /**
+   * Status callbacks arriving within this many ms of the first go in one sms.status job (each is
+   * answered once its job is in Redis); 0: only those arriving in the same event-loop turn.
+   */
+  smsStatusBatchWaitMs: field('SMS_STATUS_BATCH_WAIT_MS', integerSchema(20, 0, 1000)),
   /** Parallel delivery.check jobs (console checks and the stale-status reconcile) per replica. */
   deliveryCheckConcurrency: field('DELIVERY_CHECK_CONCURRENCY', integerSchema(4, 1, 200)),
   /** Segments per second a US long code (10DLC) number may send; carriers queue or drop above it. */

@@ -392,17 +392,12 @@ describe('SMS consent keywords', () => {
         body: new URLSearchParams(params).toString(),
       });
       expect(response.status).toBe(204);
-      await queues().enqueue('sms.status', {
-        providerSid: params.MessageSid,
-        status: 'failed',
-        errorCode: '21610',
+      const { jobId } = await queues().enqueue('sms.status', {
+        callbacks: [{ providerSid: params.MessageSid, status: 'failed', errorCode: '21610' }],
       });
       await eventually(
         async () =>
-          (await queues().queue('sms.status').getJob(`status-${params.MessageSid}-failed`))?.finishedOn !==
-          undefined
-            ? true
-            : undefined,
+          (await queues().queue('sms.status').getJob(jobId))?.finishedOn !== undefined ? true : undefined,
         'the repeated 21610 status job',
       );
       expect(await repo.events().countBy({ userId: user.id })).toBe(1);

@@ -90,6 +90,9 @@ export const startGateway = async (
   return harness;
 };
 
+/** A gateway child process and the URL it answers on. */
+export type GatewayProcess = ChildProcess & { baseUrl: string };
+
 /**
  * A database, Redis prefix, fake Twilio and queue client of a test's own, for gateways it starts,
  * kills and replaces itself; closing it stops every gateway it started first.
@@ -99,7 +102,7 @@ export interface GatewayStage extends GatewayDeps {
   /** sms-gateway in this process, on a free port. */
   startApp(overrides?: Partial<SmsGatewayConfig>): Promise<GatewayApp>;
   /** sms-gateway's real entry point in a child process (see startGatewayProcess). */
-  startProcess(twilioApiBaseUrl?: string): Promise<ChildProcess>;
+  startProcess(twilioApiBaseUrl?: string): Promise<GatewayProcess>;
   close(): Promise<void>;
 }
 
@@ -142,7 +145,7 @@ export const startGatewayStage = async (twilioOptions: FakeTwilioOptions = {}): 
 const startGatewayProcess = async (
   deps: GatewayDeps,
   twilioApiBaseUrl = deps.twilio.url,
-): Promise<ChildProcess> => {
+): Promise<GatewayProcess> => {
   const port = await findFreePort();
   const output: string[] = [];
   const proc = spawn(process.execPath, [path.join(__dirname, 'support', 'gateway-process.cjs')], {
@@ -177,7 +180,7 @@ const startGatewayProcess = async (
     proc.kill('SIGKILL');
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n${output.join('')}`);
   }
-  return proc;
+  return Object.assign(proc, { baseUrl: `http://127.0.0.1:${port}` });
 };
 
 /** Kills `proc` at once (SIGKILL), as a crash would, and waits until it is gone. */

@@ -114,11 +114,27 @@ export class DeliveryStatusService {
    * one transaction with the status under a row lock.
    */
   async apply(update: StatusUpdate): Promise<StatusOutcome> {
-    const errorMessage =
-      update.errorMessage ??
-      (isFailedStatus(update.status) && update.errorCode !== undefined
-        ? await this.providerErrorMessage(update.providerSid)
-        : undefined);
+    return this.applyRead(update, await this.errorMessageOf(update));
+  }
+
+  /**
+   * `apply` for callbacks in their order of arrival: their error texts are read first, so a
+   * callback waiting for its text is not overtaken by a later one of the same message.
+   */
+  async applyInOrder(updates: readonly StatusUpdate[]): Promise<StatusOutcome[]> {
+    const texts = await Promise.all(updates.map((update) => this.errorMessageOf(update)));
+    return Promise.all(updates.map((update, index) => this.applyRead(update, texts[index])));
+  }
+
+  private async errorMessageOf(update: StatusUpdate): Promise<string | undefined> {
+    if (update.errorMessage !== undefined) return update.errorMessage;
+    return isFailedStatus(update.status) && update.errorCode !== undefined
+      ? this.providerErrorMessage(update.providerSid)
+      : undefined;
+  }
+
+  /** Queues an update whose error text is known for the next batch write (or the opt-out path). */
+  private applyRead(update: StatusUpdate, errorMessage: string | undefined): Promise<StatusOutcome> {
     if (update.errorCode === UNSUBSCRIBED_ERROR_CODE) return this.applyWithOptOut(update, errorMessage);
     return new Promise<StatusOutcome>((settle, fail) => {
       this.pending.push({ update, errorMessage, outcome: undefined, settle, fail });

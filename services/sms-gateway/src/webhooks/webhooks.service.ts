@@ -3,10 +3,13 @@ import {
   type InboundSmsForm,
   PROVIDER_MESSAGE_STATUSES,
   type ProviderMessageStatus,
+  STATUS_CALLBACKS_PER_JOB,
+  type StatusCallback,
   type StatusCallbackForm,
+  statusCallbackSchema,
 } from '@sprout/contracts';
 import { isE164 } from '@sprout/domain';
-import { CONFIG, JobQueues } from '@sprout/platform';
+import { Batcher, CONFIG, JobQueues } from '@sprout/platform';
 import { receiveText } from '@sprout/sms';
 import { DataSource } from 'typeorm';
 import type { SmsGatewayConfig } from '../config';
@@ -21,12 +24,19 @@ export type InboundOutcome = 'stored' | 'keyword' | 'duplicate' | 'ignored';
 @Injectable()
 export class WebhooksService {
   private readonly logger = new Logger(WebhooksService.name);
+  /** Status callbacks collected into one sms.status job (BullMQ's add was most of a callback's cost). */
+  private readonly statusBatches: Batcher<StatusCallback>;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly queues: JobQueues,
     @Inject(CONFIG) private readonly config: SmsGatewayConfig,
-  ) {}
+  ) {
+    this.statusBatches = new Batcher((callbacks) => this.queues.enqueue('sms.status', { callbacks }), {
+      maxWaitMs: config.smsStatusBatchWaitMs,
+      maxItems: STATUS_CALLBACKS_PER_JOB,
+    });
+  }
 
   /**
    * Stores an inbound SMS once per MessageSid with the message writer (user found or created,
@@ -61,19 +71,24 @@ export class WebhooksService {
     return record.consent === null ? 'stored' : 'keyword';
   }
 
-  /** Queues a delivery status update (job id: sid + status, so a repeated callback adds nothing). */
+  /**
+   * Queues a delivery status update in the sms.status job of the callbacks arriving with it; answers
+   * once that job is in Redis, so a callback Twilio saw accepted survives this process.
+   */
   async receiveStatus(form: StatusCallbackForm): Promise<boolean> {
     const raw = (form.MessageStatus ?? form.SmsStatus ?? '').trim().toLowerCase();
     if (!(PROVIDER_MESSAGE_STATUSES as readonly string[]).includes(raw)) {
       this.logger.warn(`Ignored status callback for ${form.MessageSid} with status "${raw}"`);
       return false;
     }
-    await this.queues.enqueue('sms.status', {
+    // Parsed alone first: a callback the job schema refuses fails by itself, not its whole batch.
+    const callback = statusCallbackSchema.parse({
       providerSid: form.MessageSid,
       status: raw as ProviderMessageStatus,
       ...(form.ErrorCode ? { errorCode: form.ErrorCode.slice(0, 32) } : {}),
       ...(form.ErrorMessage ? { errorMessage: form.ErrorMessage.slice(0, 1000) } : {}),
     });
+    await this.statusBatches.add(callback);
     return true;
   }
 }
