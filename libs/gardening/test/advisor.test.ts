@@ -213,6 +213,49 @@ describe('adviseOffline', () => {
     expect(ask('55802')).toMatch(/last frost ~May 20\), set out tomato transplants May 27-Jun 10/);
   });
 
+  /** The advisor's answer to a question from a ZIP on a date. */
+  const answerOn = (question: string, zipCode: string, date: string): string =>
+    adviseOffline({ question, zipCode, now: new Date(`${date}T12:00:00Z`) }).answer;
+
+  it('counts an indoor start from planting out, in the weeks its own window spans', () => {
+    // Seattle's tomatoes go out May 25-Jun 8, so seeds started Mar 23-Apr 6 are 7-9 weeks ahead.
+    expect(answerOn('when do i start tomato seeds', '98103', '2025-02-20')).toMatch(
+      /Mar 23-Apr 6 \(late March to early April\), 7-9 weeks before planting out/,
+    );
+  });
+
+  it('waits for thawed ground in Alaska before cool crops go in', () => {
+    const potatoes = (zipCode: string): string => answerOn('when do i plant potatoes', zipCode, '2025-03-20');
+    expect(potatoes('99501')).toMatch(/plant seed potatoes May 15-Jun 26 .*ground thaws late/);
+    expect(potatoes('99701')).toMatch(/plant seed potatoes May 22-/);
+    // Elsewhere potatoes still go in 3 weeks before the last frost.
+    expect(potatoes('55802')).toMatch(/3 weeks before to 6 weeks after last frost/);
+  });
+
+  it('plants strawberries in fall only where summers are hot, not by zone alone', () => {
+    const strawberries = (zipCode: string): string =>
+      answerOn('when do i plant strawberries', zipCode, '2025-02-10');
+    expect(strawberries('98103')).not.toMatch(/in fall/);
+    expect(strawberries('98103')).toMatch(/plant strawberries/);
+    expect(strawberries('77005')).toMatch(/plugs in fall/);
+    expect(strawberries('30307')).toMatch(/late September-October in zone 8/);
+  });
+
+  it('times butternut and other winter squash as their own crop', () => {
+    const sow = answerOn('when do i plant butternut squash', '37203', '2025-03-01');
+    expect(sow).toMatch(/sow winter squash/);
+    expect(sow).not.toMatch(/zucchini/);
+    expect(answerOn('when do i pick butternut squash', '37203', '2025-03-01')).toMatch(
+      /rind resists your thumbnail.*harvest around Jun 27-Aug 5/,
+    );
+  });
+
+  it('reads "for a fall harvest" as planting from midsummer on', () => {
+    expect(answerOn('what can i still plant now for a fall harvest', '53703', '2025-07-25')).toMatch(
+      /^Plant for a fall harvest in zone 5b: .*(lettuce|kale|spinach)/,
+    );
+  });
+
   it('adapts planting answers to the date: now, later, too late', () => {
     const ask = (date: string): string =>
       adviseOffline({ question: 'when should I plant beans', zone: '6a', now: new Date(`${date}T12:00:00Z`) })

@@ -90,15 +90,24 @@ function plantingPeriod(ctx: AdviceContext): { from: Date; to: Date; label: stri
   const seasons: Record<string, number> = { spring: 2, summer: 5, fall: 8, autumn: 8, winter: 11 };
   const season = /\b(spring|summer|fall|autumn|winter)\b/.exec(q)?.[1];
   if (season) {
-    const start = seasons[season] ?? 2;
+    // A fall harvest is planted from midsummer: "what can I plant now for a fall harvest" in July.
+    const forFall = /\bfor (?:a |the )?(?:fall|autumn)\b|\b(?:fall|autumn) (?:harvest|crops?|garden)\b/.test(
+      q,
+    );
+    const start = forFall ? 6 : (seasons[season] ?? 2);
+    const months = forFall ? 5 : 3;
     let from = utc(year, start, 1);
-    let to = utc(year, start + 3, 0);
+    let to = utc(year, start + months, 0);
     if (to < ctx.today) {
       from = utc(year + 1, start, 1);
-      to = utc(year + 1, start + 3, 0);
+      to = utc(year + 1, start + months, 0);
     }
     if (from < ctx.today) from = ctx.today;
-    return { from, to, label: `this ${season === 'autumn' ? 'fall' : season}` };
+    return {
+      from,
+      to,
+      label: forFall ? 'for a fall harvest' : `this ${season === 'autumn' ? 'fall' : season}`,
+    };
   }
   return { from: ctx.today, to: addDays(ctx.today, 21), label: 'in the next 3 weeks' };
 }

@@ -66,6 +66,8 @@ interface Windows {
   fall: { from: Date; to: Date } | null;
   /** The spring window waits for warm nights, not weeks after frost. */
   warmDelayed: boolean;
+  /** The spring window waits for thawed ground, not weeks before frost. */
+  thawed: boolean;
 }
 
 function windowsFor(crop: CropTiming, ctx: AdviceContext, yearOffset = 0): Windows {
@@ -74,7 +76,13 @@ function windowsFor(crop: CropTiming, ctx: AdviceContext, yearOffset = 0): Windo
   const last = shift(ctx.lastFrost);
   const first = shift(ctx.firstFrost);
   const indoor = crop.indoor && last ? windowAround(last, crop.indoor) : null;
-  const spring = crop.spring && last ? windowAround(last, crop.spring) : null;
+  let spring = crop.spring && last ? windowAround(last, crop.spring) : null;
+  // Alaska's ground thaws about when frosts end (soil near 45F): cool crops wait for it, not weeks ahead.
+  const thaw = !crop.warm && ctx.regionName === 'Alaska' ? last : null;
+  const thawed = Boolean(spring && thaw && spring.from < thaw);
+  if (spring && thaw && thawed) {
+    spring = { from: thaw, to: spring.to > addDays(thaw, 14) ? spring.to : addDays(thaw, 14) };
+  }
   const fall =
     crop.fall && first
       ? windowAround(first, crop.fall)
@@ -86,10 +94,10 @@ function windowsFor(crop: CropTiming, ctx: AdviceContext, yearOffset = 0): Windo
   const warmNights = crop.warm ? shift(ctx.warmCrops) : null;
   const warm = warmNights ? addDays(warmNights, Math.max(0, (crop.spring?.[0] ?? 1) - 1) * 7) : null;
   const delay = warm && spring && warm > spring.from ? warm.getTime() - spring.from.getTime() : 0;
-  if (delay === 0) return { indoor, spring, fall, warmDelayed: false };
+  if (delay === 0) return { indoor, spring, fall, warmDelayed: false, thawed };
   const later = (w: { from: Date; to: Date } | null): { from: Date; to: Date } | null =>
     w ? { from: new Date(w.from.getTime() + delay), to: new Date(w.to.getTime() + delay) } : null;
-  return { indoor: later(indoor), spring: later(spring), fall, warmDelayed: true };
+  return { indoor: later(indoor), spring: later(spring), fall, warmDelayed: true, thawed };
 }
 
 /**
@@ -139,6 +147,7 @@ function springWindow(w: Windows, crop: CropTiming): string {
   if (!w.spring) return '';
   const dates = datesInMonths(w.spring.from, w.spring.to);
   if (w.warmDelayed) return `${dates.slice(0, -1)}, weeks after last frost: nights stay cool here)`;
+  if (w.thawed) return `${dates.slice(0, -1)}, from last frost: the ground thaws late here)`;
   return crop.spring ? `${dates.slice(0, -1)}, ${weeksPhrase(crop.spring)} last frost)` : dates;
 }
 
@@ -154,6 +163,14 @@ function frostFreeLead(crop: CropTiming, ctx: AdviceContext): string {
   return lead.length + 1 + crop.warmZones.length <= MAX
     ? lead
     : `${where}, so heat, not frost, sets the months.`;
+}
+
+/** The zone from which a crop goes by the calendar, not frost dates, for this gardener. */
+function warmFromFor(crop: CropTiming, ctx: AdviceContext): number {
+  if (crop.warmFrom === undefined) return WARM_FROM;
+  const regions = crop.warmFromRegions;
+  if (regions && !(ctx.regionName && regions.includes(ctx.regionName))) return WARM_FROM;
+  return crop.warmFrom;
 }
 
 function beginnerTip(crop: CropTiming): string {
@@ -174,7 +191,7 @@ export function cropTimingAnswer(
     return compose(MAX, genericTiming(crop, mode), tip, zipHint(ctx), mode !== 'grow' ? crop.tip : null);
   }
   const zone = ctx.zoneNumber ?? 0;
-  if (ctx.frostFree || zone >= (crop.warmFrom ?? WARM_FROM)) {
+  if (ctx.frostFree || zone >= warmFromFor(crop, ctx)) {
     return compose(MAX, zone >= WARM_FROM ? frostFreeLead(crop, ctx) : null, crop.warmZones, tip ?? crop.tip);
   }
   const today = ctx.today;
@@ -194,16 +211,21 @@ export function cropTimingAnswer(
       );
     }
     // Seeds started after their weeks still make smaller transplants while there are 4 weeks to grow.
+    // Where warm crops wait for warm nights, the start counts back from planting out, not frost.
     const startRef = now.warmDelayed ? 'planting out' : 'last frost';
+    const startWeeks: [number, number] =
+      now.warmDelayed && crop.spring
+        ? [crop.indoor[0] - crop.spring[0], crop.indoor[1] - crop.spring[0]]
+        : [crop.indoor[0], crop.indoor[1]];
     const lateStart = today > now.indoor.to && today.getTime() <= now.spring.to.getTime() - 28 * DAY;
     const useNext = today > addDays(now.indoor.to, 14) && !lateStart;
     const indoor = useNext ? (next.indoor ?? now.indoor) : now.indoor;
     const spring = useNext ? (next.spring ?? now.spring) : now.spring;
     const starting = lateStart
-      ? `start ${crop.singular} seeds indoors right away (${partOfMonth(today)}; best ${weeksPhrase(crop.indoor)} ${startRef}, ${dateRange(indoor.from, indoor.to)}) or buy transplants`
+      ? `start ${crop.singular} seeds indoors right away (${partOfMonth(today)}; best ${weeksPhrase(startWeeks)} ${startRef}, ${dateRange(indoor.from, indoor.to)}) or buy transplants`
       : today >= indoor.from && today <= indoor.to
-        ? `start ${crop.singular} seeds indoors now, by ${dateInMonth(indoor.to)} (${weeksPhrase(crop.indoor)} ${startRef})`
-        : `start ${crop.singular} seeds indoors ${datesInMonths(indoor.from, indoor.to)}${useNext ? ' next year' : ''}, ${weeksPhrase(crop.indoor)} ${startRef}`;
+        ? `start ${crop.singular} seeds indoors now, by ${dateInMonth(indoor.to)} (${weeksPhrase(startWeeks)} ${startRef})`
+        : `start ${crop.singular} seeds indoors ${datesInMonths(indoor.from, indoor.to)}${useNext ? ' next year' : ''}, ${weeksPhrase(startWeeks)} ${startRef}`;
     return compose(
       MAX,
       `In ${zoneText}, ${starting}, then plant them out ${datesInMonths(spring.from, spring.to)}, ${crop.condition}.`,

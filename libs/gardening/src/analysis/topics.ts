@@ -139,7 +139,7 @@ export const TOPIC_TAXONOMY: readonly TopicDefinition[] = [
     topic: 'fruit trees',
     category: 'fruit',
     pattern:
-      /\b(?:fruit\s+trees?|orchards?|(?:apple|pear|peach|plum|cherry|apricot|nectarine|fig|persimmon|pawpaw|quince|mango|avocado|olive|pomegranate|mulberry|walnut|pecan|almond|chestnut)\s+trees?|apples?(?!\s+cider)|pears?|peach(?:es)?|plums?|apricots?|nectarines?|(?<!leaf\s|weeping\s|creeping\s)figs?|persimmons?|pawpaws?|quinces?|mangos?|mangoes|avocados?|pomegranates?|cherr(?:y|ies)(?!\s+tom))\b/,
+      /\b(?:fruit\s+trees?|orchards?|(?:apple|pear|peach|plum|cherry|apricot|nectarine|fig|persimmon|pawpaw|quince|mango|avocado|olive|pomegranate|mulberry|walnut|pecan|almond|chestnut)\s+trees?|apples?(?!\s+cider)|pears?|peach(?:es)?|plums?|apricots?|nectarines?|(?<!leaf\s|weeping\s|creeping\s)figs?|persimmons?|pawpaws?|quinces?|mangos?|mangoes|avocados?|pomegranates?|walnuts?|pecans?|hazelnuts?|filberts?|chestnuts?|macadamias?|cherr(?:y|ies)(?!\s+tom))\b/,
   },
   {
     topic: 'citrus',

@@ -149,6 +149,11 @@ const CropSchema = z
      * by the calendar where the ground never freezes (8+), tulips need chilling from 9.
      */
     warmFrom: Zone.optional(),
+    /**
+     * Regions where `warmFrom` applies; elsewhere zone 10. Strawberries are planted in fall where
+     * summers are hot (the South, warm California), not in the mild maritime Northwest of the same zone.
+     */
+    warmFromRegions: z.array(Region).min(1).optional(),
     harvest: Text.optional(),
     spacing: Text.optional(),
     water: Text.optional(),
