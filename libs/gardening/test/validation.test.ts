@@ -197,6 +197,17 @@ describe('safety', () => {
 
   it('sends the crisis line for self-harm', () => {
     expect(validateMessage('i want to die', {}, NOW).safetyGuidance).toMatch(/988/);
+    expect(detectSafetyConcern("i'm going to die, nothing helps")?.category).toBe('self_harm');
+    expect(detectSafetyConcern('everything is dead and i am going to die')?.category).toBe('self_harm');
+  });
+
+  it('reads "they" as the deer only when no person is named', () => {
+    expect(
+      detectSafetyConcern('deer got in the yard and my son ate the yew berries they left')?.category,
+    ).toBe('human_poisoning');
+    expect(detectSafetyConcern('deer ate my yew and the kids said they ate some berries')?.category).toBe(
+      'human_poisoning',
+    );
   });
 
   it('does not treat garden talk about killing, eating or toxicity as a concern', () => {
@@ -209,6 +220,9 @@ describe('safety', () => {
       'I ate my first homegrown tomato today!',
       'this heat is killing my peppers',
       'squirrels are eating my pumpkins',
+      'is my ash tree going to die from emerald ash borer',
+      'are the roses going to die if it freezes tonight',
+      'deer ate ALL my tulips again!!! what bulbs dont they eat',
     ]) {
       expect(detectSafetyConcern(text)).toBeNull();
     }

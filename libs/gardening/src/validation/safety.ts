@@ -39,7 +39,7 @@ export const SAFETY_GUIDANCE: Readonly<Record<SafetyCategory, string>> = {
 };
 
 const SELF_HARM =
-  /\b(?:kill(?:ing)?\s+my\s*self|suicid\w*|end\s+(?:my\s+(?:own\s+)?life|it\s+all)|(?:want|wanna|going)\s+to\s+die|wanna\s+die|(?:don'?t|do\s+not|dont)\s+want\s+to\s+(?:live|be\s+alive|be\s+here|wake\s+up)|hurt(?:ing)?\s+my\s*self|harm(?:ing)?\s+my\s*self|self[\s-]?harm|overdos\w*|better\s+off\s+dead|no\s+reason\s+to\s+live|take\s+my\s+(?:own\s+)?life|poison\s+my\s*self)\b/;
+  /\b(?:kill(?:ing)?\s+my\s*self|suicid\w*|end\s+(?:my\s+(?:own\s+)?life|it\s+all)|(?:want|wanna)\s+to\s+die|(?<!\b(?:is|are)\s+(?:my|the|this|that|these|those|our|it|they)\s+(?:\w+\s+){0,3})(?<!\bit'?s\s+)going\s+to\s+die|wanna\s+die|(?:don'?t|do\s+not|dont)\s+want\s+to\s+(?:live|be\s+alive|be\s+here|wake\s+up)|hurt(?:ing)?\s+my\s*self|harm(?:ing)?\s+my\s*self|self[\s-]?harm|overdos\w*|better\s+off\s+dead|no\s+reason\s+to\s+live|take\s+my\s+(?:own\s+)?life|poison\s+my\s*self)\b/;
 
 const HARM_TO_OTHERS: readonly RegExp[] = [
   /\bpoison(?:ing)?\s+(?:someone|somebody|a\s+person|people|him|her|them|my\s+(?:neighbou?r|husband|wife|boss|ex|roommate|partner|mother[\s-]in[\s-]law)|(?:my\s+)?neighbou?r'?s?(?:\s+\w+)?)\b/,
@@ -56,6 +56,11 @@ const RISKY_THINGS =
   /\b(?:mushrooms?|toadstools?|fung(?:us|i)|wild\s+\w+|berr(?:y|ies)|bulbs?|seeds?|seed\s+pods?|pods|leaf|leaves|flowers?|sap|roots?|fertili[sz]er\w*|pesticides?|insecticides?|herbicides?|fungicides?|weed\s*killers?|bug\s+spray|roundup|sevin|malathion|slug\s+(?:bait|pellets)|snail\s+bait|rat\s+poison|poison|pellets|granules|plants?|houseplants?|blood\s+meal|bone\s+meal|fish\s+emulsion|mulch|grapes?|raisins?|onions?|garlic|avocado|antifreeze|compost|cocoa\s+mulch|foxglove|oleander|yew|castor|nightshade|hemlock|lil(?:y|ies)|sago|daffodils?|azaleas?|rhododendrons?|dieffenbachia|jimson\w*|datura|pokeweed|pokeberr\w*|monkshood|larkspur|lily\s+of\s+the\s+valley|wisteria|rhubarb\s+leaves|tulips?|hyacinths?|philodendron|pothos|aloe|ivy|holly|mistletoe|poinsettia|lantana|hydrangea|boxwood|privet|laburnum|belladonna|elderberr\w*|potato\s+leaves|tomato\s+leaves|green\s+potato|apple\s+seeds|cherry\s+pits|peach\s+pits)\b/;
 const PEST_SUBJECT =
   /\b(?:deer|rabbits?|bunn(?:y|ies)|squirrels?|voles?|gophers?|moles?|chipmunks?|birds?|slugs?|snails?|bugs?|beetles?|caterpillars?|worms?|something|critters?|groundhogs?|woodchucks?|raccoons?|mice|rats?|chickens?|hens|aphids?|grasshoppers?|insects?|pests?|hornworms?|possums?|armadillos?|javelinas?|elk|moose|bears?)\s+(?:\w+\s+){0,2}$/;
+/** In a message about browsing animals and no person, "they" are the animals ("what bulbs dont they eat"). */
+const NAMES_BROWSER =
+  /\b(?:deer|rabbits?|bunn(?:y|ies)|squirrels?|voles?|gophers?|chipmunks?|groundhogs?|woodchucks?|raccoons?|javelinas?|armadillos?|elk|moose)\b/;
+const NAMES_PERSON =
+  /\b(?:i|we|he|she|someone|somebody|son|daughter|kids?|child|children|baby|toddler|infant|boy|girl|grand\w+|husband|wife|partner|mom|mother|dad|father|friend|brother|sister|niece|nephew)\b/;
 const SYMPTOMS =
   /\b(?:sick|ill|vomit\w*|throw(?:ing)?\s+up|threw\s+up|puk\w*|nause\w*|dizzy|dizziness|faint\w*|seizure\w*|convuls\w*|drool\w*|foaming|letharg\w*|unconscious|won'?t\s+wake|can'?t\s+breathe|trouble\s+breathing|short(?:ness)?\s+of\s+breath|wheez\w*|cough\w*|rash|hives|blister\w*|burn(?:s|ing|ed)?|itch\w*|swell\w*|swollen|numb\w*|tingl\w*|diarrh\w*|stomach\s*ache|cramps?|headache|hospital|emergency|er\b|poison(?:ed|ing|ous)?|toxic|overdose|what\s+(?:do|should)\s+i\s+do|help)\b/;
 const CHEMICALS =
@@ -120,7 +125,11 @@ export function detectSafetyConcern(text: string): SafetyConcern | null {
   if (petIngested && (RISKY_THINGS.test(lower) || SYMPTOMS.test(lower))) {
     return make('pet_poisoning', 'A pet may have eaten a toxic plant or garden product.');
   }
-  const personIngested = PEOPLE_INGEST.test(lower) || PUT_IN_MOUTH.test(lower);
+  const people =
+    NAMES_BROWSER.test(lower) && !NAMES_PERSON.test(lower)
+      ? lower.replace(/\bthey\b/g, 'the animals')
+      : lower;
+  const personIngested = PEOPLE_INGEST.test(people) || PUT_IN_MOUTH.test(lower);
   if (personIngested && !EDIBILITY_QUESTION.test(lower)) {
     const firstPerson =
       /\b(?:i|we)\s+(?:\w+\s+){0,3}?(?:ate|eaten|eat|chewed|swallowed|drank|ingested|tasted)\b/.test(lower);
