@@ -63,6 +63,30 @@ describe('asking back instead of answering another question', () => {
   });
 });
 
+describe('texts in two parts', () => {
+  it('answers the part the best entry for the whole text leaves out', () => {
+    // The whole text reaches spacing, which says nothing of "when": that part is answered on its own.
+    const spacing = adviseOffline({
+      question: 'when do i plant tomatoes n peppers here and how far apart',
+      zone: '7a',
+      now,
+    });
+    expect(spacing.entries).toEqual(['crop-spacing:tomato', 'crop-timing:tomato']);
+    expect(spacing.answer).toMatch(/18-24 inches/);
+    expect(spacing.answer).toMatch(/zone 7a/);
+    const okra = adviseOffline({
+      question: 'my okra pods get all hard n woody b4 i pick em?? also can i still plant more okra now',
+      zone: '8a',
+      now,
+    });
+    expect(okra.entries).toEqual(['crop-harvest:okra', 'crop-timing:okra']);
+    // A part the answer is about needs nothing more.
+    expect(adviseOffline({ question: 'how far apart do i plant tomatoes and peppers', now }).entries).toEqual(
+      ['crop-spacing:tomato'],
+    );
+  });
+});
+
 describe('follow-ups', () => {
   it('inherit the plant and topic of the earlier turns', () => {
     const flopped = adviseOffline({
