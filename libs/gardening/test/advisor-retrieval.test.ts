@@ -9,6 +9,7 @@ import {
   validateMessage,
   type BlindItem,
 } from '@sprout/gardening';
+import { advisorRetriever, search } from '../src/advisor/retrieval/search';
 import { now, turns } from './chat';
 
 describe('reading the question', () => {
@@ -24,6 +25,17 @@ describe('reading the question', () => {
     const advice = adviseOffline({ question: 'hw do i keep squirells outta my bulbs', now });
     expect(advice.question).toBe('how do i keep squirrels out of my bulbs');
     expect(advice.entryId).toBe('rodents');
+  });
+});
+
+describe('matching words', () => {
+  const ids = (text: string): string[] =>
+    search({ text, crop: false, region: null, season: null }, advisorRetriever(), 400).map((h) => h.entry.id);
+
+  it('matches near spellings only of words the knowledge does not write', () => {
+    // "ground" is written, so "round" (the flea beetles' round holes) is another word, not a misspelling.
+    expect(ids('ground')).not.toContain('flea-beetles');
+    expect(ids('grownd')).toContain('ground-nesting-bees-wasps');
   });
 });
 
