@@ -271,6 +271,8 @@ const MAX_PARTS = 4;
  * part asks (its words other than plant names, by how telling they are).
  */
 const PART_ANSWERED = 0.5;
+/** A part that asks something opens with a question word; the others tell (what is seen, where). */
+const ASKING = /^(?:when|how|what|which|why|where|can|could|should|do|does|is|are|will|would)\b/i;
 
 /** How the parts of a text are read: the question's plant stands in for a part that names none. */
 interface PartReading {
@@ -327,7 +329,7 @@ function unansweredPart(parts: readonly string[], answered: Hit, reading: PartRe
   const { irregular, stopwords } = retriever.knowledge.language;
   const about = new Set(answered.about);
   let best: Hit | null = null;
-  for (const part of parts) {
+  for (const part of parts.filter((p) => ASKING.test(p))) {
     // What the part asks: its words other than plant names, by how telling they are.
     const asks = normalizeText(reading.read(part))
       .split(' ')
