@@ -9,6 +9,7 @@ import {
   validateMessage,
   type BlindItem,
 } from '@sprout/gardening';
+import { advisorRetriever, search } from '../src/advisor/retrieval/search';
 import { now, turns } from './chat';
 
 describe('reading the question', () => {
@@ -24,6 +25,17 @@ describe('reading the question', () => {
     const advice = adviseOffline({ question: 'hw do i keep squirells outta my bulbs', now });
     expect(advice.question).toBe('how do i keep squirrels out of my bulbs');
     expect(advice.entryId).toBe('rodents');
+  });
+});
+
+describe('matching words', () => {
+  const ids = (text: string): string[] =>
+    search({ text, crop: false, region: null, season: null }, advisorRetriever(), 400).map((h) => h.entry.id);
+
+  it('matches near spellings only of words the knowledge does not write', () => {
+    // "ground" is written, so "round" (the flea beetles' round holes) is another word, not a misspelling.
+    expect(ids('ground')).not.toContain('flea-beetles');
+    expect(ids('grownd')).toContain('ground-nesting-bees-wasps');
   });
 });
 
@@ -59,6 +71,30 @@ describe('asking back instead of answering another question', () => {
     // One subject, one answer.
     expect(adviseOffline({ question: 'can i grow rosemary outside year round', now }).entries).toHaveLength(
       1,
+    );
+  });
+});
+
+describe('texts in two parts', () => {
+  it('answers the part the best entry for the whole text leaves out', () => {
+    // The whole text reaches spacing, which says nothing of "when": that part is answered on its own.
+    const spacing = adviseOffline({
+      question: 'when do i plant tomatoes n peppers here and how far apart',
+      zone: '7a',
+      now,
+    });
+    expect(spacing.entries).toEqual(['crop-spacing:tomato', 'crop-timing:tomato']);
+    expect(spacing.answer).toMatch(/18-24 inches/);
+    expect(spacing.answer).toMatch(/zone 7a/);
+    const okra = adviseOffline({
+      question: 'my okra pods get all hard n woody b4 i pick em?? also can i still plant more okra now',
+      zone: '8a',
+      now,
+    });
+    expect(okra.entries).toEqual(['crop-harvest:okra', 'crop-timing:okra']);
+    // A part the answer is about needs nothing more.
+    expect(adviseOffline({ question: 'how far apart do i plant tomatoes and peppers', now }).entries).toEqual(
+      ['crop-spacing:tomato'],
     );
   });
 });

@@ -12,6 +12,8 @@ import { composeParts, renderParts, THREE_SEGMENTS, TWO_SEGMENTS } from './knowl
 import { capitalise, cropTimingAnswer, whatToPlantAnswer } from './planting';
 import { decide, hasTwoParts, questionParts, type Decision } from './retrieval/decide';
 import { advisorRetriever, placeStems, readQuestion, search, type Hit } from './retrieval/search';
+import { stem } from './retrieval/stem';
+import { normalizeText } from './knowledge/terms';
 
 /** Answers are written to fit two GSM-7 segments (306 characters) when the content allows. */
 export const ADVICE_TARGET_CHARS = TWO_SEGMENTS;
@@ -245,11 +247,26 @@ export function readRequest(given: AdviceRequest): Reading {
     hasTwoParts(request.question),
     request.question.trim().split(/\s+/).length,
   );
-  const decision =
-    whole.kind === 'clarify' && resolved.context === null
-      ? (partsDecision(request.question, read, ctx, known) ?? whole)
-      : whole;
+  const decision = resolved.context !== null ? whole : bothParts(whole, request.question, read, ctx, known);
   return { ctx, crop, hits, decision, followUp: resolved.followUp, context: resolved.context };
+}
+
+/** A question of its own read part by part when unclear as a whole, or when its answer leaves a part out. */
+function bothParts(
+  whole: Decision,
+  question: string,
+  read: (q: string) => string,
+  ctx: AdviceContext,
+  known: readonly string[],
+): Decision {
+  const parts = questionParts(question);
+  if (parts.length < 2 || parts.length > MAX_PARTS) return whole;
+  const reading = { read, ctx, known, subject: firstSubject(ctx.question, advisorRetriever().knowledge) };
+  if (whole.kind === 'clarify') return partsDecision(parts, reading) ?? whole;
+  const [top] = whole.hits;
+  if (whole.kind !== 'answer' || !top) return whole;
+  const other = unansweredPart(parts, top, reading);
+  return other ? { kind: 'both', hits: [top, other] } : whole;
 }
 
 /** How much of its part an entry must cover: a part is short, so it must say what it is about. */
@@ -258,45 +275,84 @@ const PART_COVERAGE = 0.5;
 const PART_ABOUT = 2;
 /** A text of more parts than this is too scattered to answer part by part. */
 const MAX_PARTS = 4;
+/**
+ * A part is left unanswered when the answering entry is about less than this share of what the
+ * part asks (its words other than plant names, by how telling they are).
+ */
+const PART_ANSWERED = 0.5;
+/** A part that asks something opens with a question word; the others tell (what is seen, where). */
+const ASKING = /^(?:when|how|what|which|why|where|can|could|should|do|does|is|are|will|would)\b/i;
+
+/** How the parts of a text are read: the question's plant stands in for a part that names none. */
+interface PartReading {
+  read: (q: string) => string;
+  ctx: AdviceContext;
+  known: readonly string[];
+  subject: string | null;
+}
+
+/** The confident answer to one part of a text, read on its own. */
+function partAnswer(part: string, { read, ctx, known, subject }: PartReading): Hit | null {
+  const retriever = advisorRetriever();
+  const own = read(part);
+  const text = subject && firstSubject(own, retriever.knowledge) === null ? `${own} ${subject}` : own;
+  const hits = search(
+    {
+      text,
+      crop: findCropIn(text) !== null,
+      region: ctx.regionName,
+      season: ctx.season,
+      place: placeStems(text, retriever.knowledge, known),
+    },
+    retriever,
+  );
+  const decision = decide(hits, retriever.weightOf, false, false, text.split(' ').length);
+  const top = decision.kind === 'answer' ? decision.hits[0] : undefined;
+  return top && top.coverage >= PART_COVERAGE && top.about.length >= PART_ABOUT ? top : null;
+}
 
 /**
  * A messy text in several parts that is unclear as a whole ("cukes r getting yellow leaves?? i
- * think its the heat lol. also how big do i let them get before picking"): each part read on its
- * own, with the question's plant when the part names none, answers when every part has a
- * confident answer of its own and the parts need at most two entries.
+ * think its the heat lol. also how big do i let them get before picking"): it answers when every
+ * part has a confident answer of its own and the parts need at most two entries.
  */
-function partsDecision(
-  question: string,
-  read: (q: string) => string,
-  ctx: AdviceContext,
-  known: readonly string[],
-): Decision | null {
-  const parts = questionParts(question);
-  if (parts.length < 2 || parts.length > MAX_PARTS) return null;
-  const retriever = advisorRetriever();
-  const subject = firstSubject(ctx.question, retriever.knowledge);
+function partsDecision(parts: readonly string[], reading: PartReading): Decision | null {
   const found: Hit[] = [];
   for (const part of parts) {
-    const own = read(part);
-    const text = subject && firstSubject(own, retriever.knowledge) === null ? `${own} ${subject}` : own;
-    const hits = search(
-      {
-        text,
-        crop: findCropIn(text) !== null,
-        region: ctx.regionName,
-        season: ctx.season,
-        place: placeStems(text, retriever.knowledge, known),
-      },
-      retriever,
-    );
-    const decision = decide(hits, retriever.weightOf, false, false, text.split(' ').length);
-    const top = decision.kind === 'answer' ? decision.hits[0] : undefined;
-    if (!top || top.coverage < PART_COVERAGE || top.about.length < PART_ABOUT) return null;
+    const top = partAnswer(part, reading);
+    if (!top) return null;
     if (!found.some((h) => h.entry.id === top.entry.id)) found.push(top);
   }
   const [first, second, third] = found;
   if (!first || third) return null;
   return second ? { kind: 'both', hits: [first, second] } : { kind: 'answer', hits: [first] };
+}
+
+/**
+ * A text in parts answered as a whole by an entry about one part only ("when do i plant tomatoes n
+ * peppers here and how far apart" reaching spacing, which says nothing of when): a part whose
+ * asking words the entry is not about, and which has a confident answer of its own, adds that answer.
+ */
+function unansweredPart(parts: readonly string[], answered: Hit, reading: PartReading): Hit | null {
+  const retriever = advisorRetriever();
+  const { irregular, stopwords } = retriever.knowledge.language;
+  const about = new Set(answered.about);
+  let best: Hit | null = null;
+  for (const part of parts.filter((p) => ASKING.test(p))) {
+    // What the part asks: its words other than plant names, by how telling they are.
+    const asks = normalizeText(reading.read(part))
+      .split(' ')
+      .filter((w) => w !== '' && !stopwords.has(w))
+      .map((w) => stem(w, irregular))
+      .filter((w) => !retriever.allPlantStems.has(w));
+    const total = asks.reduce((sum, w) => sum + retriever.weightOf(w), 0);
+    const covered = asks.reduce((sum, w) => sum + (about.has(w) ? retriever.weightOf(w) : 0), 0);
+    if (total === 0 || covered >= total * PART_ANSWERED) continue;
+    const top = partAnswer(part, reading);
+    if (!top || top.entry.id === answered.entry.id) continue;
+    if (!best || top.coverage > best.coverage) best = top;
+  }
+  return best;
 }
 
 const entryIdOf = (entry: Entry, crop: CropTiming | null): string =>

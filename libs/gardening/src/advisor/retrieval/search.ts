@@ -109,6 +109,8 @@ export interface Retriever {
   weightOf: (stem: string) => number;
   /** Stem -> the stems of its synonym groups. */
   synonyms: ReadonlyMap<string, readonly string[]>;
+  /** Every term the index holds: a question's term found here is not matched by near spellings. */
+  indexed: ReadonlySet<string>;
   knowledge: AdvisorKnowledge;
 }
 
@@ -167,13 +169,16 @@ function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
     }
     return out;
   };
-  const index = new MiniSearch<Doc>({
-    fields: ['label', 'keywords', 'symptoms', 'questions', 'plants', 'answer'],
-    tokenize: phrases,
-    processTerm: (term) =>
-      term === '' || stopwords.has(term) ? null : term.includes('_') ? term : stem(term, irregular),
-  });
+  const processTerm = (term: string): string | null =>
+    term === '' || stopwords.has(term) ? null : term.includes('_') ? term : stem(term, irregular);
+  const fields = ['label', 'keywords', 'symptoms', 'questions', 'plants', 'answer'] as const;
+  const index = new MiniSearch<Doc>({ fields: [...fields], tokenize: phrases, processTerm });
   index.addAll(docs);
+  const indexed = new Set(
+    docs.flatMap((d) =>
+      fields.flatMap((f) => phrases(d[f], f).map(processTerm)).filter((t): t is string => t !== null),
+    ),
+  );
   const synonyms = new Map<string, string[]>();
   for (const group of knowledge.synonyms) {
     const stems = group.map((w) =>
@@ -231,6 +236,7 @@ function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
     cropPatterns: cropNames,
     byId: knowledge.byId,
     synonyms,
+    indexed,
     knowledge,
     weightOf,
   };
@@ -387,7 +393,10 @@ export function search(query: SearchQuery, retriever: Retriever, limit = 8): Hit
     tokenize: (t) => t.split(' '),
     processTerm: (t) => t,
     boostTerm: (term) => weights.get(term) ?? 1,
-    fuzzy: (term) => (term.length >= 6 && !term.includes('_') && term !== CROP_TOKEN ? 0.15 : false),
+    // Only a word the knowledge does not write is matched by near spellings: a known word's are
+    // other words, each scored for nothing. Prefix matching stays for every word: a stem reaching
+    // the phrases it starts ("brown" to "brown_spot") is part of how entries rank.
+    fuzzy: (term) => (term.length >= 6 && !term.includes('_') && !retriever.indexed.has(term) ? 0.15 : false),
     prefix: (term) => term.length >= 5 && !term.includes('_') && term !== CROP_TOKEN,
     weights: { fuzzy: 0.4, prefix: 0.3 },
     boostDocument: (id: string) => {
