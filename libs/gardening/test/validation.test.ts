@@ -199,6 +199,17 @@ describe('safety', () => {
     expect(validateMessage('i want to die', {}, NOW).safetyGuidance).toMatch(/988/);
     expect(detectSafetyConcern("i'm going to die, nothing helps")?.category).toBe('self_harm');
     expect(detectSafetyConcern('everything is dead and i am going to die')?.category).toBe('self_harm');
+    // Only a question about a thing, opening its sentence with no first person, is set aside.
+    for (const text of [
+      'what is the point i am going to die anyway',
+      'this is it im going to die tonight',
+      'this is the end im going to die',
+      'everything is my fault im going to die',
+      'it is my heart i am going to die',
+      'is my tree going to die? i am going to die too',
+    ]) {
+      expect(detectSafetyConcern(text)?.category).toBe('self_harm');
+    }
   });
 
   it('reads "they" as the deer only when no person is named', () => {
@@ -208,6 +219,16 @@ describe('safety', () => {
     expect(detectSafetyConcern('deer ate my yew and the kids said they ate some berries')?.category).toBe(
       'human_poisoning',
     );
+    // A report with symptoms is about people, whoever is named.
+    expect(
+      detectSafetyConcern('my uncle was feeding the deer and they ate the yew berries now hes vomiting')
+        ?.category,
+    ).toBe('human_poisoning');
+    expect(
+      detectSafetyConcern(
+        'my in-laws were watching the deer and they ate some of the foxglove leaves and are throwing up',
+      )?.category,
+    ).toBe('human_poisoning');
   });
 
   it('does not treat garden talk about killing, eating or toxicity as a concern', () => {

@@ -39,7 +39,14 @@ export const SAFETY_GUIDANCE: Readonly<Record<SafetyCategory, string>> = {
 };
 
 const SELF_HARM =
-  /\b(?:kill(?:ing)?\s+my\s*self|suicid\w*|end\s+(?:my\s+(?:own\s+)?life|it\s+all)|(?:want|wanna)\s+to\s+die|(?<!\b(?:is|are)\s+(?:my|the|this|that|these|those|our|it|they)\s+(?:\w+\s+){0,3})(?<!\bit'?s\s+)going\s+to\s+die|wanna\s+die|(?:don'?t|do\s+not|dont)\s+want\s+to\s+(?:live|be\s+alive|be\s+here|wake\s+up)|hurt(?:ing)?\s+my\s*self|harm(?:ing)?\s+my\s*self|self[\s-]?harm|overdos\w*|better\s+off\s+dead|no\s+reason\s+to\s+live|take\s+my\s+(?:own\s+)?life|poison\s+my\s*self)\b/;
+  /\b(?:kill(?:ing)?\s+my\s*self|suicid\w*|end\s+(?:my\s+(?:own\s+)?life|it\s+all)|(?:want|wanna|going)\s+to\s+die|wanna\s+die|(?:don'?t|do\s+not|dont)\s+want\s+to\s+(?:live|be\s+alive|be\s+here|wake\s+up)|hurt(?:ing)?\s+my\s*self|harm(?:ing)?\s+my\s*self|self[\s-]?harm|overdos\w*|better\s+off\s+dead|no\s+reason\s+to\s+live|take\s+my\s+(?:own\s+)?life|poison\s+my\s*self)\b/;
+/**
+ * A sentence that asks whether a plant will die ("is my ash tree going to die?"): it opens the
+ * sentence with is/are/will and a thing, and no first person comes between. Only such a question is
+ * set aside before looking for self-harm; "this is it im going to die" still is one.
+ */
+const PLANT_GOING_TO_DIE =
+  /(?:^|[.?!;]\s*)(?:is|are|will)\s+(?:my|the|this|that|these|those|our|it|they)\s+(?:(?!(?:i|im|i'm|am|me|we)\b)[\w'-]+\s+){0,3}going\s+to\s+die\b/g;
 
 const HARM_TO_OTHERS: readonly RegExp[] = [
   /\bpoison(?:ing)?\s+(?:someone|somebody|a\s+person|people|him|her|them|my\s+(?:neighbou?r|husband|wife|boss|ex|roommate|partner|mother[\s-]in[\s-]law)|(?:my\s+)?neighbou?r'?s?(?:\s+\w+)?)\b/,
@@ -60,7 +67,7 @@ const PEST_SUBJECT =
 const NAMES_BROWSER =
   /\b(?:deer|rabbits?|bunn(?:y|ies)|squirrels?|voles?|gophers?|chipmunks?|groundhogs?|woodchucks?|raccoons?|javelinas?|armadillos?|elk|moose)\b/;
 const NAMES_PERSON =
-  /\b(?:i|we|he|she|someone|somebody|son|daughter|kids?|child|children|baby|toddler|infant|boy|girl|grand\w+|husband|wife|partner|mom|mother|dad|father|friend|brother|sister|niece|nephew)\b/;
+  /\b(?:i|we|he|she|hes|shes|someone|somebody|anyone|people|person|guests?|visitors?|neighbou?rs?|son|daughter|kids?|child|children|baby|toddler|infant|boy|girl|grand\w+|husband|wife|partner|mom|mother|dad|father|friends?|brother|sister|niece|nephew|uncle|aunt|cousin|in-laws?)\b/;
 const SYMPTOMS =
   /\b(?:sick|ill|vomit\w*|throw(?:ing)?\s+up|threw\s+up|puk\w*|nause\w*|dizzy|dizziness|faint\w*|seizure\w*|convuls\w*|drool\w*|foaming|letharg\w*|unconscious|won'?t\s+wake|can'?t\s+breathe|trouble\s+breathing|short(?:ness)?\s+of\s+breath|wheez\w*|cough\w*|rash|hives|blister\w*|burn(?:s|ing|ed)?|itch\w*|swell\w*|swollen|numb\w*|tingl\w*|diarrh\w*|stomach\s*ache|cramps?|headache|hospital|emergency|er\b|poison(?:ed|ing|ous)?|toxic|overdose|what\s+(?:do|should)\s+i\s+do|help)\b/;
 const CHEMICALS =
@@ -114,7 +121,8 @@ export function detectSafetyConcern(text: string): SafetyConcern | null {
     description,
     guidance: SAFETY_GUIDANCE[category],
   });
-  if (SELF_HARM.test(lower)) return make('self_harm', 'Mentions self-harm or suicide.');
+  if (SELF_HARM.test(lower.replace(PLANT_GOING_TO_DIE, ' ')))
+    return make('self_harm', 'Mentions self-harm or suicide.');
   if (HARM_TO_OTHERS.some((p) => p.test(lower)))
     return make('harm_to_others', 'Asks how to poison or harm someone.');
   if (MISUSE.some((p) => p.test(lower)))
@@ -125,8 +133,9 @@ export function detectSafetyConcern(text: string): SafetyConcern | null {
   if (petIngested && (RISKY_THINGS.test(lower) || SYMPTOMS.test(lower))) {
     return make('pet_poisoning', 'A pet may have eaten a toxic plant or garden product.');
   }
+  // A report with symptoms keeps "they" as people: "feeding the deer and they ate yew, now vomiting".
   const people =
-    NAMES_BROWSER.test(lower) && !NAMES_PERSON.test(lower)
+    NAMES_BROWSER.test(lower) && !NAMES_PERSON.test(lower) && !SYMPTOMS.test(lower)
       ? lower.replace(/\bthey\b/g, 'the animals')
       : lower;
   const personIngested = PEOPLE_INGEST.test(people) || PUT_IN_MOUTH.test(lower);
