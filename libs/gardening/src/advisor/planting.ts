@@ -75,12 +75,16 @@ function windowsFor(crop: CropTiming, ctx: AdviceContext, yearOffset = 0): Windo
     d ? new Date(Date.UTC(d.getUTCFullYear() + yearOffset, d.getUTCMonth(), d.getUTCDate())) : null;
   const last = shift(ctx.lastFrost);
   const first = shift(ctx.firstFrost);
-  const indoor = crop.indoor && last ? windowAround(last, crop.indoor) : null;
+  let indoor = crop.indoor && last ? windowAround(last, crop.indoor) : null;
   let spring = crop.spring && last ? windowAround(last, crop.spring) : null;
-  // Alaska's ground thaws about when frosts end (soil near 45F): cool crops wait for it, not weeks ahead.
+  // Alaska's ground thaws about when frosts end (soil near 45F): cool crops wait for it, not weeks
+  // ahead, and their indoor start waits as long so transplants are not weeks too old.
   const thaw = !crop.warm && ctx.regionName === 'Alaska' ? last : null;
   const thawed = Boolean(spring && thaw && spring.from < thaw);
   if (spring && thaw && thawed) {
+    const wait = thaw.getTime() - spring.from.getTime();
+    if (indoor)
+      indoor = { from: new Date(indoor.from.getTime() + wait), to: new Date(indoor.to.getTime() + wait) };
     spring = { from: thaw, to: spring.to > addDays(thaw, 14) ? spring.to : addDays(thaw, 14) };
   }
   const fall =
@@ -115,6 +119,17 @@ function warmFall(
   const to = addDays(first, -(crop.maturity[1] + FALL_SLOWDOWN_DAYS + FALL_PICKING_DAYS));
   const from = addDays(to, -WARM_FALL_WINDOW_DAYS);
   return from.getTime() - spring.to.getTime() >= SECOND_SEASON_GAP_DAYS * DAY ? { from, to } : null;
+}
+
+/**
+ * The last day a warm crop planted late still ripens: its shortest days to harvest before the first
+ * frost, and never after a hot-summer fall window has closed (past it, fruit would set in the heat
+ * and not ripen before frost).
+ */
+function lastChanceFor(crop: CropTiming, firstFrost: Date | null, w: Windows): Date | null {
+  if (!crop.warm || !firstFrost) return null;
+  const byFrost = addDays(firstFrost, -(crop.maturity[0] + 10));
+  return w.fall && !crop.fall && w.fall.to < byFrost ? w.fall.to : byFrost;
 }
 
 /** General timing, in weeks from the frost dates, when the zone is unknown. */
@@ -211,10 +226,12 @@ export function cropTimingAnswer(
       );
     }
     // Seeds started after their weeks still make smaller transplants while there are 4 weeks to grow.
-    // Where warm crops wait for warm nights, the start counts back from planting out, not frost.
-    const startRef = now.warmDelayed ? 'planting out' : 'last frost';
+    // Where warm crops wait for warm nights, or cool crops for thawed ground, the start counts back
+    // from planting out, not frost.
+    const fromPlantingOut = now.warmDelayed || now.thawed;
+    const startRef = fromPlantingOut ? 'planting out' : 'last frost';
     const startWeeks: [number, number] =
-      now.warmDelayed && crop.spring
+      fromPlantingOut && crop.spring
         ? [crop.indoor[0] - crop.spring[0], crop.indoor[1] - crop.spring[0]]
         : [crop.indoor[0], crop.indoor[1]];
     const lateStart = today > now.indoor.to && today.getTime() <= now.spring.to.getTime() - 28 * DAY;
@@ -237,7 +254,7 @@ export function cropTimingAnswer(
     );
   }
 
-  const lastChance = ctx.firstFrost && crop.warm ? addDays(ctx.firstFrost, -(crop.maturity[0] + 10)) : null;
+  const lastChance = lastChanceFor(crop, ctx.firstFrost, now);
   // Weeks after a warm crop's best window it is still spring: "plant by September" would mislead.
   const stillSpring =
     lastChance !== null &&
@@ -352,8 +369,7 @@ export function whatToPlantAnswer(
       continue;
     }
     // Warm crops can still go in after their best weeks while they have time to ripen before frost.
-    const lastChance =
-      crop.warm && w.spring && firstFrost ? addDays(firstFrost, -(crop.maturity[0] + 10)) : null;
+    const lastChance = w.spring ? lastChanceFor(crop, firstFrost, w) : null;
     const stretch =
       w.spring && lastChance && lastChance > w.spring.to
         ? overlap({ from: w.spring.from, to: lastChance })
