@@ -91,7 +91,7 @@ export const startGateway = async (
 };
 
 /** A gateway child process and the URL it answers on. */
-export type GatewayProcess = ChildProcess & { baseUrl: string };
+type GatewayProcess = ChildProcess & { baseUrl: string };
 
 /**
  * A database, Redis prefix, fake Twilio and queue client of a test's own, for gateways it starts,

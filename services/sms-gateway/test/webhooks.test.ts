@@ -295,7 +295,7 @@ describe('Twilio webhooks', () => {
       expect(await queue.getWaitingCount()).toBe(0);
       expect((await post(h.twilio.signWebhook(statusUrl, params))).status).toBe(204);
       const jobs = await queue.getWaiting();
-      expect(jobs.map((job) => job.data)).toEqual([
+      expect(jobs.map((job): unknown => job.data)).toEqual([
         { callbacks: [{ providerSid: params.MessageSid, status: 'delivered' }] },
       ]);
     } finally {
