@@ -236,10 +236,10 @@ describe('adviseOffline', () => {
   it('starts cool crops indoors for Alaska as long before thawed ground as elsewhere before planting out', () => {
     const weeksIndoors = (zipCode: string): number => {
       const answer = answerOn('when do i start broccoli seeds', zipCode, '2025-01-20');
-      const [indoor, out] = [/indoors (\w{3} \d+)/, /plant them out (\w{3} \d+)/].map((pattern) =>
-        new Date(`${answer.match(pattern)?.[1] ?? ''} 2025`).getTime(),
+      const day = (pattern: RegExp): number => new Date(`${answer.match(pattern)?.[1] ?? ''} 2025`).getTime();
+      return Math.round(
+        (day(/plant them out (\w{3} \d+)/) - day(/indoors (\w{3} \d+)/)) / (7 * 24 * 3600 * 1000),
       );
-      return Math.round((out - indoor) / (7 * 24 * 3600 * 1000));
     };
     expect(weeksIndoors('99501')).toBe(weeksIndoors('55802'));
     expect(answerOn('when do i start broccoli seeds', '99501', '2025-01-20')).toMatch(
