@@ -11,9 +11,14 @@ import { advisorKnowledge, type AdvisorKnowledge, type Entry } from './knowledge
 import { composeParts, renderParts, THREE_SEGMENTS, TWO_SEGMENTS } from './knowledge/render';
 import { capitalise, cropTimingAnswer, whatToPlantAnswer } from './planting';
 import { decide, hasTwoParts, questionParts, type Decision } from './retrieval/decide';
-import { advisorRetriever, placeStems, readQuestion, search, type Hit } from './retrieval/search';
-import { stem } from './retrieval/stem';
-import { normalizeText } from './knowledge/terms';
+import {
+  advisorRetriever,
+  contentStems,
+  placeStems,
+  readQuestion,
+  search,
+  type Hit,
+} from './retrieval/search';
 
 /** Answers are written to fit two GSM-7 segments (306 characters) when the content allows. */
 export const ADVICE_TARGET_CHARS = TWO_SEGMENTS;
@@ -335,16 +340,13 @@ function partsDecision(parts: readonly string[], reading: PartReading): Decision
  */
 function unansweredPart(parts: readonly string[], answered: Hit, reading: PartReading): Hit | null {
   const retriever = advisorRetriever();
-  const { irregular, stopwords } = retriever.knowledge.language;
   const about = new Set(answered.about);
   let best: Hit | null = null;
   for (const part of parts.filter((p) => ASKING.test(p))) {
     // What the part asks: its words other than plant names, by how telling they are.
-    const asks = normalizeText(reading.read(part))
-      .split(' ')
-      .filter((w) => w !== '' && !stopwords.has(w))
-      .map((w) => stem(w, irregular))
-      .filter((w) => !retriever.allPlantStems.has(w));
+    const asks = contentStems(reading.read(part), retriever.knowledge).filter(
+      (w) => !retriever.allPlantStems.has(w),
+    );
     const total = asks.reduce((sum, w) => sum + retriever.weightOf(w), 0);
     const covered = asks.reduce((sum, w) => sum + (about.has(w) ? retriever.weightOf(w) : 0), 0);
     if (total === 0 || covered >= total * PART_ANSWERED) continue;

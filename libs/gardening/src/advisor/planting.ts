@@ -70,6 +70,10 @@ interface Windows {
   thawed: boolean;
 }
 
+/** A window moved later by `ms`. */
+const moved = (w: { from: Date; to: Date } | null, ms: number): { from: Date; to: Date } | null =>
+  w ? { from: new Date(w.from.getTime() + ms), to: new Date(w.to.getTime() + ms) } : null;
+
 function windowsFor(crop: CropTiming, ctx: AdviceContext, yearOffset = 0): Windows {
   const shift = (d: Date | null): Date | null =>
     d ? new Date(Date.UTC(d.getUTCFullYear() + yearOffset, d.getUTCMonth(), d.getUTCDate())) : null;
@@ -83,8 +87,7 @@ function windowsFor(crop: CropTiming, ctx: AdviceContext, yearOffset = 0): Windo
   const thawed = Boolean(spring && thaw && spring.from < thaw);
   if (spring && thaw && thawed) {
     const wait = thaw.getTime() - spring.from.getTime();
-    if (indoor)
-      indoor = { from: new Date(indoor.from.getTime() + wait), to: new Date(indoor.to.getTime() + wait) };
+    indoor = moved(indoor, wait);
     spring = { from: thaw, to: spring.to > addDays(thaw, 14) ? spring.to : addDays(thaw, 14) };
   }
   const fall =
@@ -99,9 +102,7 @@ function windowsFor(crop: CropTiming, ctx: AdviceContext, yearOffset = 0): Windo
   const warm = warmNights ? addDays(warmNights, Math.max(0, (crop.spring?.[0] ?? 1) - 1) * 7) : null;
   const delay = warm && spring && warm > spring.from ? warm.getTime() - spring.from.getTime() : 0;
   if (delay === 0) return { indoor, spring, fall, warmDelayed: false, thawed };
-  const later = (w: { from: Date; to: Date } | null): { from: Date; to: Date } | null =>
-    w ? { from: new Date(w.from.getTime() + delay), to: new Date(w.to.getTime() + delay) } : null;
-  return { indoor: later(indoor), spring: later(spring), fall, warmDelayed: true, thawed };
+  return { indoor: moved(indoor, delay), spring: moved(spring, delay), fall, warmDelayed: true, thawed };
 }
 
 /**

@@ -257,7 +257,7 @@ export function readQuestion(
 }
 
 /** The content stems of a text (stopwords dropped). */
-function contentStems(text: string, knowledge: AdvisorKnowledge): string[] {
+export function contentStems(text: string, knowledge: AdvisorKnowledge): string[] {
   const { irregular, stopwords } = knowledge.language;
   return normalizeText(text)
     .split(' ')
