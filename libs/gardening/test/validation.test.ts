@@ -108,6 +108,25 @@ describe('validateMessage result shape', () => {
       expect(validateMessage(text, {}, NOW).responseType).toBe('gardening_question');
     }
   });
+
+  it('takes any plant the knowledge names as a gardening subject, without garden words', () => {
+    for (const text of [
+      'feral pigs dug up my taro patch what can i do',
+      'elk eating my aspens',
+      'is my pawpaw supposed to look like that',
+      'when is breadfruit season',
+      'is wisteria going to climb onto my roof',
+    ]) {
+      expect(validateMessage(text, {}, NOW).responseType).toBe('gardening_question');
+    }
+    for (const text of [
+      'what is the capital of france',
+      'can i get a ginger ale',
+      'hazel is my best friend',
+    ]) {
+      expect(validateMessage(text, {}, NOW).responseType).toBe('non_gardening');
+    }
+  });
 });
 
 describe('spam', () => {

@@ -84,3 +84,48 @@ export function plantsNotHardy(
     .filter((p) => p.zones && !asked.has(p.name) && !exempt.has(p.name) && !isHardyIn(p, zoneNumber))
     .map((p) => ({ name: p.name, zones: p.zones as [number, number] }));
 }
+
+/** Plant names that also have an everyday meaning ("rose early", "the palm of my hand", "Holly"). */
+const EVERYDAY_MEANINGS = new Set(
+  `ash rose palm palms iris holly lily jade american pine orange apple sage mint date roma mater bean
+  beans corn lime chile chili pepper turkey coffee banana lemon melon onion potato potatoes garlic
+  olive cherry peach plum pear fig basil thyme heather daisy violet ivy jasmine hazel willow laurel
+  poppy ginger grape grapes cedar birch oak elm maple rosemary squash pumpkin mustard`.split(/\s+/),
+);
+
+let plantNames: ReadonlySet<string> | null = null;
+
+/** Every plain plant name of the knowledge (catalog, crops, entries' plants), lower case. */
+function knownPlantNames(): ReadonlySet<string> {
+  if (plantNames) return plantNames;
+  const knowledge = advisorKnowledge();
+  const names = [
+    ...knowledge.plants.flatMap((p) => [p.name, ...(p.aliases ?? [])]),
+    ...knowledge.crops.flatMap((c) => c.names),
+    ...knowledge.entries.flatMap((e) => e.plants),
+  ]
+    .map((n) => n.toLowerCase().trim())
+    .filter((n) => /^[a-z][a-z' -]*[a-z]$/.test(n) && n.length >= 3 && !EVERYDAY_MEANINGS.has(n));
+  plantNames = new Set(names);
+  return plantNames;
+}
+
+/**
+ * Whether a lower-case text names a plant the knowledge knows ("feral pigs dug up my taro",
+ * "elk eating my aspens"), by one to three words, singular or plural. Names with an everyday
+ * meaning count only inside a longer name ("mountain ash", "date palm").
+ */
+export function namesKnownPlant(lower: string): boolean {
+  const names = knownPlantNames();
+  const words = lower.match(/[a-z]+(?:'[a-z]+)?/g) ?? [];
+  const known = (name: string): boolean =>
+    names.has(name) ||
+    (name.endsWith('s') && names.has(name.slice(0, -1))) ||
+    (name.endsWith('es') && names.has(name.slice(0, -2)));
+  for (let i = 0; i < words.length; i++) {
+    for (let n = 1; n <= 3 && i + n <= words.length; n++) {
+      if (known(words.slice(i, i + n).join(' '))) return true;
+    }
+  }
+  return false;
+}

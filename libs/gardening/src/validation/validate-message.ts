@@ -6,6 +6,7 @@ import type {
 import type { TextAnalysis } from '../analysis/text-analysis';
 import { detectTopics, type Topic } from '../analysis/topics';
 import { detectLocation, type LocationDetection } from '../location/detect-location';
+import { namesKnownPlant } from '../advisor/plants';
 import { lookupZip } from '../places/zip';
 import { isServiceKeyword, parseProfileCommand } from '../processing/profile-commands';
 import { analysisWindow, normalizeText, wordCount } from '../text/words';
@@ -163,7 +164,8 @@ function hasGardeningSignal(lower: string, text: string, topics?: readonly Topic
   return (
     (topics ?? detectTopics(lower, 1)).length > 0 ||
     GARDEN_GENERIC.test(lower) ||
-    mentionsLatinPlantName(text)
+    mentionsLatinPlantName(text) ||
+    (!OFF_TOPIC.test(lower) && namesKnownPlant(lower))
   );
 }
 
