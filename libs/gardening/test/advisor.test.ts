@@ -128,6 +128,19 @@ describe('computed answers', () => {
     expect(ask('peppers')).toMatch(/May 22-Jun 5 \(late May to early June/);
   });
 
+  it('tells a short-season gardener how to gain weeks for warm crops, and no one else', () => {
+    const ask = (crop: string, zipCode: string): string =>
+      adviseOffline({ question: `when can i plant ${crop}`, zipCode, now: new Date('2027-04-20T12:00:00Z') })
+        .answer;
+    // Bend's frosts run into late June: tomatoes set out in July have about 11 weeks.
+    expect(ask('tomatoes', '97701')).toMatch(
+      /Short season \(~76 days to frost\): early varieties, set out under walls of water/,
+    );
+    expect(ask('melons', '97701')).toMatch(/Short season .* started in pots 3 weeks ahead/);
+    expect(ask('tomatoes', '80202')).not.toMatch(/Short season/);
+    expect(ask('beans', '97701')).not.toMatch(/Short season/);
+  });
+
   it('names the months where frost is rare, even when the lead must be short', () => {
     const tampa = adviseOffline({
       question: 'When should I plant strawberries in Tampa?',

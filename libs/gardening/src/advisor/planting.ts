@@ -133,6 +133,22 @@ function lastChanceFor(crop: CropTiming, firstFrost: Date | null, w: Windows): D
   return w.fall && !crop.fall && w.fall.to < byFrost ? w.fall.to : byFrost;
 }
 
+/**
+ * Where a warm crop set out in its window has less than its longest days to harvest and a week of
+ * picking before the first fall frost (high desert, mountains, interior Alaska), say how gardeners
+ * there gain the weeks: early varieties, and planting sooner under protection.
+ */
+function shortSeasonNote(crop: CropTiming, w: Windows, firstFrost: Date | null): string | null {
+  if (!crop.warm || !w.spring || !firstFrost) return null;
+  const days = Math.round((firstFrost.getTime() - w.spring.from.getTime()) / DAY);
+  if (days >= crop.maturity[1] + 7) return null;
+  const sooner =
+    crop.method === 'transplants'
+      ? 'set out under walls of water or row cover 2-3 weeks sooner'
+      : 'started in pots 3 weeks ahead or under row cover';
+  return `Short season (~${Math.max(days, 0)} days to frost): early varieties, ${sooner}.`;
+}
+
 /** General timing, in weeks from the frost dates, when the zone is unknown. */
 function genericTiming(crop: CropTiming, mode: 'plant' | 'indoor' | 'grow'): string {
   const parts: string[] = [];
@@ -314,8 +330,17 @@ export function cropTimingAnswer(
     crop.name === 'garlic' && today.getUTCMonth() <= 3
       ? 'Missed fall? Plant cloves in early spring as soon as the soil thaws; bulbs will be smaller.'
       : null;
+  const shortSeason =
+    now.spring && today <= now.spring.to ? shortSeasonNote(crop, now, ctx.firstFrost) : null;
   // A beginner's tip comes before the general one: the answer has room for one of them.
-  return compose(MAX, timing, springGarlic, byLevel(ctx, { beginner: beginnerTip(crop) }), tip ?? crop.tip);
+  return compose(
+    MAX,
+    timing,
+    springGarlic,
+    shortSeason,
+    byLevel(ctx, { beginner: beginnerTip(crop) }),
+    tip ?? crop.tip,
+  );
 }
 
 /**
