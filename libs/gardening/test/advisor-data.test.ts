@@ -10,7 +10,7 @@ import {
   readAdvisorKnowledge,
 } from '../src/advisor/knowledge/load';
 import { composeParts, renderParts } from '../src/advisor/knowledge/render';
-import { TopicFileSchema } from '../src/advisor/knowledge/schema';
+import { ADVISOR_REGIONS, TopicFileSchema } from '../src/advisor/knowledge/schema';
 import { compileTerms } from '../src/advisor/knowledge/terms';
 import { plantsNamedIn, plantsNotHardy } from '../src/advisor/plants';
 
@@ -45,6 +45,19 @@ describe('the knowledge files', () => {
     expect(knowledge.entries.length).toBeGreaterThanOrEqual(250);
     expect(knowledge.crops.length).toBeGreaterThanOrEqual(40);
     expect(knowledge.plants.length).toBeGreaterThanOrEqual(250);
+  });
+
+  it('name native trees, shrubs and shade plants for every region but the Pacific Islands', () => {
+    const thin: string[] = [];
+    for (const region of ADVISOR_REGIONS.filter((r) => r !== 'Pacific Islands')) {
+      for (const tag of ['native-tree', 'native-shrub', 'native-shade']) {
+        const named = knowledge.plants.filter(
+          (p) => p.tags.includes(tag) && (p.native ?? []).includes(region),
+        );
+        if (named.length < 2) thin.push(`${region} ${tag}: ${named.length}`);
+      }
+    }
+    expect(thin).toEqual([]);
   });
 
   it('hold only plain text: no curly quotes, long dashes or emoji that force UCS-2 SMS', () => {
