@@ -436,13 +436,15 @@ export function adviseOffline(given: AdviceRequest): Advice {
       if (several) return finish(several, topicOf(first.entry, crop), 'answer', [first.entry]);
       if (decision.kind === 'answer' || !second)
         return finish(text, topicOf(first.entry, crop), 'answer', [first.entry]);
-      // Two subjects: the core of each, the first as ranked.
-      const core = (entry: Entry): string | null =>
-        entry.compute
-          ? renderEntry(entry, ctx, crop, knowledge)
-          : (renderParts(entry.answer ?? [], ctx, crop, knowledge)[0] ?? null);
-      const a = core(first.entry);
-      const b = core(second.entry);
+      // Two subjects: the core of each, the first as ranked; when both open with the same
+      // sentence (a regional list), the second's next sentence instead.
+      const sentences = (entry: Entry): string[] => {
+        if (!entry.compute) return renderParts(entry.answer ?? [], ctx, crop, knowledge);
+        const computed = renderEntry(entry, ctx, crop, knowledge);
+        return computed ? [computed] : [];
+      };
+      const a = sentences(first.entry)[0];
+      const b = sentences(second.entry).find((t) => !a?.includes(t) && !t.includes(a ?? t));
       if (a && b) {
         return finish(`${a} ${b}`, topicOf(first.entry, crop), 'answer', [first.entry, second.entry]);
       }
