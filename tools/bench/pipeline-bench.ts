@@ -374,6 +374,16 @@ const serviceEnv = (settings: {
   TRUST_PROXY: '127.0.0.1,::1',
 });
 
+/** Worker and pool settings the services inherit from this run's environment (unset: their default). */
+const SERVICE_SETTINGS = [
+  'SMS_INBOUND_CONCURRENCY',
+  'SMS_OUTBOUND_CONCURRENCY',
+  'SMS_STATUS_CONCURRENCY',
+  'DATABASE_POOL_SIZE',
+] as const;
+const serviceSettings = (): Record<string, string> =>
+  Object.fromEntries(SERVICE_SETTINGS.map((name) => [name, process.env[name] ?? 'default']));
+
 /** sms-gateway, ai-responder, the bare handler and a second ai-responder (loaded only), one process each. */
 const startServices = async (
   common: Record<string, string>,
@@ -458,7 +468,7 @@ const setUp = async (options: Options, started: number, load1: number): Promise<
     ...services,
     edgeStack,
     load: startLoad(),
-    results: {},
+    results: { serviceSettings: serviceSettings() },
     started,
     load1,
   };

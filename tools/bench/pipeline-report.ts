@@ -141,6 +141,8 @@ interface PipelineReport {
     webhookP50At5PerSecond: number;
     restP50: number;
   };
+  /** Worker and pool settings the services inherited from the run's environment. */
+  serviceSettings?: Record<string, string>;
   edge?: EdgePhase;
   pipeline?: PipelinePhase;
   throughput?: Drain[];
@@ -170,6 +172,8 @@ const renderMarkdown = (report: PipelineReport): string => {
       `load average ${m.loadAverage1mAtStart} at start, ${m.loadAverage1mAtEnd} at end (the bench client, Postgres, Redis, ` +
       'the services and any other work share these cores). Fake Twilio, fake OpenAI answering at once.',
   ];
+  const set = Object.entries(report.serviceSettings ?? {}).filter(([, value]) => value !== 'default');
+  if (set.length > 0) out.push('', `Services' settings: ${set.map(([k, v]) => `${k}=${v}`).join(', ')}.`);
   // Each part is rendered when the run measured it (--drain-only measures the drain alone).
   if (report.webhook) out.push(...webhookSection(report.webhook, report.webhookSteps));
   if (report.edge) out.push(...edgeSection(report.edge));
