@@ -823,6 +823,9 @@ const edgePhase = async (p: Pipeline): Promise<void> => {
     profiles: profiles.map((profile) => profile.summary),
   };
   save(p);
+  // Stopped now, so they take no part in the later phases' share of the cores.
+  await Promise.all([edge.stop(), apiGateway.stop()]);
+  p.edgeStack = null;
   for (const row of rows)
     log(`  ${row.side}: ${row.perSecond}/s, p50 ${row.p50} ms, p99 ${row.p99} ms (${row.errors} errors)`);
   log(
