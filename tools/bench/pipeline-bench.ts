@@ -9,9 +9,13 @@
 //    webhook is measured alone (its backlog is dropped after);
 // 2. the webhook's steps timed one by one in this process (signature, the message writer's
 //    transaction, the enqueue);
-// 3. the pipeline overhead at a steady arrival rate: webhook accepted -> the fake Twilio's API
+// 3. the edge (services/edge, its own process, configured as its main.ts) in front of sms-gateway
+//    and an api-gateway process: 8 clients closed loop in alternating rounds of a signed webhook
+//    through the edge, api-gateway's liveness route through the edge, and both straight to their
+//    service, p50 / p99 and the webhook's p99 over the liveness route's (sms.inbound still paused);
+// 4. the pipeline overhead at a steady arrival rate: webhook accepted -> the fake Twilio's API
 //    receives the reply, p50 / p95, split by hop from the BullMQ jobs' timestamps;
-// 4. the largest sustained replies per second: a backlog of texts (webhooks sent while
+// 5. the largest sustained replies per second: a backlog of texts (webhooks sent while
 //    sms.inbound is paused) drained by one replica of each worker, then by two ai-responders,
 //    with each service's CPU profile summarised by step (pipeline-profile.mjs) and its RSS / CPU.
 // Writes bench-results/pipeline.json and bench-results/pipeline.md (pipeline-report.ts); the services'
@@ -19,8 +23,9 @@
 //
 // Options: --quick (about 1.5 minutes), --rates=200,500,1000, --seconds=<per webhook round>,
 // --rounds=<alternating rounds per rate>, --pipeline-rate=50, --backlog=<texts per drain>,
-// --db=<sprout_bench_pipeline>, --drain-only (only step 4 with one ai-responder: CPU and SQL
-// statements per reply, for before/after comparisons), --dist (the services from their builds, as
+// --db=<sprout_bench_pipeline>, --drain-only (only step 5 with one ai-responder: CPU and SQL
+// statements per reply, for before/after comparisons), --edge-only (only step 3, about a minute),
+// --edge-seconds=<per round and side>, --edge-rounds, --edge-clients=8, --dist (the services from their builds, as
 // deployed), --responder-node-options=<NODE_OPTIONS of ai-responder alone>. When the server loads pg_stat_statements
 // (shared_preload_libraries), each drain also counts the SQL statements per text.
 import { randomBytes } from 'node:crypto';
@@ -51,6 +56,8 @@ import {
 import { writeReport } from './pipeline-report';
 
 const WEBHOOK_PATH = api.webhooks.inboundSms.path;
+/** api-gateway's cheapest route: liveness, answered without Postgres, Redis or a session. */
+const LIVE_PATH = '/health/live';
 const STATUS_PATH = api.webhooks.statusCallback.path;
 const AUTH_TOKEN = 'bench-pipeline-auth-token';
 const ACCOUNT_SID = `AC${'b'.repeat(32)}`;
@@ -73,6 +80,11 @@ const parseOptions = (argv: string[]) => {
     database: flags.text('db') ?? 'sprout_bench_pipeline',
     /** Only the drain by one ai-responder (CPU and statements per reply): before/after comparisons. */
     drainOnly: flags.has('drain-only'),
+    /** Only the edge's step: a webhook through the edge against a trivial request through it. */
+    edgeOnly: flags.has('edge-only'),
+    edgeSeconds: flags.positive('edge-seconds', quick ? 2 : 4),
+    edgeRounds: flags.positive('edge-rounds', quick ? 2 : 3),
+    edgeClients: flags.positive('edge-clients', 8),
     /** sms-gateway and ai-responder from their builds (dist), as the image runs them, not from source. */
     dist: flags.has('dist'),
     /** NODE_OPTIONS of ai-responder alone, e.g. V8's heap limits measured for their CPU cost. */
@@ -289,6 +301,8 @@ interface Pipeline {
   bare: Service;
   /** The second ai-responder: loaded at the start, started for the second drain. */
   responder2: Service & { go(): Promise<void> };
+  /** The edge in front of sms-gateway and an api-gateway (not started with --drain-only). */
+  edgeStack: { edge: Service; apiGateway: Service } | null;
   load: Load;
   /** What has been measured so far, written after each phase. */
   results: Record<string, unknown>;
@@ -356,7 +370,19 @@ const serviceEnv = (settings: {
   SMS_SENDER_RATES: `${SENDER}=10000`,
   SESSION_SECRET: 'bench-pipeline-session-secret-0123456789',
   ADMIN_PASSWORD: 'bench-pipeline-password',
+  // As `npm start` sets it: the edge on loopback writes X-Forwarded-For, and is believed.
+  TRUST_PROXY: '127.0.0.1,::1',
 });
+
+/** Worker and pool settings the services inherit from this run's environment (unset: their default). */
+const SERVICE_SETTINGS = [
+  'SMS_INBOUND_CONCURRENCY',
+  'SMS_OUTBOUND_CONCURRENCY',
+  'SMS_STATUS_CONCURRENCY',
+  'DATABASE_POOL_SIZE',
+] as const;
+const serviceSettings = (): Record<string, string> =>
+  Object.fromEntries(SERVICE_SETTINGS.map((name) => [name, process.env[name] ?? 'default']));
 
 /** sms-gateway, ai-responder, the bare handler and a second ai-responder (loaded only), one process each. */
 const startServices = async (
@@ -383,6 +409,27 @@ const startServices = async (
   return { gateway, responder, bare, responder2 };
 };
 
+/**
+ * api-gateway in a process of its own (as sms-gateway is, so neither shares an event loop or a core
+ * with the load generator or the other), and the edge in another, as its main.ts runs it, in front
+ * of it and sms-gateway; the edge's spool in a private folder.
+ */
+const startEdgeStack = async (common: Record<string, string>, gatewayPort: number) => {
+  const apiGatewayPort = await findFreePort();
+  // The edge retries refused connections: it may start before its upstreams listen.
+  const [apiGateway, edge] = await Promise.all([
+    startService('api-gateway', 'api-gateway', { ...common, PORT: String(apiGatewayPort) }),
+    startService('edge', 'edge', {
+      ...common,
+      EDGE_HOST: '127.0.0.1',
+      API_GATEWAY_URL: `http://127.0.0.1:${apiGatewayPort}`,
+      SMS_GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
+      EDGE_SPOOL_DIR: path.join(os.tmpdir(), `bench-pipeline-edge-spool-${process.pid}`),
+    }),
+  ]);
+  return { apiGateway, edge };
+};
+
 const setUp = async (options: Options, started: number, load1: number): Promise<Pipeline> => {
   const { adminUrl, redisUrl } = benchServers();
   const prefix = `bench-pipeline-${randomBytes(4).toString('hex')}`;
@@ -405,7 +452,10 @@ const setUp = async (options: Options, started: number, load1: number): Promise<
     new Queue(name, { prefix, connection: { url: redisUrl, maxRetriesPerRequest: null } });
   const inboundQueue = queue('sms.inbound');
   const outboundQueue = queue('sms.outbound');
-  const services = await startServices(common, responderEnv, gatewayPort);
+  const [services, edgeStack] = await Promise.all([
+    startServices(common, responderEnv, gatewayPort),
+    options.drainOnly ? null : startEdgeStack(common, gatewayPort),
+  ]);
   return {
     options,
     sql,
@@ -416,8 +466,9 @@ const setUp = async (options: Options, started: number, load1: number): Promise<
     inboundQueue,
     outboundQueue,
     ...services,
+    edgeStack,
     load: startLoad(),
-    results: {},
+    results: { serviceSettings: serviceSettings() },
     started,
     load1,
   };
@@ -426,7 +477,8 @@ const setUp = async (options: Options, started: number, load1: number): Promise<
 /** Everything stopped, and the private prefix goes with the run: every queue's jobs and retained results. */
 const shutDown = async (p: Pipeline): Promise<void> => {
   await p.load.close();
-  for (const service of [p.gateway, p.responder, p.bare, p.responder2]) await service.stop();
+  const edgeStack = p.edgeStack === null ? [] : [p.edgeStack.edge, p.edgeStack.apiGateway];
+  for (const service of [...edgeStack, p.gateway, p.responder, p.bare, p.responder2]) await service.stop();
   for (const name of [...Object.keys(jobDefinitions), 'bench.bare']) {
     const each = p.queue(name);
     await each.obliterate({ force: true }).catch(() => undefined);
@@ -662,7 +714,127 @@ const webhookStepsPhase = async (p: Pipeline): Promise<void> => {
   );
 };
 
-/** 3. Pipeline overhead at a steady rate: webhook accepted to the fake Twilio's API, and by hop. */
+interface EdgeSide {
+  label: string;
+  port: number;
+  /** `n` requests, each sent once (webhooks from numbers no earlier text used). */
+  make(n: number): { path: string; body?: string; signature?: string }[];
+  /** The processes whose CPU this side costs. */
+  processes: Record<string, number>;
+}
+
+/** One side's rounds put together: latencies, errors, wall time, CPU-ms by process. */
+interface EdgeRounds {
+  latencies: number[];
+  errors: number;
+  wallMs: number;
+  cpuMs: Record<string, number>;
+}
+
+/** p50 / p99 of one side's rounds put together, and its CPU-ms per request by process. */
+const edgeSideSummary = ({ latencies, errors, wallMs, cpuMs }: EdgeRounds) => ({
+  n: latencies.length,
+  errors,
+  perSecond: round((latencies.length / wallMs) * 1000),
+  p50: round(quantile(latencies, 0.5), 2),
+  p99: round(quantile(latencies, 0.99), 2),
+  cpuMsPerRequest: Object.fromEntries(
+    Object.entries(cpuMs).map(([name, used]) => [name, round(used / Math.max(1, latencies.length), 3)]),
+  ),
+});
+
+/**
+ * 3. The edge: a signed webhook through it against api-gateway's liveness route through it, and both
+ * straight to their service, `edgeClients` clients closed loop, in alternating rounds (the order
+ * turns each round, so no side always follows the same one). sms.inbound stays paused.
+ */
+const edgePhase = async (p: Pipeline): Promise<void> => {
+  if (p.edgeStack === null) return;
+  const { edge, apiGateway } = p.edgeStack;
+  const { edgeSeconds, edgeRounds, edgeClients } = p.options;
+  log(`edge: ${edgeClients} clients closed loop, ${edgeRounds} round(s) of ${edgeSeconds} s each side`);
+  const webhooks = (n: number) => signed(p.publicBaseUrl, newTexts(n));
+  const lives = (n: number) => Array.from({ length: n }, () => ({ path: LIVE_PATH }));
+  const pids = {
+    edge: edge.child.pid ?? 0,
+    'sms-gateway': p.gateway.child.pid ?? 0,
+    'api-gateway': apiGateway.child.pid ?? 0,
+  };
+  const sides: EdgeSide[] = [
+    { label: 'webhook via edge', port: edge.port, make: webhooks, processes: pids },
+    { label: 'liveness via edge', port: edge.port, make: lives, processes: pids },
+    { label: 'webhook straight to sms-gateway', port: p.gateway.port, make: webhooks, processes: pids },
+    { label: 'liveness straight to api-gateway', port: apiGateway.port, make: lives, processes: pids },
+  ];
+  const run = (side: EdgeSide, seconds: number, perSecond: number) =>
+    p.load.run({
+      mode: 'closed',
+      port: side.port,
+      concurrency: edgeClients,
+      durationMs: seconds * 1000,
+      requests: side.make(Math.round(perSecond * seconds)),
+    });
+  // Warm-up: JIT, and the edge's and the clients' pooled connections.
+  for (const side of sides) await run(side, 1, 2000);
+  const collected = sides.map((): EdgeRounds => ({ latencies: [], errors: 0, wallMs: 0, cpuMs: {} }));
+  for (let r = 0; r < edgeRounds; r += 1) {
+    for (let k = 0; k < sides.length; k += 1) {
+      const i = (r + k) % sides.length;
+      const side = sides[i] as EdgeSide;
+      const into = collected[i] as EdgeRounds;
+      const usage = usageOf(p, side.processes);
+      // Webhooks cannot go past a few hundred a second here; liveness goes to thousands.
+      const result = await run(side, edgeSeconds, side.make === webhooks ? 1500 : 6000);
+      const used = usage.stop();
+      into.latencies.push(...result.latencies);
+      into.errors += result.errors.length;
+      into.wallMs += result.wallMs;
+      for (const [name, u] of Object.entries(used))
+        if (name !== 'redis') into.cpuMs[name] = (into.cpuMs[name] ?? 0) + u.cpuMs;
+    }
+  }
+  // Where the webhook's CPU goes in the edge and in sms-gateway: one more round, profiled (the
+  // sampling costs CPU, so its latencies are left out).
+  const profiled = [edge, p.gateway];
+  await Promise.all(profiled.map((s) => s.ask({ profile: 'start' })));
+  await run(sides[0] as EdgeSide, edgeSeconds, 1500);
+  const profiles = await Promise.all(profiled.map((s) => s.ask({ profile: 'stop' })));
+  const rows = sides.map((side, i) => {
+    const c = collected[i] as EdgeRounds;
+    return { side: side.label, ...edgeSideSummary(c) };
+  });
+  const [viaEdge, liveViaEdge, direct, liveDirect] = rows;
+  const ratio = (a?: number, b?: number) => (a === undefined || b === undefined ? null : round(a / b, 2));
+  p.results.edge = {
+    clients: edgeClients,
+    seconds: edgeSeconds,
+    rounds: edgeRounds,
+    sides: rows,
+    webhookOverLivenessViaEdge: {
+      p50: ratio(viaEdge?.p50, liveViaEdge?.p50),
+      p99: ratio(viaEdge?.p99, liveViaEdge?.p99),
+    },
+    webhookEdgeOverDirect: { p50: ratio(viaEdge?.p50, direct?.p50), p99: ratio(viaEdge?.p99, direct?.p99) },
+    livenessEdgeOverDirect: {
+      p50: ratio(liveViaEdge?.p50, liveDirect?.p50),
+      p99: ratio(liveViaEdge?.p99, liveDirect?.p99),
+    },
+    target: 'webhook p99 through the edge at most 1.5 x the liveness route p99 through it',
+    profiles: profiles.map((profile) => profile.summary),
+  };
+  save(p);
+  // Stopped now, so they take no part in the later phases' share of the cores.
+  await Promise.all([edge.stop(), apiGateway.stop()]);
+  p.edgeStack = null;
+  for (const row of rows)
+    log(`  ${row.side}: ${row.perSecond}/s, p50 ${row.p50} ms, p99 ${row.p99} ms (${row.errors} errors)`);
+  log(
+    `  webhook / liveness via edge: p50 ${String(ratio(viaEdge?.p50, liveViaEdge?.p50))}, p99 ${String(ratio(viaEdge?.p99, liveViaEdge?.p99))}; ` +
+      `webhook via edge / straight: p50 ${String(ratio(viaEdge?.p50, direct?.p50))}, p99 ${String(ratio(viaEdge?.p99, direct?.p99))}`,
+  );
+};
+
+/** 4. Pipeline overhead at a steady rate: webhook accepted to the fake Twilio's API, and by hop. */
 const pipelinePhase = async (p: Pipeline): Promise<void> => {
   const { options } = p;
   log(`pipeline overhead: ${options.pipelineRate} msg/s for ${options.pipelineSeconds} s`);
@@ -731,7 +903,7 @@ interface Drained {
   status: { callbacks: number; jobs: number };
 }
 
-/** 4. A backlog of texts queued while sms.inbound is paused, then drained by the given ai-responders. */
+/** 5. A backlog of texts queued while sms.inbound is paused, then drained by the given ai-responders. */
 const drainBacklog = async (p: Pipeline, responders: Service[]): Promise<Drained> => {
   await p.inboundQueue.pause();
   const texts = newTexts(p.options.backlog);
@@ -782,7 +954,7 @@ const statusJobCount = async (p: Pipeline): Promise<number> => {
   return Object.values(counts).reduce((sum, n) => sum + n, 0);
 };
 
-/** 4. Largest sustained replies per second of one drain, and its CPU per reply. */
+/** 5. Largest sustained replies per second of one drain, and its CPU per reply. */
 const drain = async (p: Pipeline, label: string, responders: Service[]) => {
   const d = await drainBacklog(p, responders);
   const times = d.texts
@@ -816,7 +988,7 @@ const drain = async (p: Pipeline, label: string, responders: Service[]) => {
   };
 };
 
-/** 4. A backlog drained by one replica of each worker, then (unless --drain-only) by two ai-responders. */
+/** 5. A backlog drained by one replica of each worker, then (unless --drain-only) by two ai-responders. */
 const throughputPhase = async (p: Pipeline): Promise<void> => {
   log(`throughput: a backlog of ${p.options.backlog} texts drained by one replica of each worker`);
   const one = await drain(p, '1 ai-responder', [p.responder]);
@@ -831,7 +1003,7 @@ const throughputPhase = async (p: Pipeline): Promise<void> => {
 };
 
 /**
- * 5. Status callbacks alone (--status-rate): the drained replies' callbacks posted again at a fixed
+ * 6. Status callbacks alone (--status-rate): the drained replies' callbacks posted again at a fixed
  * rate (each applies as 'unchanged', so the webhook, the queue and the batch read are what is
  * measured), until every sms.status job has run: sms-gateway's CPU per callback and its profile.
  */
@@ -895,9 +1067,15 @@ const statusPhase = async (p: Pipeline, rate: number): Promise<void> => {
 /** The phases in order: the webhook alone (sms.inbound paused), then the whole path, then the drains. */
 const runPhases = async (p: Pipeline): Promise<void> => {
   await warmUp(p);
+  if (p.options.edgeOnly) {
+    await edgePhase(p);
+    await dropBacklog(p);
+    return;
+  }
   if (!p.options.drainOnly) {
     await webhookPhase(p);
     await webhookStepsPhase(p);
+    await edgePhase(p);
     // Drop the webhook phases' backlog, then let the workers run.
     await dropBacklog(p);
     await p.inboundQueue.resume();

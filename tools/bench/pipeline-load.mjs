@@ -1,10 +1,11 @@
 // Load generator of the pipeline benchmark, in a worker thread so its clients do not share an event
 // loop with the benchmark's fakes. Messages in:
-// - { id, mode: 'open', port, rate, requests: [{ path, body, signature }] }: request i is sent at
+// - { id, mode: 'open', port, rate, requests: [{ path, body?, signature? }] }: request i is sent at
 //   start + i / rate whatever the answers do (open loop); its latency counts from that scheduled
 //   time, so a server that falls behind is charged for the wait (no coordinated omission);
 // - { id, mode: 'closed', port, concurrency, durationMs, requests }: as fast as `concurrency`
 //   clients go, for the duration (throughput).
+// A request without a body is sent as a GET, one with a body as a signed form POST.
 // Out: { id, latencies (ms, -1 when failed, Infinity when unanswered 15 s after the last send),
 // acceptedAt (epoch ms, float), errors, wallMs, sent, timedOut }.
 import http from 'node:http';
@@ -21,13 +22,16 @@ const post = (port, request) =>
         agent,
         host: '127.0.0.1',
         port,
-        method: 'POST',
+        method: request.body === undefined ? 'GET' : 'POST',
         path: request.path,
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          'content-length': Buffer.byteLength(request.body),
-          'x-twilio-signature': request.signature,
-        },
+        headers:
+          request.body === undefined
+            ? {}
+            : {
+                'content-type': 'application/x-www-form-urlencoded',
+                'content-length': Buffer.byteLength(request.body),
+                'x-twilio-signature': request.signature,
+              },
       },
       (response) => {
         response.resume();

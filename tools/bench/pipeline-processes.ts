@@ -18,7 +18,7 @@ export interface Service {
 }
 
 export const startService = async (
-  kind: 'sms-gateway' | 'ai-responder' | 'bare',
+  kind: 'sms-gateway' | 'ai-responder' | 'api-gateway' | 'edge' | 'bare',
   name: string,
   env: Record<string, string>,
   deferred = false,

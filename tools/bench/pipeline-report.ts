@@ -76,6 +76,25 @@ interface Drain {
   profiles: { service: string; busyMs: number; steps: { step: string; share: number }[] }[];
 }
 
+interface EdgePhase {
+  clients: number;
+  seconds: number;
+  rounds: number;
+  sides: {
+    side: string;
+    n: number;
+    errors: number;
+    perSecond: number;
+    p50: number;
+    p99: number;
+    cpuMsPerRequest: Record<string, number>;
+  }[];
+  webhookOverLivenessViaEdge: { p50: number | null; p99: number | null };
+  webhookEdgeOverDirect: { p50: number | null; p99: number | null };
+  livenessEdgeOverDirect: { p50: number | null; p99: number | null };
+  profiles: Drain['profiles'];
+}
+
 interface PipelinePhase {
   rate: number;
   texts: number;
@@ -94,7 +113,7 @@ interface PipelinePhase {
  * is there once the run has measured it.
  */
 interface PipelineReport {
-  options: { drainOnly?: boolean; quick?: boolean };
+  options: { drainOnly?: boolean; edgeOnly?: boolean; quick?: boolean };
   machine: {
     cpus: number;
     cpuModel: string;
@@ -122,6 +141,9 @@ interface PipelineReport {
     webhookP50At5PerSecond: number;
     restP50: number;
   };
+  /** Worker and pool settings the services inherited from the run's environment. */
+  serviceSettings?: Record<string, string>;
+  edge?: EdgePhase;
   pipeline?: PipelinePhase;
   throughput?: Drain[];
 }
@@ -135,17 +157,26 @@ const table = (header: string[], rows: (string | number)[][]): string =>
 const ms = (value: number | null): string =>
   value === null || !Number.isFinite(value) ? 'timed out' : `${value} ms`;
 
+const modeOf = (options: PipelineReport['options']): string => {
+  if (options.drainOnly) return 'drain only';
+  if (options.edgeOnly) return 'edge only';
+  return options.quick ? 'quick' : 'full';
+};
+
 const renderMarkdown = (report: PipelineReport): string => {
   const m = report.machine;
   const out: string[] = [
-    `# Pipeline benchmark (${report.options.drainOnly ? 'drain only' : report.options.quick ? 'quick' : 'full'})`,
+    `# Pipeline benchmark (${modeOf(report.options)})`,
     '',
     `${m.date.slice(0, 16).replace('T', ' ')} UTC, ${m.cpus} cores (${m.cpuModel}), ${m.memoryGb} GB, Node ${m.node}; ` +
       `load average ${m.loadAverage1mAtStart} at start, ${m.loadAverage1mAtEnd} at end (the bench client, Postgres, Redis, ` +
       'the services and any other work share these cores). Fake Twilio, fake OpenAI answering at once.',
   ];
+  const set = Object.entries(report.serviceSettings ?? {}).filter(([, value]) => value !== 'default');
+  if (set.length > 0) out.push('', `Services' settings: ${set.map(([k, v]) => `${k}=${v}`).join(', ')}.`);
   // Each part is rendered when the run measured it (--drain-only measures the drain alone).
   if (report.webhook) out.push(...webhookSection(report.webhook, report.webhookSteps));
+  if (report.edge) out.push(...edgeSection(report.edge));
   if (report.pipeline) out.push(...pipelineSection(report.pipeline));
   if (report.throughput) out.push(...throughputSection(report.throughput));
   return out.join('\n');
@@ -239,6 +270,33 @@ const webhookNotes = (
   ];
 };
 
+/** The webhook through the edge against the liveness route through it, and both straight. */
+const edgeSection = (e: EdgePhase): string[] => {
+  const processes = [...new Set(e.sides.flatMap((s) => Object.keys(s.cpuMsPerRequest)))];
+  return [
+    '',
+    `## Through the edge (${e.clients} clients closed loop, ${e.rounds} alternating rounds of ${e.seconds} s each)`,
+    '',
+    table(
+      ['request', 'answered/s', 'errors', 'p50', 'p99', ...processes.map((name) => `CPU-ms/request ${name}`)],
+      e.sides.map((s) => [
+        s.side,
+        s.perSecond,
+        s.errors,
+        ms(s.p50),
+        ms(s.p99),
+        ...processes.map((name) => s.cpuMsPerRequest[name] ?? '-'),
+      ]),
+    ),
+    '',
+    `Webhook over liveness through the edge: p50 ${e.webhookOverLivenessViaEdge.p50 ?? '-'}, **p99 ${e.webhookOverLivenessViaEdge.p99 ?? '-'}** (target at most 1.5). ` +
+      `Through the edge over straight: webhook p50 ${e.webhookEdgeOverDirect.p50 ?? '-'}, p99 ${e.webhookEdgeOverDirect.p99 ?? '-'}; ` +
+      `liveness p50 ${e.livenessEdgeOverDirect.p50 ?? '-'}, p99 ${e.livenessEdgeOverDirect.p99 ?? '-'}.`,
+    ...profileNotes('with webhooks through the edge', e.profiles),
+    '',
+  ];
+};
+
 /** The pipeline overhead at a steady rate, by hop. */
 const pipelineSection = (p: PipelinePhase): string[] => [
   `## Pipeline overhead at ${p.rate} msg/s (webhook accepted -> Twilio API call)`,
@@ -306,16 +364,20 @@ const drainSection = (t: Drain): string[] => [
     ]),
   ),
   ...(t.statements ? statementsNote(t.statements) : []),
-  ...t.profiles.flatMap((profile) => [
+  ...profileNotes('while draining', t.profiles),
+];
+
+/** Where each profiled service's CPU went, by step. */
+const profileNotes = (during: string, profiles: Drain['profiles']): string[] =>
+  profiles.flatMap((profile) => [
     '',
-    `Where ${profile.service}'s CPU went (${profile.busyMs} ms busy, CPU profile, innermost step): ` +
+    `Where ${profile.service}'s CPU went ${during} (${profile.busyMs} ms busy, CPU profile, innermost step): ` +
       profile.steps
         .filter((s) => s.share >= 1)
         .map((s) => `${s.step} ${s.share}%`)
         .join(', ') +
       '.',
-  ]),
-];
+  ]);
 
 /** The SQL statements per text while draining, the most frequent first. */
 const statementsNote = (statements: Statements): string[] => [

@@ -1,5 +1,5 @@
 // One service of the pipeline benchmark in a process of its own (so its RSS and CPU are its own):
-// `node pipeline-service.mjs <sms-gateway | ai-responder | bare>`, configured by the environment
+// `node pipeline-service.mjs <sms-gateway | ai-responder | api-gateway | edge | bare>`, configured by the environment
 // the benchmark passes. Talks to the benchmark over IPC: sends { ready, port } once listening;
 // answers { profile: 'start' } / { profile: 'stop' } with a CPU profile summarised by step
 // (pipeline-profile.mjs), and exits on { stop: true }.
@@ -19,6 +19,8 @@ const root = fromDist && process.env.BENCH_SERVICES_ROOT ? process.env.BENCH_SER
 const modules = {
   'sms-gateway': `${root}/services/sms-gateway/${fromDist ? 'dist/app.js' : 'src/app.ts'}`,
   'ai-responder': `${root}/services/ai-responder/${fromDist ? 'dist/app.js' : 'src/app.ts'}`,
+  'api-gateway': `${root}/services/api-gateway/${fromDist ? 'dist/app.js' : 'src/app.ts'}`,
+  edge: `${root}/services/edge/${fromDist ? 'dist/index.js' : 'src/index.ts'}`,
   bare: './pipeline-bare.ts',
 };
 if (modules[which] === undefined) {
@@ -28,7 +30,35 @@ if (modules[which] === undefined) {
 // Loading (SWC-compiling) the sources is most of a start on a busy machine: done first, and with
 // BENCH_DEFER_START the service itself starts only when the benchmark says go (a replica kept ready).
 const loaded = require(modules[which]);
-const start = () => (which === 'bare' ? loaded.startBare(process.env) : loaded.createApp({}, process.env));
+const listening = (server, port, host) =>
+  new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
+const starters = {
+  bare: () => loaded.startBare(process.env),
+  // api-gateway's createApp does not listen: its main.ts listens after adding the OpenAPI routes.
+  'api-gateway': async () => {
+    const app = await loaded.createApp({});
+    await app.listen({ port: Number(process.env.PORT), host: process.env.HOST });
+    return app;
+  },
+  // The edge as its main.ts runs it (configured by loadEdgeConfig), without the metrics listener.
+  edge: async () => {
+    const config = loaded.loadEdgeConfig(process.env);
+    const edge = loaded.createEdge(config.edge);
+    await (edge.spool?.opened() ?? Promise.resolve());
+    await listening(edge, config.port, config.host);
+    return {
+      close: () =>
+        new Promise((resolve) => {
+          edge.close(resolve);
+          edge.closeAllConnections();
+        }),
+    };
+  },
+};
+const start = () => (starters[which] ?? (() => loaded.createApp({}, process.env)))();
 if (process.env.BENCH_DEFER_START === '1') {
   process.send({ loaded: true });
   await new Promise((resolve) => {

@@ -285,6 +285,38 @@ describe('edge', () => {
     expect(res.body.length).toBe('api-gateway:'.length + big.length);
   });
 
+  it('sends webhooks and API requests one after another over one kept-alive upstream connection each', async () => {
+    const upstreams = {
+      sms: recordingUpstream('sms-gateway', []),
+      api: recordingUpstream('api-gateway', []),
+    };
+    const opened = { sms: 0, api: 0 };
+    upstreams.sms.on('connection', () => (opened.sms += 1));
+    upstreams.api.on('connection', () => (opened.api += 1));
+    const own = createEdge({
+      apiGatewayUrl: `http://127.0.0.1:${await listen(upstreams.api)}`,
+      smsGatewayUrl: `http://127.0.0.1:${await listen(upstreams.sms)}`,
+    });
+    const ownPort = await listen(own);
+    try {
+      for (let i = 0; i < 20; i += 1) {
+        const webhook = await request(ownPort, {
+          method: 'POST',
+          path: '/webhooks/twilio/sms',
+          body: `MessageSid=SM${i}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'sig' },
+        });
+        expect(webhook.status).toBe(200);
+        expect((await request(ownPort, { path: '/health/live' })).status).toBe(200);
+      }
+    } finally {
+      await close(own);
+      await close(upstreams.sms);
+      await close(upstreams.api);
+    }
+    expect(opened).toEqual({ sms: 1, api: 1 });
+  });
+
   it('answers 502 naming the upstream when it is down', async () => {
     const idle = http.createServer();
     const downPort = await listen(idle);
