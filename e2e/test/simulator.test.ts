@@ -269,6 +269,42 @@ describe('simulator screen', () => {
     expect(unexpectedFailures()).toEqual([]);
   });
 
+  it('deletes a user only after a conversation request already sent is answered', async () => {
+    await login();
+    const created = await createTestUserByApi('Racing Rosa');
+    const loaded = page.waitForResponse(
+      (r) => r.url().endsWith(`/api/simulator/user/${created.id}/conversation`) && r.status() === 200,
+    );
+    await page.goto(`/admin/ai-simulator?user=${created.id}`);
+    await loaded;
+    // Hold the next 2 s poll of the conversation in the browser, as a slow network would.
+    let holding = true;
+    const release = await new Promise<() => Promise<void>>((arrived) => {
+      void page.route(`**/api/simulator/user/${created.id}/conversation`, (route) => {
+        if (!holding) return route.continue();
+        holding = false;
+        arrived(() => route.continue());
+        return undefined;
+      });
+    });
+    const deletes: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'DELETE') deletes.push(request.url());
+    });
+    await userRow('Racing Rosa').getByRole('button', { name: 'Delete Racing Rosa' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete Racing Rosa?' })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
+    await page.waitForTimeout(500);
+    expect(deletes).toEqual([]);
+    await release();
+    await toastWithTitle(page, 'Racing Rosa and their messages are gone.');
+    expect(deletes).toHaveLength(1);
+    expect(await stack.db.dataSource.getRepository(User).countBy({ id: created.id })).toBe(0);
+    expect(unexpectedFailures()).toEqual([]);
+  });
+
   it('shows the URL to copy by hand when the clipboard refuses', async () => {
     await login();
     await page.addInitScript(() => {

@@ -18,7 +18,12 @@ import { type FormEvent, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FormField, TextField } from '../../components/FormField';
 import { SectionCard } from '../../components/SectionCard';
-import { createTestUserMutation, deleteTestUserMutation, testUsersQuery } from './queries';
+import {
+  conversationRequestsSettled,
+  createTestUserMutation,
+  deleteTestUserMutation,
+  testUsersQuery,
+} from './queries';
 import { copyMobileChatLink } from './copy-link';
 import { failureDescription } from './failure';
 import { LIVE_MODEL_LABEL, LIVE_MODEL_VALUE, simulatorTexts } from './texts';
@@ -118,32 +123,36 @@ function TestUserRow({
   onSelect: () => void;
   onDeleted: (userId: string) => void;
 }) {
-  const remove = useMutation(deleteTestUserMutation(useQueryClient()));
+  const queryClient = useQueryClient();
+  const remove = useMutation(deleteTestUserMutation(queryClient));
   // Deleting takes the user's messages with it: only after a confirmation.
   const [confirming, setConfirming] = useState(false);
 
   function onConfirmDelete() {
-    // The selection goes first, so its 2 s conversation poll cannot ask for a user being deleted.
+    // The selection goes first, so its 2 s conversation poll stops, and a poll already sent is
+    // answered before the user is deleted.
     onDeleted(user.id);
-    remove.mutate(
-      { params: { id: user.id } },
-      {
-        onSuccess: () => {
-          setConfirming(false);
-          toast({
-            title: 'Test User Deleted',
-            description: `${user.testUserName} and their messages are gone.`,
-          });
+    void conversationRequestsSettled(user.id).then(() =>
+      remove.mutate(
+        { params: { id: user.id } },
+        {
+          onSuccess: () => {
+            setConfirming(false);
+            toast({
+              title: 'Test User Deleted',
+              description: `${user.testUserName} and their messages are gone.`,
+            });
+          },
+          onError: (error) => {
+            setConfirming(false);
+            toast({
+              variant: 'destructive',
+              title: 'Error',
+              description: failureDescription(error, simulatorTexts.deleteFailed),
+            });
+          },
         },
-        onError: (error) => {
-          setConfirming(false);
-          toast({
-            variant: 'destructive',
-            title: 'Error',
-            description: failureDescription(error, simulatorTexts.deleteFailed),
-          });
-        },
-      },
+      ),
     );
   }
 

@@ -1,5 +1,5 @@
 import { api, endpointPath } from '@sprout/contracts';
-import { endpointMutation, endpointQuery, invalidateEndpoint } from '@sprout/ui';
+import { callEndpoint, endpointMutation, endpointQuery, invalidateEndpoint } from '@sprout/ui';
 import type { QueryClient } from '@tanstack/react-query';
 
 /** The simulator's test users list refreshes every 5 s. */
@@ -12,16 +12,35 @@ export const testUsersQuery = {
   refetchInterval: TEST_USERS_REFRESH_MS,
 };
 
+/**
+ * Conversation requests on the wire, by user: a delete waits for these (conversationRequestsSettled),
+ * since a request already sent reaches the server whatever the page shows next.
+ */
+const conversationRequests = new Map<string, Set<Promise<unknown>>>();
+
+function tracked<T>(userId: string, request: Promise<T>): Promise<T> {
+  const pending = conversationRequests.get(userId) ?? new Set<Promise<unknown>>();
+  conversationRequests.set(userId, pending);
+  pending.add(request);
+  const done = () => {
+    pending.delete(request);
+    if (pending.size === 0) conversationRequests.delete(userId);
+  };
+  request.then(done, done);
+  return request;
+}
+
 /** A test user's conversation, analytics and profile; nothing is fetched without a user. */
-export const simulatorConversationQuery = (userId: string | null) => ({
-  ...endpointQuery(
-    api.simulator.conversation,
-    { params: { id: userId ?? '' } },
-    { failureMessage: 'Failed to fetch conversation' },
-  ),
-  enabled: userId !== null,
-  refetchInterval: SIMULATOR_CONVERSATION_REFRESH_MS,
-});
+export const simulatorConversationQuery = (userId: string | null) => {
+  const request = { params: { id: userId ?? '' } };
+  const options = { failureMessage: 'Failed to fetch conversation' };
+  return {
+    ...endpointQuery(api.simulator.conversation, request, options),
+    queryFn: () => tracked(userId ?? '', callEndpoint(api.simulator.conversation, request, options)),
+    enabled: userId !== null,
+    refetchInterval: SIMULATOR_CONVERSATION_REFRESH_MS,
+  };
+};
 
 /**
  * Sends a test user's message and waits for the reply. The conversation reloads afterwards, also
@@ -41,6 +60,16 @@ export const createTestUserMutation = (queryClient: QueryClient) =>
   endpointMutation(api.simulator.createTestUser, {
     onSuccess: () => invalidateEndpoint(queryClient, api.simulator.testUsers),
   });
+
+/**
+ * Resolves once no request for a user's conversation is on the wire. A delete waits for it: a poll
+ * sent just before would otherwise reach the server after the user is gone and fail.
+ */
+export async function conversationRequestsSettled(userId: string): Promise<void> {
+  // A macrotask first, so the cleared selection renders and its poll stops.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await Promise.allSettled([...(conversationRequests.get(userId) ?? [])]);
+}
 
 export const deleteTestUserMutation = (queryClient: QueryClient) =>
   endpointMutation(api.simulator.deleteTestUser, {
