@@ -444,7 +444,7 @@ export function adviseOffline(given: AdviceRequest): Advice {
         return computed ? [computed] : [];
       };
       const a = sentences(first.entry)[0];
-      const b = sentences(second.entry).find((t) => !a?.includes(t) && !t.includes(a ?? t));
+      const b = a && sentences(second.entry).find((t) => !a.includes(t) && !t.includes(a));
       if (a && b) {
         return finish(`${a} ${b}`, topicOf(first.entry, crop), 'answer', [first.entry, second.entry]);
       }

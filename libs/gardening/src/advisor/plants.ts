@@ -1,4 +1,4 @@
-import { advisorKnowledge, type Plant } from './knowledge/load';
+import { advisorKnowledge, type AdvisorKnowledge, type Plant } from './knowledge/load';
 import { isHardyIn } from './knowledge/placeholders';
 import { normalizeText } from './knowledge/terms';
 
@@ -93,17 +93,21 @@ const EVERYDAY_MEANINGS = new Set(
   poppy ginger grape grapes cedar birch oak elm maple rosemary squash pumpkin mustard`.split(/\s+/),
 );
 
+/** The plants entries are about and the catalog's names and aliases, as written. */
+export function entryAndCatalogPlantNames(knowledge: Pick<AdvisorKnowledge, 'entries' | 'plants'>): string[] {
+  return [
+    ...knowledge.entries.flatMap((e) => e.plants),
+    ...knowledge.plants.flatMap((p) => [p.name, ...(p.aliases ?? [])]),
+  ];
+}
+
 let plantNames: ReadonlySet<string> | null = null;
 
 /** Every plain plant name of the knowledge (catalog, crops, entries' plants), lower case. */
 function knownPlantNames(): ReadonlySet<string> {
   if (plantNames) return plantNames;
   const knowledge = advisorKnowledge();
-  const names = [
-    ...knowledge.plants.flatMap((p) => [p.name, ...(p.aliases ?? [])]),
-    ...knowledge.crops.flatMap((c) => c.names),
-    ...knowledge.entries.flatMap((e) => e.plants),
-  ]
+  const names = [...entryAndCatalogPlantNames(knowledge), ...knowledge.crops.flatMap((c) => c.names)]
     .map((n) => n.toLowerCase().trim())
     .filter((n) => /^[a-z][a-z' -]*[a-z]$/.test(n) && n.length >= 3 && !EVERYDAY_MEANINGS.has(n));
   plantNames = new Set(names);

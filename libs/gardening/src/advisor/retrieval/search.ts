@@ -5,6 +5,7 @@ import type { Season } from '../../places/season';
 import { advisorKnowledge, type AdvisorKnowledge, type Entry } from '../knowledge/load';
 import type { AdvisorRegion } from '../knowledge/schema';
 import { normalizeText, termPrefilter } from '../knowledge/terms';
+import { entryAndCatalogPlantNames } from '../plants';
 import { buildLexicon, readText, type Lexicon } from './reader';
 import { stem } from './stem';
 
@@ -216,10 +217,7 @@ function buildRetriever(knowledge: AdvisorKnowledge): Retriever {
   const plantStems = new Map(
     knowledge.entries.map((e) => [e.id, e.plants.flatMap((p) => contentStems(p, knowledge))]),
   );
-  const names = [
-    ...knowledge.entries.flatMap((e) => e.plants),
-    ...knowledge.plants.flatMap((p) => [p.name, ...(p.aliases ?? [])]),
-  ].map((n) => contentStems(n, knowledge));
+  const names = entryAndCatalogPlantNames(knowledge).map((n) => contentStems(n, knowledge));
   const oneWord = new Set(names.filter((stems) => stems.length === 1).flat());
   return {
     lexicon,
