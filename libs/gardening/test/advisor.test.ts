@@ -190,6 +190,28 @@ describe('adviseOffline', () => {
     expect(one.answer).not.toMatch(/pepper/);
   });
 
+  it('answers for a place the gardener names in another state, and keeps home otherwise', () => {
+    const ask = (question: string, zipCode: string): string =>
+      adviseOffline({ question, zipCode, now: MAY }).answer;
+    // A Chicago gardener asking about a lawn in Tucson gets the desert's natives, not the Midwest's.
+    expect(ask('I want to replace the lawn with native plants at my house in tucson', '60601')).toMatch(
+      /Southwest natives/,
+    );
+    expect(ask('when do i plant tomatoes at my moms in phoenix', '60601')).toMatch(/zone 9b/);
+    // A state named away from home has no one zone: no home dates, and no request for a ZIP.
+    const florida = ask('when do i plant tomatoes in florida', '60601');
+    expect(florida).not.toMatch(/zone 6a|ZIP/);
+    // A town up the mountain from home is its own zone; the town the gardener came from is not.
+    expect(ask('when do i plant tomatoes at our cabin in flagstaff', '85004')).toMatch(/zone 6a/);
+    expect(ask('moved here from phoenix, when should i set out tomato transplants', '86001')).toMatch(
+      /zone 6a/,
+    );
+    expect(ask('moved here from tucson, when should i set out tomato transplants', '60601')).toMatch(
+      /zone 6b/,
+    );
+    expect(ask('when do i plant tomatoes in chicago', '60601')).toMatch(/zone 6b/);
+  });
+
   it("answers a lawn to be replaced with natives with the gardener's regional natives", () => {
     const ask = (zipCode: string): string =>
       adviseOffline({

@@ -147,4 +147,18 @@ describe('detectLocation details', () => {
     });
     expect(detectLocation('Baton Rouge, LA')).toMatchObject({ state: 'LA' });
   });
+
+  it('reads a big city before a lower-case "or" as the city, and a city named after its state as the city', () => {
+    expect(detectLocation('should i keep grass in phoenix or replace it')).toMatchObject({ state: 'AZ' });
+    expect(detectLocation('when to plant garlic in portland or')).toMatchObject({ state: 'OR' });
+    expect(detectLocation('when is the first frost in kansas city')).toMatchObject({
+      city: 'Kansas City',
+      state: 'MO',
+    });
+    expect(detectLocation('i live in oklahoma city')).toMatchObject({ city: 'Oklahoma City' });
+    expect(detectLocation('we moved to kansas last year')).toMatchObject({
+      locationType: 'state',
+      state: 'KS',
+    });
+  });
 });

@@ -2,6 +2,8 @@ import type { TextAnalysis } from '../analysis/text-analysis';
 import type { Topic } from '../analysis/topics';
 import { fitToLength, toGsm7 } from '../text/gsm7';
 import { addDays } from '../text/dates';
+import { detectLocation } from '../location/detect-location';
+import { normalizeText } from './knowledge/terms';
 import { lookupZip } from '../places/zip';
 import { analysisWindow } from '../text/words';
 import { buildContext, zipHint, type AdviceAsker, type AdviceContext } from './context';
@@ -183,6 +185,13 @@ function topicOf(entry: Entry, crop: CropTiming | null): Topic | 'general' {
   return crop?.topic ?? 'general';
 }
 
+/** Whether the text names a town as the one the gardener came from ("moved here from phoenix"). */
+function movedFrom(text: string, city: string): boolean {
+  const words = ` ${normalizeText(text)} `;
+  const at = words.indexOf(` ${normalizeText(city)} `);
+  return at >= 0 && /\bfrom (?:\w+ ){0,2}$/.test(words.slice(0, at + 1));
+}
+
 /** How a request was read: the context, the crop, the ranked entries and what to do with them. */
 export interface Reading {
   ctx: AdviceContext;
@@ -204,12 +213,16 @@ export function readRequest(given: AdviceRequest): Reading {
   const retriever = advisorRetriever();
   const history = request.history ?? [];
   const earlier = history.map(gardenerWords).filter((t): t is string => t !== null);
-  // The gardener's own town, as the question may name it ("new to santa fe"): a place, not a word to correct.
-  const town = request.zipCode ? lookupZip(request.zipCode)?.city : undefined;
-  const known = town ? [town] : [];
   const located = given.analysis?.text === given.question ? given.analysis.location : undefined;
+  const found = located ?? detectLocation(request.question);
+  // The gardener's own town and the town the text names ("new to santa fe", "moved from phoenix"):
+  // places, not words to correct or to answer about.
+  const town = request.zipCode ? lookupZip(request.zipCode)?.city : undefined;
+  const known = [town, found.city].filter((t): t is string => !!t);
+  // "moved here from phoenix" names where the gardener was, not where the garden is.
+  const named = found.city && movedFrom(request.question, found.city) ? undefined : found;
   const read = (q: string): string =>
-    readQuestion(q, retriever, known, q === request.question ? located : undefined);
+    readQuestion(q, retriever, known, q === request.question ? found : undefined);
   const standsAlone = (q: string): boolean => {
     const known = alone.get(q);
     if (known !== undefined) return known;
@@ -232,6 +245,7 @@ export function readRequest(given: AdviceRequest): Reading {
     question: resolved.question,
     normalized: true,
     noZipHint: request.locationRefused === true || askedForZip,
+    named,
   });
   const crop = findCropIn(ctx.question) ?? (resolved.context ? findCropIn(resolved.context) : null);
   const hits = search(

@@ -1,4 +1,4 @@
-import { detectLocation } from '../location/detect-location';
+import { detectLocation, type LocationDetection } from '../location/detect-location';
 import { frostDatesFor, normalizeZone, type FrostDates } from '../places/frost';
 import { hardinessZoneForZip } from '../places/hardiness';
 import { NAMED_REGIONS } from '../places/regions';
@@ -73,6 +73,31 @@ export interface AdviceContextInput extends AdviceAsker {
   noZipHint?: boolean;
   /** The question is already normalised (normalizeText). */
   normalized?: boolean;
+  /** The place the gardener's words name ("my mom's lawn in tucson"), read from the raw text. */
+  named?: LocationDetection;
+}
+
+/**
+ * The place an answer is for when the gardener names one away from home: a town in another zone
+ * than the ZIP's, a state other than the ZIP's, or any named place when no ZIP is known.
+ */
+export function placeElsewhere(
+  named: LocationDetection | undefined,
+  home: string | null,
+): { zipCode: string | null; state: string | null; region: string | null } | null {
+  if (!named?.hasLocation || named.country !== 'United States') return null;
+  const state = named.state ?? null;
+  const at = home ? lookupZip(home) : null;
+  const homeState = at?.state ?? null;
+  if (named.zipCode) {
+    // The home town itself ("tomatoes in chicago" from a Chicago ZIP) keeps the gardener's own ZIP.
+    if (at && named.city?.toLowerCase() === at.city.toLowerCase() && state === homeState) return null;
+    const sameZone = home && hardinessZoneForZip(home)?.zone === hardinessZoneForZip(named.zipCode)?.zone;
+    return sameZone && state === homeState ? null : { zipCode: named.zipCode, state, region: null };
+  }
+  if (homeState && (!state || state === homeState)) return null;
+  const region = named.region ?? null;
+  return state || region ? { zipCode: null, state, region } : null;
 }
 
 /** The broad region of a state or of a region as people name it ("Front Range", "PNW", "Texas"). */
@@ -103,11 +128,14 @@ export function buildContext(input: AdviceContextInput): AdviceContext {
   // A ZIP texted in the question counts as given (only looked for when none is known: it is costly).
   const detected =
     input.zipCode?.trim() || !/\d{5}/.test(input.question) ? null : detectLocation(input.question);
-  const zipCode =
+  const home =
     input.zipCode?.trim() || (detected?.locationType === 'zip' ? (detected.zipCode ?? null) : null);
+  const elsewhere = placeElsewhere(input.named, home || null);
+  const zipCode = elsewhere ? elsewhere.zipCode : home;
   const place = zipCode ? lookupZip(zipCode) : null;
+  // The profile's zone is for home: a place named away from home takes its own, or none.
   const zone =
-    (input.zone ? normalizeZone(input.zone) : null) ??
+    (input.zone && !(elsewhere && home) ? normalizeZone(input.zone) : null) ??
     (zipCode ? (hardinessZoneForZip(zipCode)?.zone ?? null) : null);
   const zoneNumber = zone ? parseInt(zone, 10) : null;
   // An Alaska, Hawaii or Puerto Rico ZIP takes its own area's dates: there the zone misleads.
@@ -127,12 +155,14 @@ export function buildContext(input: AdviceContextInput): AdviceContext {
     warmCrops: frost?.warmCrops ? dateInYear(frost.warmCrops, year) : null,
     season: seasonFor(today, place?.latitude),
     place: place ? `${place.city}, ${place.state}` : null,
-    state: place?.state ?? null,
-    region: input.region?.trim() || null,
-    regionName: advisorRegionOf(place?.state ?? null, input.region ?? null),
+    state: place?.state ?? elsewhere?.state ?? null,
+    region: elsewhere ? elsewhere.region : input.region?.trim() || null,
+    regionName: elsewhere
+      ? advisorRegionOf(place?.state ?? elsewhere.state, elsewhere.region)
+      : advisorRegionOf(place?.state ?? null, input.region ?? null),
     level: input.experienceLevel ? normalizeExperienceLevel(input.experienceLevel) : null,
     soil: input.soilType ? normalizeSoilType(input.soilType) : null,
-    mayAskZip: !zone && !input.noZipHint,
+    mayAskZip: !zone && !input.noZipHint && !(elsewhere && home),
   };
 }
 

@@ -339,10 +339,12 @@ function detectCityState(tokens: Token[]): LocationDetection | null {
       if (parts.some((t) => /^\d/.test(t.text))) continue;
       const joined = parts.map((t) => t.text).join(' ');
       const candidate = normalizeCityName(joined);
+      // "phoenix or replace it": a lower-case "or" after a big city elsewhere is the word, not Oregon.
+      const bigCity = CITY_BY_ALIAS.get(joined);
+      if (mention.strength === 'weak' && bigCity && bigCity.state !== mention.state) continue;
       if (!index.has(`${candidate}|${mention.state}`)) {
-        const nickname = CITY_BY_ALIAS.get(joined);
-        if (nickname && nickname.state === mention.state)
-          return cityStateResult(normalizeCityName(nickname.city), mention.state, 0.85);
+        if (bigCity && bigCity.state === mention.state)
+          return cityStateResult(normalizeCityName(bigCity.city), mention.state, 0.85);
         continue;
       }
       if (
@@ -536,6 +538,10 @@ function stateResult(code: string, confidence: number): LocationDetection {
   };
 }
 
+/** "kansas city", "oklahoma city": a well-known city named after its state, not the state. */
+const cityAfterState = (state: string, after: string): boolean =>
+  /^\s*city\b/.test(after) && CITY_BY_ALIAS.has(`${state} city`);
+
 function detectStateAlone(flat: string, tokens: Token[]): LocationDetection | null {
   STATE_NAME_RE.lastIndex = 0;
   let origin: LocationDetection | null = null;
@@ -543,6 +549,7 @@ function detectStateAlone(flat: string, tokens: Token[]): LocationDetection | nu
     const code = m[1] ? normalizeState(m[1]) : null;
     if (!code) continue;
     const end = m.index + m[0].length;
+    if (cityAfterState(m[0].trim(), flat.slice(end))) continue;
     if (!residenceCue(flat, m.index, end, false)) continue;
     // "I'm from Ohio but live in Arizona": where they live beats where they are from.
     const fromOnly = FROM_CUE_BEFORE.test(flat.slice(Math.max(0, m.index - 60), m.index)) && m.index > 0;
@@ -553,6 +560,7 @@ function detectStateAlone(flat: string, tokens: Token[]): LocationDetection | nu
   for (const token of tokens) {
     const start = token.start;
     const end = token.end;
+    if (cityAfterState(token.text, flat.slice(end))) continue;
     if (token.text.length === 2 && token.text.toUpperCase() in US_STATES) {
       const upper = token.raw === token.raw.toUpperCase();
       if ((upper || !AMBIGUOUS_CODES.has(token.text)) && residenceCue(flat, start, end, false)) {
