@@ -263,9 +263,19 @@ describe('safety', () => {
       'is my ash tree going to die from emerald ash borer',
       'are the roses going to die if it freezes tonight',
       'deer ate ALL my tulips again!!! what bulbs dont they eat',
+      // Eating from the garden as a habit, in a question about a safe treatment.
+      'my peppers r getting eaten by small green worms, i dont want to spray poison bc my grandkids eat from the garden',
+      'my kids eat the strawberries, can i use neem or is it toxic',
     ]) {
       expect(detectSafetyConcern(text)).toBeNull();
     }
+    // ...while an ingestion, or eating with symptoms, still is one.
+    expect(
+      detectSafetyConcern('my son has eaten a yew berry and the kids eat from the garden')?.category,
+    ).toBe('human_poisoning');
+    expect(
+      detectSafetyConcern('my kids eat the berries off the bush and now one is throwing up')?.category,
+    ).toBe('human_poisoning');
   });
 
   it('keeps every guidance text SMS-safe', () => {

@@ -68,8 +68,13 @@ const NAMES_BROWSER =
   /\b(?:deer|rabbits?|bunn(?:y|ies)|squirrels?|voles?|gophers?|chipmunks?|groundhogs?|woodchucks?|raccoons?|javelinas?|armadillos?|elk|moose)\b/;
 const NAMES_PERSON =
   /\b(?:i|we|he|she|hes|shes|someone|somebody|anyone|people|person|guests?|visitors?|neighbou?rs?|son|daughter|kids?|child|children|baby|toddler|infant|boy|girl|grand\w+|husband|wife|partner|mom|mother|dad|father|friends?|brother|sister|niece|nephew|uncle|aunt|cousin|in-laws?)\b/;
-const SYMPTOMS =
-  /\b(?:sick|ill|vomit\w*|throw(?:ing)?\s+up|threw\s+up|puk\w*|nause\w*|dizzy|dizziness|faint\w*|seizure\w*|convuls\w*|drool\w*|foaming|letharg\w*|unconscious|won'?t\s+wake|can'?t\s+breathe|trouble\s+breathing|short(?:ness)?\s+of\s+breath|wheez\w*|cough\w*|rash|hives|blister\w*|burn(?:s|ing|ed)?|itch\w*|swell\w*|swollen|numb\w*|tingl\w*|diarrh\w*|stomach\s*ache|cramps?|headache|hospital|emergency|er\b|poison(?:ed|ing|ous)?|toxic|overdose|what\s+(?:do|should)\s+i\s+do|help)\b/;
+/** Symptoms of a person's body. */
+const BODILY_SYMPTOMS =
+  /\b(?:sick|ill|vomit\w*|throw(?:ing)?\s+up|threw\s+up|puk\w*|nause\w*|dizzy|dizziness|faint\w*|seizure\w*|convuls\w*|drool\w*|foaming|letharg\w*|unconscious|won'?t\s+wake|can'?t\s+breathe|trouble\s+breathing|short(?:ness)?\s+of\s+breath|wheez\w*|cough\w*|rash|hives|blister\w*|burn(?:s|ing|ed)?|itch\w*|swell\w*|swollen|numb\w*|tingl\w*|diarrh\w*|stomach\s*ache|cramps?|headache|hospital|emergency|er\b)\b/;
+/** ...or words of alarm, which also count when someone swallowed something. */
+const SYMPTOMS = new RegExp(
+  String.raw`${BODILY_SYMPTOMS.source}|\b(?:poison(?:ed|ing|ous)?|toxic|overdose|what\s+(?:do|should)\s+i\s+do|help)\b`,
+);
 const CHEMICALS =
   /\b(?:pesticides?|insecticides?|herbicides?|fungicides?|weed\s*killers?|bug\s+spray|roundup|glyphosate|sevin|carbaryl|malathion|diazinon|chlordane|paraquat|2,4-d|permethrin|bifenthrin|imidacloprid|neem\s+oil|copper\s+(?:spray|fungicide)|sulfur(?:\s+dust)?|sulphur|lime\s+sulfur|fertili[sz]ers?|bleach|ammonia|chlorine|chemicals?|poison|dust|spray)\b/;
 const BODY_CONTACT =
@@ -103,6 +108,25 @@ const PUT_IN_MOUTH =
 const INGEST_ANY = new RegExp(String.raw`\b${INGEST}\b`);
 const EDIBILITY_QUESTION =
   /\b(?:can|could|should)\s+(?:i|we|you)\s+(?:\w+\s+)?(?:eat|cook)\b|\b(?:is|are)\s+(?:\w+\s+){0,3}(?:edible|good\s+to\s+eat)\b/;
+
+/** Eating in a past or ongoing event: "ate", "swallowed", "is eating", "got into". */
+const INGESTION_EVENT =
+  /\b(?:ate|eaten|chewed|chewing|swallowed|swallowing|licked|licking|drank|ingested|consumed|nibbled|munched|bit\s+into|tasted|got\s+into|put\s+\w+\s+in\s+\w+\s+mouth|(?:is|are|was|were|been|be|keeps?)\s+eating)\b/;
+/**
+ * Eating as a habit, not an event: "my grandkids eat from the garden, i dont want to spray poison"
+ * is a gardener choosing a safe treatment, not a person who swallowed something.
+ */
+function habitualEating(lower: string): boolean {
+  return (
+    /\b(?:eat|eats)\b/.test(lower) &&
+    // "getting eaten by something" is a pest at the plants.
+    !INGESTION_EVENT.test(
+      lower.replace(/\b(?:getting|being|get|got|been|was|were|is|are)\s+(?:\w+\s+)?eaten\b/g, ' '),
+    ) &&
+    !BODILY_SYMPTOMS.test(lower) &&
+    !/\bpoisoned\b/.test(lower)
+  );
+}
 
 /**
  * Finds a safety concern in a message: self-harm, intent to poison someone, a person or a pet
@@ -138,7 +162,7 @@ export function detectSafetyConcern(text: string): SafetyConcern | null {
     NAMES_BROWSER.test(lower) && !NAMES_PERSON.test(lower) && !SYMPTOMS.test(lower)
       ? lower.replace(/\bthey\b/g, 'the animals')
       : lower;
-  const personIngested = PEOPLE_INGEST.test(people) || PUT_IN_MOUTH.test(lower);
+  const personIngested = (PEOPLE_INGEST.test(people) || PUT_IN_MOUTH.test(lower)) && !habitualEating(lower);
   if (personIngested && !EDIBILITY_QUESTION.test(lower)) {
     const firstPerson =
       /\b(?:i|we)\s+(?:\w+\s+){0,3}?(?:ate|eaten|eat|chewed|swallowed|drank|ingested|tasted)\b/.test(lower);
@@ -153,7 +177,7 @@ export function detectSafetyConcern(text: string): SafetyConcern | null {
     }
   }
   // Something was eaten with no clear subject ("ate a daffodil bulb thinking it was an onion").
-  for (const hit of matchWithContext(lower, INGEST_ANY)) {
+  for (const hit of habitualEating(lower) ? [] : matchWithContext(lower, INGEST_ANY)) {
     const before = lower.slice(Math.max(0, hit.index - 40), hit.index);
     if (PEST_SUBJECT.test(before)) continue;
     const after = lower.slice(hit.index, hit.index + 60);
