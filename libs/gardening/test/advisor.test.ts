@@ -260,6 +260,14 @@ describe('adviseOffline', () => {
     );
   });
 
+  it('sets warm crops out in Alaska in early June, not right after the last frost', () => {
+    // Anchorage's last frost is May 7, Fairbanks's May 22, Kenai's May 28.
+    expect(answerOn('when do tomatoes go outside', '99501', '2025-04-20')).toMatch(/Jun 1-15/);
+    expect(answerOn('when do i plant squash outside', '99701', '2025-04-20')).toMatch(/Jun 1-15/);
+    expect(answerOn('when do tomatoes go outside', '99611', '2025-04-20')).toMatch(/Jun 7-21/);
+    expect(answerOn('when do i plant peas', '99501', '2025-04-20')).toMatch(/May 7-/);
+  });
+
   it('waits for thawed ground in Alaska before cool crops go in', () => {
     const potatoes = (zipCode: string): string => answerOn('when do i plant potatoes', zipCode, '2025-03-20');
     expect(potatoes('99501')).toMatch(/plant seed potatoes May 7-Jun 18 .*ground thaws late/);

@@ -123,6 +123,16 @@ export function advisorRegionOf(state: string | null, region: string | null): Ad
   return zip ? regionForState(zip.state) : null;
 }
 
+/**
+ * Alaska's soil and nights stay cold after its last frost: warm crops go out in early June (as the
+ * state's extension service advises for Southcentral and the Interior), or 10 days after a later frost.
+ */
+function alaskaWarmCrops(lastFrost: Date): Date {
+  const june = new Date(Date.UTC(lastFrost.getUTCFullYear(), 5, 1));
+  const afterFrost = addDays(lastFrost, 10);
+  return afterFrost > june ? afterFrost : june;
+}
+
 export function buildContext(input: AdviceContextInput): AdviceContext {
   const today = startOfDay(input.now ?? new Date());
   // A ZIP texted in the question counts as given (only looked for when none is known: it is costly).
@@ -152,7 +162,11 @@ export function buildContext(input: AdviceContextInput): AdviceContext {
     frostFree,
     lastFrost: frost && !frostFree ? dateInYear(frost.lastSpringFrost, year) : null,
     firstFrost: frost && !frostFree ? dateInYear(frost.firstFallFrost, year) : null,
-    warmCrops: frost?.warmCrops ? dateInYear(frost.warmCrops, year) : null,
+    warmCrops: frost?.warmCrops
+      ? dateInYear(frost.warmCrops, year)
+      : place?.state === 'AK' && frost && !frostFree
+        ? alaskaWarmCrops(dateInYear(frost.lastSpringFrost, year))
+        : null,
     season: seasonFor(today, place?.latitude),
     place: place ? `${place.city}, ${place.state}` : null,
     state: place?.state ?? elsewhere?.state ?? null,
