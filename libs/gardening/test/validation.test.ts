@@ -116,6 +116,9 @@ describe('validateMessage result shape', () => {
       'is my pawpaw supposed to look like that',
       'when is breadfruit season',
       'is wisteria going to climb onto my roof',
+      // ...misspelled, when the word is long enough not to be an everyday one.
+      'mooses ate my brocolli again!!',
+      'zuchini leafs all white',
     ]) {
       expect(validateMessage(text, {}, NOW).responseType).toBe('gardening_question');
     }
@@ -123,6 +126,8 @@ describe('validateMessage result shape', () => {
       'what is the capital of france',
       'can i get a ginger ale',
       'hazel is my best friend',
+      'what is the capital of mongolia',
+      'can you teach me about the union',
     ]) {
       expect(validateMessage(text, {}, NOW).responseType).toBe('non_gardening');
     }

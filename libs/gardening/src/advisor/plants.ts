@@ -1,6 +1,7 @@
 import { advisorKnowledge, type AdvisorKnowledge, type Plant } from './knowledge/load';
 import { isHardyIn } from './knowledge/placeholders';
 import { normalizeText } from './knowledge/terms';
+import { editDistance } from '../text/words';
 
 /** A plant an answer names outside the zones where it survives winter. */
 export interface NotHardyPlant {
@@ -103,6 +104,40 @@ export function entryAndCatalogPlantNames(knowledge: Pick<AdvisorKnowledge, 'ent
 
 let plantNames: ReadonlySet<string> | null = null;
 
+/** Shorter words are too close to everyday ones ("peace" and "peach", "union" and "onion"). */
+const MIN_CORRECTED = 7;
+
+/**
+ * The words as the gardener meant them: shorthand written out ("strawbs") and a long word one or
+ * two letters off a plant name of one word taken as that name ("brocolli", "zuchini").
+ */
+function meantWords(words: readonly string[], names: ReadonlySet<string>): string[] {
+  const { shorthand } = advisorKnowledge().language;
+  return words.flatMap((word) => {
+    const written = shorthand.get(word);
+    if (written !== undefined) return written.split(' ');
+    if (word.length < MIN_CORRECTED || names.has(word)) return [word];
+    const max = word.length >= 8 ? 2 : 1;
+    const near = (oneWordNames(names).get(word[0] ?? '') ?? []).find(
+      (name) => Math.abs(name.length - word.length) <= max && editDistance(word, name, max) <= max,
+    );
+    return [near ?? word];
+  });
+}
+
+let byInitial: Map<string, string[]> | null = null;
+
+/** The plant names of one word long enough to be corrected to, by first letter. */
+function oneWordNames(names: ReadonlySet<string>): Map<string, string[]> {
+  if (byInitial) return byInitial;
+  byInitial = new Map();
+  for (const name of names) {
+    if (name.includes(' ') || name.length < MIN_CORRECTED - 1) continue;
+    byInitial.set(name[0] ?? '', [...(byInitial.get(name[0] ?? '') ?? []), name]);
+  }
+  return byInitial;
+}
+
 /** Every plain plant name of the knowledge (catalog, crops, entries' plants), lower case. */
 function knownPlantNames(): ReadonlySet<string> {
   if (plantNames) return plantNames;
@@ -121,7 +156,7 @@ function knownPlantNames(): ReadonlySet<string> {
  */
 export function namesKnownPlant(lower: string): boolean {
   const names = knownPlantNames();
-  const words = lower.match(/[a-z]+(?:'[a-z]+)?/g) ?? [];
+  const words = meantWords(lower.match(/[a-z]+(?:'[a-z]+)?/g) ?? [], names);
   const known = (name: string): boolean =>
     names.has(name) ||
     (name.endsWith('s') && names.has(name.slice(0, -1))) ||
