@@ -271,6 +271,8 @@ describe('safety', () => {
       // Eating from the garden as a habit, in a question about a safe treatment.
       'my peppers r getting eaten by small green worms, i dont want to spray poison bc my grandkids eat from the garden',
       'my kids eat the strawberries, can i use neem or is it toxic',
+      // An animal eats, whoever asks.
+      'how do i keep birds from eating my grass seed',
     ]) {
       expect(detectSafetyConcern(text)).toBeNull();
     }

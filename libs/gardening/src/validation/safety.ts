@@ -61,8 +61,14 @@ const INGEST = String.raw`(?:ate|eaten|eats|eat|eating|chewed|chewing|chews|chew
 
 const RISKY_THINGS =
   /\b(?:mushrooms?|toadstools?|fung(?:us|i)|wild\s+\w+|berr(?:y|ies)|bulbs?|seeds?|seed\s+pods?|pods|leaf|leaves|flowers?|sap|roots?|fertili[sz]er\w*|pesticides?|insecticides?|herbicides?|fungicides?|weed\s*killers?|bug\s+spray|roundup|sevin|malathion|slug\s+(?:bait|pellets)|snail\s+bait|rat\s+poison|poison|pellets|granules|plants?|houseplants?|blood\s+meal|bone\s+meal|fish\s+emulsion|mulch|grapes?|raisins?|onions?|garlic|avocado|antifreeze|compost|cocoa\s+mulch|foxglove|oleander|yew|castor|nightshade|hemlock|lil(?:y|ies)|sago|daffodils?|azaleas?|rhododendrons?|dieffenbachia|jimson\w*|datura|pokeweed|pokeberr\w*|monkshood|larkspur|lily\s+of\s+the\s+valley|wisteria|rhubarb\s+leaves|tulips?|hyacinths?|philodendron|pothos|aloe|ivy|holly|mistletoe|poinsettia|lantana|hydrangea|boxwood|privet|laburnum|belladonna|elderberr\w*|potato\s+leaves|tomato\s+leaves|green\s+potato|apple\s+seeds|cherry\s+pits|peach\s+pits)\b/;
-const PEST_SUBJECT =
-  /\b(?:deer|rabbits?|bunn(?:y|ies)|squirrels?|voles?|gophers?|moles?|chipmunks?|birds?|slugs?|snails?|bugs?|beetles?|caterpillars?|worms?|something|critters?|groundhogs?|woodchucks?|raccoons?|mice|rats?|chickens?|hens|aphids?|grasshoppers?|insects?|pests?|hornworms?|possums?|armadillos?|javelinas?|elk|moose|bears?)\s+(?:\w+\s+){0,2}$/;
+/** Animals and pests that eat plants. */
+const EATERS = String.raw`(?:deer|rabbits?|bunn(?:y|ies)|squirrels?|voles?|gophers?|moles?|chipmunks?|birds?|slugs?|snails?|bugs?|beetles?|caterpillars?|worms?|something|critters?|groundhogs?|woodchucks?|raccoons?|mice|rats?|chickens?|hens|aphids?|grasshoppers?|insects?|pests?|hornworms?|possums?|armadillos?|javelinas?|elk|moose|bears?)`;
+const PEST_SUBJECT = new RegExp(String.raw`\b${EATERS}\s+(?:\w+\s+){0,2}$`);
+/** "keep birds from eating my grass seed": the animal eats, whoever speaks. */
+const ANIMAL_EATING = new RegExp(
+  String.raw`\b${EATERS}\s+(?:(?:from|keep|keeps|kept|are|is|were|was|have|has|had|been|always|still|just)\s+){0,2}${INGEST}\b`,
+  'g',
+);
 /** In a message about browsing animals and no person, "they" are the animals ("what bulbs dont they eat"). */
 const NAMES_BROWSER =
   /\b(?:deer|rabbits?|bunn(?:y|ies)|squirrels?|voles?|gophers?|chipmunks?|groundhogs?|woodchucks?|raccoons?|javelinas?|armadillos?|elk|moose)\b/;
@@ -162,7 +168,9 @@ export function detectSafetyConcern(text: string): SafetyConcern | null {
     NAMES_BROWSER.test(lower) && !NAMES_PERSON.test(lower) && !SYMPTOMS.test(lower)
       ? lower.replace(/\bthey\b/g, 'the animals')
       : lower;
-  const personIngested = (PEOPLE_INGEST.test(people) || PUT_IN_MOUTH.test(lower)) && !habitualEating(lower);
+  const personIngested =
+    (PEOPLE_INGEST.test(people.replace(ANIMAL_EATING, 'the animals feed')) || PUT_IN_MOUTH.test(lower)) &&
+    !habitualEating(lower);
   if (personIngested && !EDIBILITY_QUESTION.test(lower)) {
     const firstPerson =
       /\b(?:i|we)\s+(?:\w+\s+){0,3}?(?:ate|eaten|eat|chewed|swallowed|drank|ingested|tasted)\b/.test(lower);
