@@ -65,7 +65,7 @@ describe('asking back instead of answering another question', () => {
       now,
     });
     expect(advice.kind).toBe('answer');
-    expect(advice.entries).toEqual(['fig-hardiness', 'prune-trees']);
+    expect(advice.entries).toEqual(['prune-figs', 'fig-hardiness']);
     expect(advice.answer).toMatch(/garage/);
     expect(advice.answer).toMatch(/late winter/);
     // One subject, one answer.
