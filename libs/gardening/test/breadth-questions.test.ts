@@ -6,6 +6,7 @@ import fourth from './fixtures/breadth-questions-4.json';
 import fifth from './fixtures/breadth-questions-5.json';
 import sixth from './fixtures/breadth-questions-6.json';
 import seventh from './fixtures/breadth-questions-7.json';
+import eighth from './fixtures/breadth-questions-8.json';
 import tenth from './fixtures/breadth-questions-10.json';
 
 // Questions written from horticultural experience across every US climate, then answered by new
@@ -19,6 +20,7 @@ describe('breadth questions', () => {
     ...fifth,
     ...sixth,
     ...seventh,
+    ...eighth,
     ...tenth,
   ] as BlindItem[];
   const report = scoreBlindSet(items);
