@@ -7,6 +7,7 @@ import fifth from './fixtures/breadth-questions-5.json';
 import sixth from './fixtures/breadth-questions-6.json';
 import seventh from './fixtures/breadth-questions-7.json';
 import eighth from './fixtures/breadth-questions-8.json';
+import ninth from './fixtures/breadth-questions-9.json';
 import tenth from './fixtures/breadth-questions-10.json';
 
 // Questions written from horticultural experience across every US climate, then answered by new
@@ -21,6 +22,7 @@ describe('breadth questions', () => {
     ...sixth,
     ...seventh,
     ...eighth,
+    ...ninth,
     ...tenth,
   ] as BlindItem[];
   const report = scoreBlindSet(items);
