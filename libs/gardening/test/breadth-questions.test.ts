@@ -9,6 +9,7 @@ import seventh from './fixtures/breadth-questions-7.json';
 import eighth from './fixtures/breadth-questions-8.json';
 import ninth from './fixtures/breadth-questions-9.json';
 import tenth from './fixtures/breadth-questions-10.json';
+import eleventh from './fixtures/breadth-questions-11.json';
 
 // Questions written from horticultural experience across every US climate, then answered by new
 // entries: a floor keeps later edits of the knowledge from losing whole subjects again.
@@ -24,6 +25,7 @@ describe('breadth questions', () => {
     ...eighth,
     ...ninth,
     ...tenth,
+    ...eleventh,
   ] as BlindItem[];
   const report = scoreBlindSet(items);
 
