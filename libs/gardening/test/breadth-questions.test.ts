@@ -10,6 +10,7 @@ import eighth from './fixtures/breadth-questions-8.json';
 import ninth from './fixtures/breadth-questions-9.json';
 import tenth from './fixtures/breadth-questions-10.json';
 import eleventh from './fixtures/breadth-questions-11.json';
+import twelfth from './fixtures/breadth-questions-12.json';
 
 // Questions written from horticultural experience across every US climate, then answered by new
 // entries: a floor keeps later edits of the knowledge from losing whole subjects again.
@@ -26,6 +27,7 @@ describe('breadth questions', () => {
     ...ninth,
     ...tenth,
     ...eleventh,
+    ...twelfth,
   ] as BlindItem[];
   const report = scoreBlindSet(items);
 
