@@ -6,11 +6,21 @@ import fourth from './fixtures/breadth-questions-4.json';
 import fifth from './fixtures/breadth-questions-5.json';
 import sixth from './fixtures/breadth-questions-6.json';
 import seventh from './fixtures/breadth-questions-7.json';
+import thirteenth from './fixtures/breadth-questions-13.json';
 
 // Questions written from horticultural experience across every US climate, then answered by new
 // entries: a floor keeps later edits of the knowledge from losing whole subjects again.
 describe('breadth questions', () => {
-  const items = [...first, ...second, ...third, ...fourth, ...fifth, ...sixth, ...seventh] as BlindItem[];
+  const items = [
+    ...first,
+    ...second,
+    ...third,
+    ...fourth,
+    ...fifth,
+    ...sixth,
+    ...seventh,
+    ...thirteenth,
+  ] as BlindItem[];
   const report = scoreBlindSet(items);
 
   it('answers most of them right and few with the wrong subject', () => {
