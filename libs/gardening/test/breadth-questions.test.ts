@@ -11,6 +11,7 @@ import ninth from './fixtures/breadth-questions-9.json';
 import tenth from './fixtures/breadth-questions-10.json';
 import eleventh from './fixtures/breadth-questions-11.json';
 import twelfth from './fixtures/breadth-questions-12.json';
+import thirteenth from './fixtures/breadth-questions-13.json';
 
 // Questions written from horticultural experience across every US climate, then answered by new
 // entries: a floor keeps later edits of the knowledge from losing whole subjects again.
@@ -28,6 +29,7 @@ describe('breadth questions', () => {
     ...tenth,
     ...eleventh,
     ...twelfth,
+    ...thirteenth,
   ] as BlindItem[];
   const report = scoreBlindSet(items);
 
