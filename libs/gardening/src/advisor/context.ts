@@ -81,7 +81,7 @@ export interface AdviceContextInput extends AdviceAsker {
  * The place an answer is for when the gardener names one away from home: a town in another zone
  * than the ZIP's, a state other than the ZIP's, or any named place when no ZIP is known.
  */
-export function placeElsewhere(
+function placeElsewhere(
   named: LocationDetection | undefined,
   home: string | null,
 ): { zipCode: string | null; state: string | null; region: string | null } | null {
