@@ -412,6 +412,8 @@ describe('with seeded users', () => {
       'Plant in October',
       'Use hardneck varieties',
     ]);
+    // The second conversation's messages load after its details: wait for them, then count.
+    await thread.getByTestId('message').nth(13).waitFor();
     expect(await thread.getByTestId('message').count()).toBe(14);
     expect(await checkA11y(page)).toEqual([]);
     expect(errors).toEqual([]);
