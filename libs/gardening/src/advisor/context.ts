@@ -140,12 +140,13 @@ export function buildContext(input: AdviceContextInput): AdviceContext {
     input.zipCode?.trim() || !/\d{5}/.test(input.question) ? null : detectLocation(input.question);
   const home =
     input.zipCode?.trim() || (detected?.locationType === 'zip' ? (detected.zipCode ?? null) : null);
-  const elsewhere = placeElsewhere(input.named, home || null);
+  const elsewhere = placeElsewhere(input.named, home);
+  // Away from a known home: the profile's zone and a request for a ZIP are for home.
+  const away = elsewhere !== null && home !== null;
   const zipCode = elsewhere ? elsewhere.zipCode : home;
   const place = zipCode ? lookupZip(zipCode) : null;
-  // The profile's zone is for home: a place named away from home takes its own, or none.
   const zone =
-    (input.zone && !(elsewhere && home) ? normalizeZone(input.zone) : null) ??
+    (input.zone && !away ? normalizeZone(input.zone) : null) ??
     (zipCode ? (hardinessZoneForZip(zipCode)?.zone ?? null) : null);
   const zoneNumber = zone ? parseInt(zone, 10) : null;
   // An Alaska, Hawaii or Puerto Rico ZIP takes its own area's dates: there the zone misleads.
@@ -176,7 +177,7 @@ export function buildContext(input: AdviceContextInput): AdviceContext {
       : advisorRegionOf(place?.state ?? null, input.region ?? null),
     level: input.experienceLevel ? normalizeExperienceLevel(input.experienceLevel) : null,
     soil: input.soilType ? normalizeSoilType(input.soilType) : null,
-    mayAskZip: !zone && !input.noZipHint && !(elsewhere && home),
+    mayAskZip: !zone && !input.noZipHint && !away,
   };
 }
 

@@ -1,7 +1,7 @@
 import { advisorKnowledge, type AdvisorKnowledge, type Plant } from './knowledge/load';
 import { isHardyIn } from './knowledge/placeholders';
 import { normalizeText } from './knowledge/terms';
-import { editDistance } from '../text/words';
+import { buildLexicon, closest, type Lexicon } from './retrieval/reader';
 
 /** A plant an answer names outside the zones where it survives winter. */
 export interface NotHardyPlant {
@@ -117,25 +117,16 @@ function meantWords(words: readonly string[], names: ReadonlySet<string>): strin
     const written = shorthand.get(word);
     if (written !== undefined) return written.split(' ');
     if (word.length < MIN_CORRECTED || names.has(word)) return [word];
-    const max = word.length >= 8 ? 2 : 1;
-    const near = (oneWordNames(names).get(word[0] ?? '') ?? []).find(
-      (name) => Math.abs(name.length - word.length) <= max && editDistance(word, name, max) <= max,
-    );
-    return [near ?? word];
+    return [closest(word, plantLexicon(names)) ?? word];
   });
 }
 
-let byInitial: Map<string, string[]> | null = null;
+let oneWordNames: Lexicon | null = null;
 
-/** The plant names of one word long enough to be corrected to, by first letter. */
-function oneWordNames(names: ReadonlySet<string>): Map<string, string[]> {
-  if (byInitial) return byInitial;
-  byInitial = new Map();
-  for (const name of names) {
-    if (name.includes(' ') || name.length < MIN_CORRECTED - 1) continue;
-    byInitial.set(name[0] ?? '', [...(byInitial.get(name[0] ?? '') ?? []), name]);
-  }
-  return byInitial;
+/** The plant names of one word, as a lexicon to correct spellings to. */
+function plantLexicon(names: ReadonlySet<string>): Lexicon {
+  oneWordNames ??= buildLexicon([...names].filter((name) => !name.includes(' ')));
+  return oneWordNames;
 }
 
 /** Every plain plant name of the knowledge (catalog, crops, entries' plants), lower case. */

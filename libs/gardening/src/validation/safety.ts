@@ -168,9 +168,10 @@ export function detectSafetyConcern(text: string): SafetyConcern | null {
     NAMES_BROWSER.test(lower) && !NAMES_PERSON.test(lower) && !SYMPTOMS.test(lower)
       ? lower.replace(/\bthey\b/g, 'the animals')
       : lower;
+  const habit = habitualEating(lower);
   const personIngested =
     (PEOPLE_INGEST.test(people.replace(ANIMAL_EATING, 'the animals feed')) || PUT_IN_MOUTH.test(lower)) &&
-    !habitualEating(lower);
+    !habit;
   if (personIngested && !EDIBILITY_QUESTION.test(lower)) {
     const firstPerson =
       /\b(?:i|we)\s+(?:\w+\s+){0,3}?(?:ate|eaten|eat|chewed|swallowed|drank|ingested|tasted)\b/.test(lower);
@@ -185,7 +186,7 @@ export function detectSafetyConcern(text: string): SafetyConcern | null {
     }
   }
   // Something was eaten with no clear subject ("ate a daffodil bulb thinking it was an onion").
-  for (const hit of habitualEating(lower) ? [] : matchWithContext(lower, INGEST_ANY)) {
+  for (const hit of habit ? [] : matchWithContext(lower, INGEST_ANY)) {
     const before = lower.slice(Math.max(0, hit.index - 40), hit.index);
     if (PEST_SUBJECT.test(before)) continue;
     const after = lower.slice(hit.index, hit.index + 60);

@@ -1,5 +1,6 @@
 import type { AdvisorKnowledge } from '../knowledge/load';
 import { normalizeText } from '../knowledge/terms';
+import { editDistance } from '../../text/words';
 import { stem } from './stem';
 
 /**
@@ -31,30 +32,6 @@ export function buildLexicon(texts: Iterable<string>): Lexicon {
   return { counts, byInitial };
 }
 
-/** Optimal string alignment distance, or max + 1 once it is known to exceed max. */
-function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        v = Math.min(v, (prev2[j - 2] ?? 0) + 1);
-      }
-      row.push(v);
-      best = Math.min(best, v);
-    }
-    if (best > max) return max + 1;
-    prev2 = prev;
-    prev = row;
-  }
-  return prev[b.length] ?? max + 1;
-}
-
 const corrections = new WeakMap<Lexicon, Map<string, string | null>>();
 
 /** The closest word of the lexicon to an unknown word, or null when none is close (remembered). */
@@ -73,7 +50,8 @@ function correct(word: string, lexicon: Lexicon): string | null {
 /** How many corrections are remembered (unknown words are few; a cap keeps memory bounded). */
 const MAX_REMEMBERED = 10_000;
 
-function closest(word: string, lexicon: Lexicon): string | null {
+/** The lexicon's word nearest an unknown one (one edit from 5 letters, two from 8), or null. */
+export function closest(word: string, lexicon: Lexicon): string | null {
   const max = word.length >= 8 ? 2 : word.length >= 5 ? 1 : 0;
   if (max === 0) return null;
   let best: { word: string; distance: number; count: number } | null = null;
